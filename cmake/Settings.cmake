@@ -1,0 +1,15 @@
+# augur::settings: the one place for language level, warnings and sanitizers.
+add_library(augur_settings INTERFACE)
+add_library(augur::settings ALIAS augur_settings)
+target_compile_features(augur_settings INTERFACE cxx_std_20)
+target_compile_options(augur_settings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                       -Wno-sign-conversion -Wnon-virtual-dtor -Wold-style-cast)
+if(AUGUR_WERROR)
+  target_compile_options(augur_settings INTERFACE -Werror)
+endif()
+if(AUGUR_SANITIZE)
+  target_compile_options(augur_settings INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
+                         -fno-sanitize-recover=undefined)
+  target_link_options(augur_settings INTERFACE -fsanitize=address,undefined)
+endif()
+target_include_directories(augur_settings INTERFACE ${PROJECT_SOURCE_DIR})

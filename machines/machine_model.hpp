@@ -1,0 +1,73 @@
+// The interface every machine model implements (spec section 7): prices messages, transfer
+// matrices, collectives and compute blocks. Machine models know nothing of traces.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/collective_kind.hpp"
+#include "engine/sim_time.hpp"
+#include "machines/param.hpp"
+
+namespace augur::machines {
+
+using engine::SimTime;
+
+/// The price of one message.
+struct Transfer {
+  SimTime start = 0;        ///< when the payload starts to move (after waiting for a free medium)
+  SimTime sender_free = 0;  ///< when the sender's CPU is free again (its send overhead done)
+  SimTime arrival = 0;      ///< when the last byte is at the receiver
+  SimTime recv_overhead = 0;///< CPU time the receiver spends taking the message
+};
+
+/// A machine model instance for one run of `processors` processors. Stateful: contention
+/// (busy buses, links) is tracked between calls, so calls must come in non-decreasing `ready`.
+class MachineModel {
+ public:
+  virtual ~MachineModel() = default;
+
+  /// Registry name of the model ("loggp_smp").
+  virtual std::string model_name() const = 0;
+
+  /// Prices one message of `bytes` bytes from `src` to `dst` that is ready to go at `ready`.
+  virtual Transfer transfer(int src, int dst, std::uint64_t bytes, SimTime ready) = 0;
+
+  /// Analytic duration of a collective of `kind` over `processors` processors, each
+  /// contributing `bytes` bytes, counted from the moment the last participant enters.
+  virtual SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes,
+                                  int root) const = 0;
+
+  /// Price of a transfer matrix T[p][q] (bytes from p to q), spec section 6.3 GetCost. The
+  /// default simulates the messages on this model, all ready at time 0, and returns the time
+  /// the last one arrives (models with a closed form override it).
+  virtual SimTime matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix);
+
+  /// Time of `flops` of computation on `proc`: flops / (cpu_speed · power[proc]).
+  virtual SimTime compute_time(int proc, double flops) const;
+  /// A recorded duration replayed on `proc`: seconds / power[proc].
+  virtual SimTime scaled_time(int proc, SimTime seconds) const;
+
+  /// Messages larger than this use rendezvous (the sender waits for the receive).
+  std::uint64_t eager_threshold() const { return eager_threshold_; }
+  /// Number of processors this instance was built for.
+  int processors() const { return processors_; }
+  /// Forgets all contention state (a new run on the same instance).
+  virtual void reset() {}
+
+ protected:
+  /// Reads the parameters every model has: cpu_speed, power, eager_threshold.
+  MachineModel(const ParamSet& params, int processors);
+  double power(int proc) const;
+
+  int processors_ = 1;
+  double cpu_speed_ = 1e9;
+  std::vector<double> power_;
+  std::uint64_t eager_threshold_ = 65536;
+};
+
+/// The parameters every model declares (cpu_speed, power, eager_threshold); models append theirs.
+std::vector<ParamSpec> common_params();
+
+}  // namespace augur::machines

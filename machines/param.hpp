@@ -1,0 +1,74 @@
+// Machine-model parameters: the declaration next to each model (name, unit kind, default, doc)
+// and the validated values of one machine (spec section 7; design example 2).
+#pragma once
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "machines/units.hpp"
+
+namespace augur::machines {
+
+/// Declaration of one parameter of a machine model.
+struct ParamSpec {
+  std::string name;                  ///< snake_case YAML key ("latency")
+  UnitKind kind = UnitKind::real;
+  std::string default_value;         ///< as the user would write it ("1us", "[]", "block")
+  std::string doc;                   ///< one line
+  std::vector<std::string> choices;  ///< for UnitKind::choice
+};
+
+/// A parameter error: unknown name, bad value. The message is complete except for the location.
+class ParamError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Value of one parameter, in SI units.
+struct ParamValue {
+  double number = 0;            ///< time, bandwidth, bytes, flop_rate, count, real, boolean (0/1)
+  std::vector<double> list;     ///< int_list, real_list
+  std::string text;             ///< choice; also the text as written, for reports
+};
+
+/// The validated parameter values of one machine: every declared parameter has a value
+/// (its default unless set).
+class ParamSet {
+ public:
+  ParamSet() = default;
+  /// All parameters of `specs` at their defaults.
+  explicit ParamSet(const std::vector<ParamSpec>& specs);
+
+  /// Sets `name` from `text` (parsed by the declared kind). Throws ParamError: unknown name
+  /// (with "did you mean"), or a bad value (with the accepted suffixes).
+  void set(std::string_view name, std::string_view text);
+  /// Sets a list parameter from already split items.
+  void set_list(std::string_view name, const std::vector<std::string>& items);
+  /// True when `name` is declared.
+  bool has(std::string_view name) const;
+  /// The declaration of `name`, or nullptr.
+  const ParamSpec* spec(std::string_view name) const;
+
+  double number(std::string_view name) const;
+  std::int64_t integer(std::string_view name) const { return static_cast<std::int64_t>(number(name)); }
+  bool flag(std::string_view name) const { return number(name) != 0; }
+  const std::vector<double>& list(std::string_view name) const;
+  const std::string& text(std::string_view name) const;
+
+  /// Every parameter name with its value as text, sorted by name (for reports and JSON).
+  std::vector<std::pair<std::string, std::string>> describe() const;
+  /// Names of the declared parameters.
+  std::vector<std::string> names() const;
+
+ private:
+  const ParamValue& value(std::string_view name) const;
+  std::vector<ParamSpec> specs_;
+  std::map<std::string, ParamValue, std::less<>> values_;
+};
+
+/// The nearest of `candidates` to `word` by edit distance, or "" when none is close.
+std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace augur::machines

@@ -1,0 +1,41 @@
+// The registry of machine models: one explicit list, each with a description and its parameter
+// declarations (design example 1). Tools call register_builtin_machines().
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "machines/machine_model.hpp"
+#include "machines/param.hpp"
+
+namespace augur::machines {
+
+/// Everything the registry knows about one model.
+struct MachineModelInfo {
+  std::string name;                 ///< "loggp_smp"
+  std::string description;          ///< one paragraph
+  std::vector<ParamSpec> params;    ///< common_params() + the model's own
+  /// Builds an instance for `processors` processors. Throws ParamError on inconsistent values
+  /// (e.g. a grid shape that does not hold the processors).
+  std::function<std::unique_ptr<MachineModel>(const ParamSet&, int processors)> create;
+};
+
+/// Name → model. Lookup of an unknown name throws ParamError listing the valid names.
+class MachineRegistry {
+ public:
+  void add(MachineModelInfo info);
+  const MachineModelInfo* find(std::string_view name) const;
+  /// Throws ParamError "unknown machine model 'x'; did you mean 'y'? Valid values are: …".
+  const MachineModelInfo& get(std::string_view name) const;
+  const std::vector<MachineModelInfo>& all() const { return models_; }
+
+ private:
+  std::vector<MachineModelInfo> models_;
+};
+
+/// Adds bus, transputer_grid and loggp_smp.
+void register_builtin_machines(MachineRegistry& registry);
+
+}  // namespace augur::machines

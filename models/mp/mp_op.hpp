@@ -1,0 +1,28 @@
+// The executable operations of the message-passing model: what one LP does next. Trace records
+// become ops; collectives expand into ops (point-to-point algorithms).
+#pragma once
+#include <cstdint>
+
+namespace augur::models::mp {
+
+/// Kinds of executable operation.
+enum class OpKind : std::uint8_t {
+  compute,   ///< amount = flops
+  sleep,     ///< amount = seconds
+  send,      ///< blocking send: peer = dst, tag, bytes (eager or rendezvous by size)
+  recv,      ///< blocking receive: peer = src, tag, bytes
+  isend,     ///< non-blocking send whose request joins the op group's pending set
+  irecv,     ///< non-blocking receive whose request joins the op group's pending set
+  waitall,   ///< wait for every request started by isend/irecv ops of this op group so far
+};
+
+/// One executable operation. Trivially copyable, 24 bytes.
+struct Op {
+  OpKind kind = OpKind::compute;
+  std::int32_t peer = -1;
+  std::int32_t tag = 0;
+  std::uint64_t bytes = 0;   ///< for compute/sleep: the amount as raw double bits is not used;
+  double amount = 0;         ///< flops or seconds
+};
+
+}  // namespace augur::models::mp

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs every Debian package augur needs to build and test. Non-interactive and idempotent.
+set -euo pipefail
+PACKAGES=(g++ cmake ninja-build pkg-config zstd
+          libboost-dev libspdlog-dev libfmt-dev libyaml-cpp-dev nlohmann-json3-dev
+          libzstd-dev zlib1g-dev doctest-dev)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "install-deps: all ${#PACKAGES[@]} packages present"

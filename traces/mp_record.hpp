@@ -1,0 +1,62 @@
+// The typed record of a message-passing trace, produced by readers (TI today) and consumed by
+// models/mp. Sizes are in bytes (readers apply datatypes), compute in flops, sleep in seconds.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace augur::traces {
+
+/// Every action of a message-passing trace.
+enum class MpOpKind : std::uint8_t {
+  init, finalize, compute, sleep,
+  send, isend, recv, irecv, wait, waitall, test, send_recv,
+  barrier, bcast, reduce, allreduce, alltoall, alltoallv, gather, gatherv, scatter, scatterv,
+  allgather, allgatherv, reduce_scatter, scan, exscan,
+  comm_size, comm_split, comm_dup, location,
+};
+
+/// The trace keyword of a kind ("sendRecv", "reducescatter").
+std::string_view to_string(MpOpKind kind);
+
+/// One action of one rank. Field use per kind:
+/// - compute: amount = flops; sleep: amount = seconds
+/// - send/isend: peer = dst, tag, bytes; recv/irecv: peer = src (-1 any), tag, bytes
+/// - wait/test: peer = src, peer2 = dst, tag (the request key); waitall: count = handles
+/// - send_recv: peer = dst, bytes = send bytes, peer2 = src, bytes2 = recv bytes
+/// - bcast: bytes, root; reduce: bytes, amount = comp flops, root; allreduce/scan/exscan: bytes,
+///   amount; barrier: nothing; alltoall: bytes = per-peer send bytes, bytes2 = per-peer recv bytes;
+///   gather/scatter/allgather: bytes = send bytes, bytes2 = recv bytes (per rank), root;
+///   v-collectives: `counts` = per-rank bytes (alltoallv: send counts then recv counts, 2·P
+///   entries; gatherv/allgatherv: recv counts with bytes = send bytes; scatterv: send counts with
+///   bytes2 = recv bytes; reduce_scatter: recv counts, amount = comp flops)
+/// - comm_size: count; location: `text` = file, count = line
+struct MpRecord {
+  MpOpKind kind = MpOpKind::compute;
+  std::int32_t rank = 0;
+  std::int32_t peer = -1;
+  std::int32_t peer2 = -1;
+  std::int32_t tag = 0;
+  std::int32_t root = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t bytes2 = 0;
+  std::uint64_t count = 0;
+  double amount = 0;
+  std::uint64_t line = 0;                ///< line in the rank's trace file
+  std::span<const std::uint64_t> counts; ///< valid until the next read from the same source
+  std::string_view text;                 ///< valid until the next read from the same source
+};
+
+/// A streamed message-passing trace: one cursor per rank.
+class MpTraceSource {
+ public:
+  virtual ~MpTraceSource() = default;
+  /// Number of ranks.
+  virtual int rank_count() const = 0;
+  /// Reads the next record of `rank`; false at the end of its stream. Throws TraceError.
+  virtual bool next(int rank, MpRecord& out) = 0;
+  /// Display name of `rank`'s file ("prk-stencil-4/rank1.txt.zst"), for messages.
+  virtual std::string file_name(int rank) const = 0;
+};
+
+}  // namespace augur::traces
