@@ -1,1 +1,56 @@
-// placeholder: to be written
+// Event log: a dedicated spdlog logger with a basic file sink and the bare %v pattern.
+#include "engine/event_log.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/sinks/basic_file_sink.h>
+
+#include <atomic>
+#include <stdexcept>
+
+namespace augur::engine {
+
+std::string format_event(const Event& e) {
+  std::string line = fmt::format("t={:.9f} lp={} {}", e.clock_before, e.lp, to_string(e.kind));
+  if (e.internal) line += "*";
+  if (e.peer >= 0) line += fmt::format(" peer={}", e.peer);
+  switch (e.kind) {
+    case EventKind::send:
+    case EventKind::recv:
+    case EventKind::wait:
+      line += fmt::format(" tag={}", e.tag);
+      break;
+    default:
+      break;
+  }
+  if (e.bytes != 0) line += fmt::format(" bytes={}", e.bytes);
+  line += fmt::format(" clock={:.9f}->{:.9f}", e.clock_before, e.clock_after);
+  if (e.waited > 0) line += fmt::format(" waited={:.9f}", e.waited);
+  if (e.status != LpStatus::running) line += fmt::format(" status={}", to_string(e.status));
+  return line;
+}
+
+EventLog::EventLog(const std::string& path) {
+  static std::atomic<unsigned> counter{0};
+  try {
+    auto sink = std::make_shared<spdlog::sinks::basic_file_sink_st>(path, true);
+    logger_ = std::make_shared<spdlog::logger>(fmt::format("events{}", counter++), sink);
+  } catch (const spdlog::spdlog_ex& ex) {
+    throw std::runtime_error(path + ": error: cannot write the event log: " + ex.what());
+  }
+  logger_->set_pattern("%v");
+  logger_->set_level(spdlog::level::trace);
+  logger_->flush_on(spdlog::level::err);
+}
+
+EventLog::~EventLog() { logger_->flush(); }
+
+void EventLog::on_event(const Event& event) {
+  if (logger_->should_log(spdlog::level::info)) logger_->info(format_event(event));
+}
+
+void EventLog::on_finish(SimTime end) {
+  logger_->info(fmt::format("end t={:.9f}", end));
+  logger_->flush();
+}
+
+}  // namespace augur::engine

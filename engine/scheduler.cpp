@@ -1,1 +1,200 @@
-// placeholder: to be written
+// The central conservative scheduler: a binary heap of runnable LPs ordered by (time, LP id),
+// deadlock diagnosis with the wait-for cycle.
+#include "engine/scheduler.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace augur::engine {
+
+const char* to_string(RunOutcome outcome) {
+  switch (outcome) {
+    case RunOutcome::completed: return "completed";
+    case RunOutcome::deadlock: return "deadlock";
+    case RunOutcome::error: return "error";
+    case RunOutcome::event_limit: return "event_limit";
+    case RunOutcome::time_limit: return "time_limit";
+    case RunOutcome::stopped: return "stopped";
+  }
+  return "?";
+}
+
+Scheduler::Scheduler(std::uint32_t lp_count) : lps_(lp_count) {
+  heap_.reserve(lp_count);
+  for (LpId id = 0; id < lp_count; ++id) push(id, 0);
+}
+
+void Scheduler::push(LpId id, SimTime at) {
+  LogicalProcess& p = lps_[id];
+  if (p.queued) return;
+  p.queued = true;
+  heap_.push_back(Ready{at, id});
+  std::push_heap(heap_.begin(), heap_.end(), later);
+}
+
+void Scheduler::wake(LpId id, SimTime at) {
+  LogicalProcess& p = lps_[id];
+  if (p.status == LpStatus::done || p.status == LpStatus::exception) return;
+  p.status = LpStatus::running;
+  push(id, std::max(p.clock, at));
+}
+
+void Scheduler::resume_at(LpId id, SimTime at) { push(id, std::max(lps_[id].clock, at)); }
+
+void Scheduler::fail(LpId id, std::string message) {
+  if (failed_) return;
+  failed_ = true;
+  failed_lp_ = id;
+  failure_ = std::move(message);
+  lps_[id].status = LpStatus::exception;
+}
+
+RunResult Scheduler::run(Program& program, const RunLimits& limits) {
+  RunResult result;
+  while (!heap_.empty()) {
+    if (stop_requested_) {
+      result.outcome = RunOutcome::stopped;
+      break;
+    }
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const Ready next = heap_.back();
+    heap_.pop_back();
+    LogicalProcess& p = lps_[next.lp];
+    p.queued = false;
+    if (limits.max_time > 0 && next.time > limits.max_time) {
+      result.outcome = RunOutcome::time_limit;
+      push(next.lp, next.time);
+      break;
+    }
+    now_ = next.time;
+    // Step this LP as long as it stays the earliest: saves heap operations on long local runs.
+    for (;;) {
+      ++result.steps;
+      const StepResult r = program.step(next.lp, *this);
+      if (failed_) break;
+      if (r == StepResult::advanced) {
+        if (!heap_.empty()) {
+          const Ready& top = heap_.front();
+          if (top.time < p.clock || (top.time == p.clock && top.lp < next.lp)) {
+            push(next.lp, p.clock);
+            break;
+          }
+        }
+        if (limits.max_events > 0 && events_ >= limits.max_events) {
+          push(next.lp, p.clock);
+          break;
+        }
+        if (stop_requested_) {
+          push(next.lp, p.clock);
+          break;
+        }
+        now_ = p.clock;
+        continue;
+      }
+      if (r == StepResult::done) {
+        p.status = LpStatus::done;
+      } else if (r == StepResult::blocked) {
+        if (p.status == LpStatus::running && !p.queued) p.status = LpStatus::blocked;
+      }
+      break;
+    }
+    if (failed_) {
+      result.outcome = RunOutcome::error;
+      result.message = failure_;
+      break;
+    }
+    if (limits.max_events > 0 && events_ >= limits.max_events) {
+      result.outcome = RunOutcome::event_limit;
+      break;
+    }
+  }
+  result.events = events_;
+  for (const LogicalProcess& p : lps_) result.end_time = std::max(result.end_time, p.clock);
+  if (result.outcome == RunOutcome::completed) {
+    const bool all_done = std::all_of(lps_.begin(), lps_.end(),
+                                      [](const LogicalProcess& p) { return p.status == LpStatus::done; });
+    if (!all_done) {
+      result.outcome = RunOutcome::deadlock;
+      diagnose_deadlock(program, result);
+    }
+  }
+  for (Observer* o : observers_) o->on_finish(result.end_time);
+  return result;
+}
+
+// Builds the deadlock report: every blocked LP with what it waits for, then a wait-for cycle
+// (following the first peer of each blocked LP) or the finished LP at the end of the chain.
+void Scheduler::diagnose_deadlock(const Program& program, RunResult& result) const {
+  const auto n = static_cast<LpId>(lps_.size());
+  for (LpId id = 0; id < n; ++id) {
+    if (lps_[id].status != LpStatus::blocked) continue;
+    result.blocked.push_back(BlockedLp{id, lps_[id].clock, program.waits_for(id)});
+  }
+  std::string msg = fmt::format("deadlock: {} of {} LPs are blocked and no message is in flight\n",
+                                result.blocked.size(), n);
+  for (const BlockedLp& b : result.blocked) {
+    msg += fmt::format("  LP {} (clock {:.9f} s) waits for {}\n", b.lp, b.clock, b.waits.what);
+  }
+  // Follow wait-for edges from the first blocked LP until a repeat (cycle) or a non-blocked LP.
+  std::vector<int> index(n, -1);
+  for (std::size_t i = 0; i < result.blocked.size(); ++i) index[result.blocked[i].lp] = static_cast<int>(i);
+  std::string chain;
+  for (const BlockedLp& start : result.blocked) {
+    std::vector<LpId> path;
+    std::vector<char> seen(n, 0);
+    LpId cur = start.lp;
+    bool found_cycle = false;
+    for (;;) {
+      if (seen[cur]) {
+        auto it = std::find(path.begin(), path.end(), cur);
+        result.cycle.assign(it, path.end());
+        result.cycle.push_back(cur);
+        found_cycle = true;
+        break;
+      }
+      seen[cur] = 1;
+      path.push_back(cur);
+      const int bi = index[cur];
+      if (bi < 0) break;
+      const WaitInfo& w = result.blocked[static_cast<std::size_t>(bi)].waits;
+      std::int32_t next = -1;
+      for (std::int32_t peer : w.peers) {
+        if (peer >= 0 && static_cast<LpId>(peer) < n) {
+          next = peer;
+          break;
+        }
+      }
+      if (next < 0) break;
+      const LpId nl = static_cast<LpId>(next);
+      if (lps_[nl].status == LpStatus::done) {
+        chain = fmt::format("  LP {} waits for LP {}, which finished at t={:.9f} s\n", cur, nl, lps_[nl].clock);
+        break;
+      }
+      cur = nl;
+    }
+    if (found_cycle) break;
+  }
+  if (!result.cycle.empty()) {
+    msg += "  wait-for cycle: ";
+    for (std::size_t i = 0; i < result.cycle.size(); ++i) {
+      msg += fmt::format("{}LP {}", i ? " -> " : "", result.cycle[i]);
+    }
+    msg += "\n";
+  } else if (!chain.empty()) {
+    msg += chain;
+  } else {
+    // No cycle through first peers: list waits on finished LPs.
+    for (const BlockedLp& b : result.blocked) {
+      for (std::int32_t peer : b.waits.peers) {
+        if (peer >= 0 && static_cast<LpId>(peer) < n && lps_[static_cast<LpId>(peer)].status == LpStatus::done) {
+          msg += fmt::format("  LP {} waits for LP {}, which finished at t={:.9f} s\n", b.lp, peer,
+                             lps_[static_cast<LpId>(peer)].clock);
+          break;
+        }
+      }
+    }
+  }
+  result.message = msg;
+}
+
+}  // namespace augur::engine

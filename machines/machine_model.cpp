@@ -1,1 +1,71 @@
-// placeholder: to be written
+// The parts of MachineModel every model shares: the common parameters (cpu_speed, power,
+// eager_threshold), compute pricing (spec 7.4) and the default GetCost by simulation (spec 6.3).
+#include "machines/machine_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace augur::machines {
+
+std::vector<ParamSpec> common_params() {
+  return {
+      {"cpu_speed", UnitKind::flop_rate, "1Gflops",
+       "speed of one processor; a compute block of f flops takes f / (cpu_speed * power)", {}},
+      {"power", UnitKind::real_list, "[]",
+       "speed of each processor relative to the one that recorded the trace; [] = 1 for all, "
+       "a shorter list repeats its last value", {}},
+      {"eager_threshold", UnitKind::bytes, "64KiB",
+       "messages larger than this use rendezvous (like SimGrid's smpi/send-is-detached-thresh)",
+       {}},
+  };
+}
+
+MachineModel::MachineModel(const ParamSet& params, int processors)
+    : processors_(processors),
+      cpu_speed_(params.number("cpu_speed")),
+      power_(params.list("power")),
+      eager_threshold_(static_cast<std::uint64_t>(params.number("eager_threshold"))) {
+  if (processors_ < 1)
+    throw ParamError("a machine needs at least 1 processor, not " + std::to_string(processors));
+  if (!(cpu_speed_ > 0))
+    throw ParamError("parameter 'cpu_speed': must be positive, not " +
+                     format_quantity(cpu_speed_, UnitKind::flop_rate));
+  for (std::size_t i = 0; i < power_.size(); ++i)
+    if (!(power_[i] > 0) || !std::isfinite(power_[i]))
+      throw ParamError("parameter 'power': item " + std::to_string(i + 1) +
+                       " must be a positive number, not " + format_quantity(power_[i], UnitKind::real));
+}
+
+double MachineModel::power(int proc) const {
+  // [] means 1 everywhere; a list shorter than the processors repeats its last value.
+  if (power_.empty()) return 1.0;
+  const auto index = std::min(static_cast<std::size_t>(std::max(proc, 0)), power_.size() - 1);
+  return power_[index];
+}
+
+SimTime MachineModel::compute_time(int proc, double flops) const {
+  // t = flops / (cpu_speed · power[proc])
+  return flops / (cpu_speed_ * power(proc));
+}
+
+SimTime MachineModel::scaled_time(int proc, SimTime seconds) const {
+  // t = recorded seconds / power[proc]
+  return seconds / power(proc);
+}
+
+SimTime MachineModel::matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) {
+  // Every message p -> q (p != q, T[p][q] > 0) ready at 0, sent in row-major order; the cost is
+  // the last arrival. Contention state is cleared before and after, so the call has no effect
+  // on a run in progress only if none is in progress: GetCost is a pricing query.
+  reset();
+  SimTime last = 0;
+  for (std::size_t p = 0; p < matrix.size(); ++p)
+    for (std::size_t q = 0; q < matrix[p].size(); ++q)
+      if (p != q && matrix[p][q] > 0)
+        last = std::max(last, transfer(static_cast<int>(p), static_cast<int>(q), matrix[p][q], 0).arrival);
+  reset();
+  return last;
+}
+
+}  // namespace augur::machines

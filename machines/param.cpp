@@ -1,1 +1,209 @@
-// placeholder: to be written
+// Validated machine parameters: defaults from the declarations, values parsed by unit kind,
+// unknown names and choices answered with a "did you mean" (design example 2).
+#include "machines/param.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace augur::machines {
+namespace {
+
+std::string_view trim(std::string_view text) {
+  constexpr std::string_view blanks = " \t\r\n";
+  const auto first = text.find_first_not_of(blanks);
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(blanks);
+  return text.substr(first, last - first + 1);
+}
+
+bool is_list(UnitKind kind) { return kind == UnitKind::int_list || kind == UnitKind::real_list; }
+
+std::string join(const std::vector<std::string>& words) {
+  std::string joined;
+  for (const auto& word : words) {
+    if (!joined.empty()) joined += ", ";
+    joined += word;
+  }
+  return joined;
+}
+
+/// Splits "[4, 4]", "4x4", "4" or "[]" into items; false when the brackets do not match.
+bool split_list(std::string_view text, std::vector<std::string>& items) {
+  std::string_view body = trim(text);
+  const bool opens = !body.empty() && body.front() == '[';
+  const bool closes = !body.empty() && body.back() == ']';
+  char separator = ',';
+  if (opens || closes) {
+    if (!opens || !closes || body.size() < 2) return false;
+    body = trim(body.substr(1, body.size() - 2));
+  } else if (body.find(',') == std::string_view::npos) {
+    separator = 'x';  // the "4x4" shape notation; a single "4" is a one-item list
+  }
+  if (body.empty()) return true;
+  while (true) {
+    const auto cut = body.find(separator);
+    items.emplace_back(trim(body.substr(0, cut)));
+    if (cut == std::string_view::npos) break;
+    body = body.substr(cut + 1);
+  }
+  return true;
+}
+
+std::string format_list(const std::vector<double>& list, UnitKind item_kind) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += format_quantity(list[i], item_kind);
+  }
+  return text + "]";
+}
+
+}  // namespace
+
+std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates) {
+  // Levenshtein distance with one rolling row; accepted when <= max(2, |word| / 3).
+  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
+  std::string best;
+  std::size_t best_distance = limit + 1;
+  std::vector<std::size_t> row;
+  for (const auto& candidate : candidates) {
+    row.resize(candidate.size() + 1);
+    for (std::size_t j = 0; j <= candidate.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= word.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= candidate.size(); ++j) {
+        const std::size_t above = row[j];
+        const std::size_t substitution = diagonal + (word[i - 1] == candidate[j - 1] ? 0 : 1);
+        row[j] = std::min({above + 1, row[j - 1] + 1, substitution});
+        diagonal = above;
+      }
+    }
+    if (row[candidate.size()] < best_distance) {
+      best_distance = row[candidate.size()];
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+ParamSet::ParamSet(const std::vector<ParamSpec>& specs) : ParamSet(specs, std::string{}) {}
+
+ParamSet::ParamSet(const std::vector<ParamSpec>& specs, std::string model_name)
+    : specs_(specs), model_name_(std::move(model_name)) {
+  for (const auto& spec : specs_) values_[spec.name] = parse_value(spec, spec.default_value);
+}
+
+void ParamSet::unknown_name(std::string_view name) const {
+  std::string message = "unknown parameter '" + std::string(name) + "'";
+  if (!model_name_.empty()) message += " of machine model '" + model_name_ + "'";
+  const auto valid = names();
+  const std::string suggestion = nearest_name(name, valid);
+  if (!suggestion.empty())
+    message += "; did you mean '" + suggestion + "'?";
+  else
+    message += "; valid parameters are: " + join(valid);
+  throw ParamError(message);
+}
+
+ParamValue ParamSet::parse_value(const ParamSpec& spec, std::string_view text) const {
+  ParamValue value;
+  value.text = std::string(trim(text));
+  const std::string prefix = "parameter '" + spec.name + "': ";
+  if (spec.kind == UnitKind::choice) {
+    if (std::find(spec.choices.begin(), spec.choices.end(), value.text) != spec.choices.end())
+      return value;
+    std::string message = prefix + "invalid value '" + value.text + "'";
+    const std::string suggestion = nearest_name(value.text, spec.choices);
+    message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
+    throw ParamError(message + " Valid values are: " + join(spec.choices));
+  }
+  if (is_list(spec.kind)) {
+    std::vector<std::string> items;
+    if (!split_list(text, items))
+      throw ParamError(prefix + "invalid list '" + value.text +
+                       "': expected items in brackets, e.g. [4, 4], or a shape like 4x4");
+    const UnitKind item_kind = spec.kind == UnitKind::int_list ? UnitKind::count : UnitKind::real;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      try {
+        value.list.push_back(parse_quantity(items[i], item_kind));
+      } catch (const UnitError& error) {
+        throw ParamError(prefix + "item " + std::to_string(i + 1) + " of '" + value.text +
+                         "': " + error.what());
+      }
+    }
+    return value;
+  }
+  try {
+    value.number = parse_quantity(text, spec.kind);
+  } catch (const UnitError& error) {
+    throw ParamError(prefix + error.what());
+  }
+  return value;
+}
+
+void ParamSet::set(std::string_view name, std::string_view text) {
+  const ParamSpec* declared = spec(name);
+  if (declared == nullptr) unknown_name(name);
+  values_.find(name)->second = parse_value(*declared, text);
+}
+
+void ParamSet::set_list(std::string_view name, const std::vector<std::string>& items) {
+  const ParamSpec* declared = spec(name);
+  if (declared == nullptr) unknown_name(name);
+  if (!is_list(declared->kind))
+    throw ParamError("parameter '" + declared->name + "': expected a single " +
+                     std::string(to_string(declared->kind)) + ", not a list");
+  for (const auto& item : items)
+    if (item.find_first_of(",[]") != std::string::npos)
+      throw ParamError("parameter '" + declared->name + "': invalid list item '" + item + "'");
+  set(name, "[" + join(items) + "]");
+}
+
+bool ParamSet::has(std::string_view name) const { return spec(name) != nullptr; }
+
+const ParamSpec* ParamSet::spec(std::string_view name) const {
+  for (const auto& declared : specs_)
+    if (declared.name == name) return &declared;
+  return nullptr;
+}
+
+const ParamValue& ParamSet::value(std::string_view name) const {
+  const auto found = values_.find(name);
+  if (found == values_.end()) unknown_name(name);
+  return found->second;
+}
+
+double ParamSet::number(std::string_view name) const { return value(name).number; }
+
+const std::vector<double>& ParamSet::list(std::string_view name) const {
+  return value(name).list;
+}
+
+const std::string& ParamSet::text(std::string_view name) const { return value(name).text; }
+
+std::vector<std::pair<std::string, std::string>> ParamSet::describe() const {
+  std::vector<std::pair<std::string, std::string>> lines;
+  for (const auto& [name, stored] : values_) {  // std::map: already sorted by name
+    const ParamSpec& declared = *spec(name);
+    std::string text;
+    switch (declared.kind) {
+      case UnitKind::choice: text = stored.text; break;
+      case UnitKind::int_list: text = format_list(stored.list, UnitKind::count); break;
+      case UnitKind::real_list: text = format_list(stored.list, UnitKind::real); break;
+      default: text = format_quantity(stored.number, declared.kind); break;
+    }
+    lines.emplace_back(name, std::move(text));
+  }
+  return lines;
+}
+
+std::vector<std::string> ParamSet::names() const {
+  std::vector<std::string> sorted;
+  sorted.reserve(specs_.size());
+  for (const auto& declared : specs_) sorted.push_back(declared.name);
+  std::sort(sorted.begin(), sorted.end());
+  return sorted;
+}
+
+}  // namespace augur::machines

@@ -1,10 +1,12 @@
 // Machine-model parameters: the declaration next to each model (name, unit kind, default, doc)
 // and the validated values of one machine (spec section 7; design example 2).
 #pragma once
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "machines/units.hpp"
@@ -40,6 +42,10 @@ class ParamSet {
   ParamSet() = default;
   /// All parameters of `specs` at their defaults.
   explicit ParamSet(const std::vector<ParamSpec>& specs);
+  /// All parameters of `specs` at their defaults; errors name the machine model `model_name`.
+  ParamSet(const std::vector<ParamSpec>& specs, std::string model_name);
+  /// The machine model the parameters belong to ("" when not given), for error messages.
+  const std::string& model_name() const { return model_name_; }
 
   /// Sets `name` from `text` (parsed by the declared kind). Throws ParamError: unknown name
   /// (with "did you mean"), or a bad value (with the accepted suffixes).
@@ -64,7 +70,10 @@ class ParamSet {
 
  private:
   const ParamValue& value(std::string_view name) const;
+  ParamValue parse_value(const ParamSpec& spec, std::string_view text) const;
+  [[noreturn]] void unknown_name(std::string_view name) const;
   std::vector<ParamSpec> specs_;
+  std::string model_name_;
   std::map<std::string, ParamValue, std::less<>> values_;
 };
 

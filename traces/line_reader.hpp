@@ -1,6 +1,7 @@
 // Streaming line reader over plain, gzip (.gz) and zstd (.zst) files: fixed-size buffers,
 // zero-copy lines (string_view into the buffer), CRLF tolerated, missing final newline accepted.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,6 +15,11 @@ class LineReader {
  public:
   /// Opens `path`; throws TraceError(path, 0, "cannot open: <reason>").
   explicit LineReader(const std::string& path);
+  /// Same, with a read buffer of `buffer_size` bytes (at least 4 KiB; a longer line grows it):
+  /// readers that keep many files open at once (one per rank) use smaller buffers.
+  LineReader(const std::string& path, std::size_t buffer_size);
+  /// Size of the read buffer of the one-argument constructor.
+  static constexpr std::size_t default_buffer_size = std::size_t{256} * 1024;
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;

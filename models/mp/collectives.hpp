@@ -35,4 +35,8 @@ void expand_collective(const CollectiveCall& call, int rank, int processors,
 /// The algorithm names accepted for `kind` ("default" first).
 std::vector<std::string> collective_algorithms(engine::CollectiveKind kind);
 
+/// The tag of every message `kind` expands into: -10 - kind, one per kind, never
+/// engine::any_tag and never a user tag (MPI user tags are non-negative).
+std::int32_t collective_tag(engine::CollectiveKind kind);
+
 }  // namespace augur::models::mp

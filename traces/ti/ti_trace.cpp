@@ -1,1 +1,222 @@
-// placeholder: to be written
+// open_ti_trace: tells an index file from a shared trace file, resolves rank files and streams
+// each rank's actions through its own LineReader (opened on first use, kept open to the end).
+#include "traces/ti/ti_trace.hpp"
+
+#include <array>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <system_error>
+#include <utility>
+
+#include "traces/line_reader.hpp"
+#include "traces/ti/ti_parser.hpp"
+#include "traces/trace_error.hpp"
+
+namespace augur::traces::ti {
+namespace {
+
+/// Read buffer of each rank's reader: many may be open at once.
+constexpr std::size_t rank_buffer_size = std::size_t{64} * 1024;
+/// A shared file naming a larger rank is taken for corrupt rather than allocating cursors.
+constexpr std::int32_t max_shared_ranks = 1 << 20;
+
+/// Sizes of SMPI datatype ids, SimGrid 3.32 (src/smpi/mpi/smpi_datatype.cpp); 0 = no such id.
+constexpr std::array<unsigned char, 58> datatype_sizes{
+    8, 4, 1, 2, 8, 4, 1, 8,  // 0 DOUBLE 1 INT 2 CHAR 3 SHORT 4 LONG 5 FLOAT 6 BYTE 7 LONG_LONG
+    0, 0, 0, 4, 8, 0, 16, 0,  // 11 UNSIGNED 12 UNSIGNED_LONG 14 LONG_DOUBLE
+    1, 1, 2, 4, 8, 1, 2, 4,   // 16 C_BOOL 17..20 INT8..INT64 21..23 UINT8..UINT32
+    8, 0, 16, 0, 0, 0, 8, 16,  // 24 UINT64 26 C_DOUBLE_COMPLEX 30 FLOAT_INT 31 LONG_INT
+    16, 0, 8, 0, 16, 0, 4, 4,  // 32 DOUBLE_INT 34 2INT 36 2DOUBLE 38 REAL 39 REAL4
+    8, 0, 8, 16, 16, 4, 2, 4,  // 40 REAL8 42 COMPLEX8 43 COMPLEX16 44 COMPLEX32 45 INTEGER1 (sic)
+                               // 46 INTEGER2 47 INTEGER4
+    8, 0, 0, 0, 0, 0, 0, 0,    // 48 INTEGER8
+    0, 1,                      // 57 PACKED
+};
+
+/// One rank's stream.
+struct RankCursor {
+  std::string path;            ///< the file as opened (index entries: resolved)
+  std::string entry;           ///< index mode: the path as written in the index
+  std::uint64_t index_line = 0;  ///< index mode: the line naming this file
+  std::optional<LineReader> reader;
+  bool done = false;
+  TiRankState state;
+};
+
+/// A TI trace: index mode (one file per rank, every line checked to be that rank's) or shared
+/// mode (every rank's cursor reads the one file and keeps its own lines).
+class TiTrace final : public MpTraceSource {
+ public:
+  TiTrace(std::string index_path, bool shared, std::vector<RankCursor> cursors)
+      : index_path_(std::move(index_path)),
+        shared_(shared),
+        cursors_(std::move(cursors)),
+        parser_(static_cast<int>(cursors_.size())) {}
+
+  int rank_count() const override { return static_cast<int>(cursors_.size()); }
+
+  std::string file_name(int rank) const override { return cursor(rank).path; }
+
+  bool next(int rank, MpRecord& out) override {
+    RankCursor& c = cursor(rank);
+    if (c.done) return false;
+    if (!c.reader) open(rank, c);
+    std::string_view line;
+    while (c.reader->next(line)) {
+      if (!parser_.split(line)) continue;
+      const TiLineSource source{c.path, c.reader->line_number()};
+      const std::int32_t owner = parser_.rank_field(source);
+      if (owner != rank) {
+        if (shared_) continue;
+        throw TraceError(c.path, source.line,
+                         "line belongs to rank " + std::to_string(owner) + " but file is rank " +
+                             std::to_string(rank) + "'s");
+      }
+      parser_.parse(source, c.state, out);
+      return true;
+    }
+    c.done = true;
+    c.reader.reset();  // frees the buffers of a finished rank
+    return false;
+  }
+
+ private:
+  void check_rank(int rank) const {
+    if (rank < 0 || rank >= rank_count()) {
+      throw std::out_of_range("TI trace has no rank " + std::to_string(rank));
+    }
+  }
+  RankCursor& cursor(int rank) {
+    check_rank(rank);
+    return cursors_[static_cast<std::size_t>(rank)];
+  }
+  const RankCursor& cursor(int rank) const {
+    check_rank(rank);
+    return cursors_[static_cast<std::size_t>(rank)];
+  }
+
+  void open(int rank, RankCursor& c) const {
+    if (shared_) {
+      c.reader.emplace(c.path, rank_buffer_size);
+      return;
+    }
+    try {
+      c.reader.emplace(c.path, rank_buffer_size);
+    } catch (const TraceError& error) {
+      std::string reason = error.message();
+      if (reason.starts_with("cannot open: ")) reason.erase(0, 13);
+      throw TraceError(index_path_, c.index_line,
+                       "cannot open rank " + std::to_string(rank) + " trace '" + c.entry +
+                           "': " + reason);
+    }
+  }
+
+  std::string index_path_;
+  bool shared_;
+  std::vector<RankCursor> cursors_;
+  TiLineParser parser_;
+};
+
+std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t\r");
+  return text.substr(first, last - first + 1);
+}
+
+bool file_exists(const std::filesystem::path& path) {
+  std::error_code error;
+  return std::filesystem::exists(path, error);
+}
+
+/// A rank file named by an index: absolute as is; relative against the index's folder first,
+/// then against the working directory.
+std::optional<std::string> resolve_rank_file(const std::filesystem::path& index_folder,
+                                             std::string_view entry) {
+  const std::filesystem::path written(entry);
+  if (written.is_absolute()) {
+    if (file_exists(written)) return written.string();
+    return std::nullopt;
+  }
+  const std::filesystem::path beside_index = index_folder / written;
+  if (file_exists(beside_index)) return beside_index.string();
+  if (file_exists(written)) return written.string();
+  return std::nullopt;
+}
+
+/// Shared mode: one pass over the file to find the largest rank.
+std::vector<RankCursor> scan_shared_file(const std::string& path, LineReader& reader,
+                                         std::string_view first_line) {
+  TiLineParser parser(1);
+  std::int32_t max_rank = -1;
+  std::string_view line = first_line;
+  do {
+    if (!parser.split(line)) continue;
+    const std::int32_t rank = parser.rank_field(TiLineSource{path, reader.line_number()});
+    if (rank >= max_shared_ranks) {
+      throw TraceError(path, reader.line_number(),
+                       "rank " + std::to_string(rank) + " is implausibly large (at most " +
+                           std::to_string(max_shared_ranks) + " ranks in a shared trace file)");
+    }
+    max_rank = std::max(max_rank, rank);
+  } while (reader.next(line));
+
+  std::vector<RankCursor> cursors(static_cast<std::size_t>(max_rank + 1));
+  for (std::size_t r = 0; r < cursors.size(); ++r) {
+    cursors[r].path = path;
+    cursors[r].state.rank = static_cast<std::int32_t>(r);
+  }
+  return cursors;
+}
+
+/// Index mode: the non-blank, non-comment lines, rank by rank.
+std::vector<RankCursor> read_index(const std::string& path, LineReader& reader,
+                                   std::string_view first_line) {
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  std::vector<RankCursor> cursors;
+  std::string_view line = first_line;
+  do {
+    if (is_skipped_ti_line(line)) continue;
+    const std::string_view entry = trim(line);
+    const auto rank = static_cast<std::int32_t>(cursors.size());
+    std::optional<std::string> resolved = resolve_rank_file(folder, entry);
+    if (!resolved) {
+      throw TraceError(path, reader.line_number(),
+                       "cannot open rank " + std::to_string(rank) + " trace '" +
+                           std::string(entry) + "': No such file or directory");
+    }
+    RankCursor& c = cursors.emplace_back();
+    c.path = std::move(*resolved);
+    c.entry = std::string(entry);
+    c.index_line = reader.line_number();
+    c.state.rank = rank;
+  } while (reader.next(line));
+  return cursors;
+}
+
+}  // namespace
+
+std::unique_ptr<MpTraceSource> open_ti_trace(const std::string& path) {
+  LineReader reader(path);
+  std::string_view line;
+  bool found = false;
+  while (reader.next(line)) {
+    if (!is_skipped_ti_line(line)) {
+      found = true;
+      break;
+    }
+  }
+  if (!found) throw TraceError(path, 0, "empty trace: neither actions nor rank files");
+  if (starts_with_integer(line)) {
+    return std::make_unique<TiTrace>(path, true, scan_shared_file(path, reader, line));
+  }
+  return std::make_unique<TiTrace>(path, false, read_index(path, reader, line));
+}
+
+unsigned datatype_size(int id) {
+  if (id < 0 || static_cast<std::size_t>(id) >= datatype_sizes.size()) return 0;
+  return datatype_sizes[static_cast<std::size_t>(id)];
+}
+
+}  // namespace augur::traces::ti

@@ -1,0 +1,42 @@
+// Stepping through a run (spec section 12): break on an event count, a simulated time, an LP or
+// an event kind; step N events; print an LP; list blocked LPs; continue. Commands come from any
+// std::istream (a terminal or a script), so tests can drive it.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include "engine/observer.hpp"
+#include "engine/program.hpp"
+#include "engine/scheduler.hpp"
+
+namespace augur::engine {
+
+/// Observer that pauses the run and reads commands.
+class Stepper final : public Observer {
+ public:
+  Stepper(Scheduler& scheduler, const Program& program, std::istream& in, std::ostream& out);
+  void on_event(const Event& event) override;
+  void on_finish(SimTime end) override;
+
+ private:
+  bool should_stop(const Event& event);
+  void prompt(const Event* event);
+  void print_lp(LpId id);
+  void print_blocked();
+
+  Scheduler& scheduler_;
+  const Program& program_;
+  std::istream& in_;
+  std::ostream& out_;
+  std::uint64_t seen_ = 0;           ///< events seen so far
+  std::uint64_t step_target_ = 1;    ///< stop when seen_ reaches this (0 = no step pending)
+  std::optional<std::uint64_t> break_event_;
+  std::optional<SimTime> break_time_;
+  std::optional<LpId> break_lp_;
+  std::optional<EventKind> break_kind_;
+  bool input_done_ = false;
+};
+
+}  // namespace augur::engine

@@ -1,0 +1,521 @@
+// The TI action grammar of SimGrid 3.32's replayer (src/smpi/internals/smpi_replay.cpp), one
+// hand-written parser per action: counts read like strtod and truncated, sizes = count x datatype.
+#include "traces/ti/ti_parser.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <span>
+
+#include "traces/ti/ti_trace.hpp"
+#include "traces/trace_error.hpp"
+
+namespace augur::traces::ti {
+namespace {
+
+/// One accepted keyword; `usage` spells its fields, `{last}` standing for rank_count - 1.
+struct ActionInfo {
+  std::string_view keyword;
+  MpOpKind kind;
+  const char* usage;
+};
+
+// The most frequent actions come first: the lookup is a linear scan.
+constexpr std::array<ActionInfo, 31> actions{{
+    {"compute", MpOpKind::compute, "compute <flops>"},
+    {"wait", MpOpKind::wait, "wait <src> <dst> <tag>"},
+    {"isend", MpOpKind::isend, "isend <dst> <tag> <count> [<datatype>]"},
+    {"irecv", MpOpKind::irecv, "irecv <src> <tag> <count> [<datatype>]"},
+    {"send", MpOpKind::send, "send <dst> <tag> <count> [<datatype>]"},
+    {"recv", MpOpKind::recv, "recv <src> <tag> <count> [<datatype>]"},
+    {"sendRecv", MpOpKind::send_recv,
+     "sendRecv <sendcount> <dst> <recvcount> <src> [<sendtype> <recvtype>]"},
+    {"waitall", MpOpKind::waitall, "waitall [<n>]"},
+    {"test", MpOpKind::test, "test <src> <dst> <tag>"},
+    {"allreduce", MpOpKind::allreduce, "allreduce <count> <comp_flops> [<datatype>]"},
+    {"barrier", MpOpKind::barrier, "barrier"},
+    {"bcast", MpOpKind::bcast, "bcast <count> [<root> [<datatype>]]"},
+    {"reduce", MpOpKind::reduce, "reduce <count> <comp_flops> [<root> [<datatype>]]"},
+    {"alltoall", MpOpKind::alltoall, "alltoall <sendcount> <recvcount> [<sendtype> <recvtype>]"},
+    {"alltoallv", MpOpKind::alltoallv,
+     "alltoallv <sendtotal> <sendcount_0..{last}> <recvtotal> <recvcount_0..{last}> "
+     "[<sendtype> <recvtype>]"},
+    {"gather", MpOpKind::gather,
+     "gather <sendcount> <recvcount> [<root> [<sendtype> <recvtype>]]"},
+    {"gatherv", MpOpKind::gatherv,
+     "gatherv <sendcount> <recvcount_0..{last}> [<root> [<sendtype> <recvtype>]]"},
+    {"scatter", MpOpKind::scatter,
+     "scatter <sendcount> <recvcount> [<root> [<sendtype> <recvtype>]]"},
+    {"scatterv", MpOpKind::scatterv,
+     "scatterv <sendcount_0..{last}> <recvcount> [<root> [<sendtype> <recvtype>]]"},
+    {"allgather", MpOpKind::allgather,
+     "allgather <sendcount> <recvcount> [<sendtype> <recvtype>]"},
+    {"allgatherv", MpOpKind::allgatherv,
+     "allgatherv <sendcount> <recvcount_0..{last}> [<sendtype> <recvtype>]"},
+    {"reducescatter", MpOpKind::reduce_scatter,
+     "reducescatter <recvcount_0..{last}> <comp_flops> [<datatype>]"},
+    {"scan", MpOpKind::scan, "scan <count> <comp_flops> [<datatype>]"},
+    {"exscan", MpOpKind::exscan, "exscan <count> <comp_flops> [<datatype>]"},
+    {"init", MpOpKind::init, "init [<default_is_double>]"},
+    {"finalize", MpOpKind::finalize, "finalize"},
+    {"sleep", MpOpKind::sleep, "sleep <seconds>"},
+    {"comm_size", MpOpKind::comm_size, "comm_size <n>"},
+    {"comm_split", MpOpKind::comm_split, "comm_split [<ignored>...]"},
+    {"comm_dup", MpOpKind::comm_dup, "comm_dup [<ignored>...]"},
+    {"location", MpOpKind::location, "location <file> <line>"},
+}};
+
+/// Keywords SimGrid 3.32's tracer writes but its replayer rejects.
+constexpr std::array<std::string_view, 28> traced_only{
+    "Ssend",     "ISsend",     "bsend",      "ibsend",          "Start",      "Startall",
+    "testany",   "testall",    "testsome",   "waitAny",         "Put",        "Get",
+    "ibarrier",  "ibcast",     "ireduce",    "iallreduce",      "ialltoall",  "ialltoallv",
+    "igather",   "igatherv",   "iscatter",   "iscatterv",       "iallgather", "iallgatherv",
+    "iscan",     "iexscan",    "ireducescatter", "ireduce_scatter"};
+
+const ActionInfo* find_action(std::string_view keyword) {
+  for (const ActionInfo& info : actions) {
+    if (info.keyword.size() == keyword.size() && info.keyword[0] == keyword[0] &&
+        info.keyword == keyword) {
+      return &info;
+    }
+  }
+  return nullptr;
+}
+
+/// Optimal-string-alignment distance (edits, adjacent transpositions count as one).
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+std::string unknown_action_message(std::string_view keyword) {
+  std::string message = "unknown action '" + std::string(keyword) + "'";
+  if (std::find(traced_only.begin(), traced_only.end(), keyword) != traced_only.end() ||
+      keyword.starts_with("Win_")) {
+    return message + ": SimGrid 3.32 traces it but its replayer rejects it";
+  }
+  std::string_view best;
+  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
+  for (const ActionInfo& info : actions) {
+    const std::size_t distance = edit_distance(keyword, info.keyword);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = info.keyword;
+    }
+  }
+  const std::size_t tolerance = keyword.size() <= 3 ? 1 : 2;
+  if (best_distance <= tolerance) message += "; did you mean '" + std::string(best) + "'?";
+  return message;
+}
+
+enum class NumberStatus : std::uint8_t { ok, not_a_number, not_an_integer, negative, out_of_range };
+
+/// A whole field as a double, like strtod but without hex and leading blanks.
+bool parse_double(std::string_view text, double& value) {
+  const char* first = text.data();
+  const char* last = first + text.size();
+  if (first != last && *first == '+') ++first;
+  const auto [ptr, ec] = std::from_chars(first, last, value, std::chars_format::general);
+  return ec == std::errc() && ptr == last && first != last;
+}
+
+/// A non-negative element count: integers directly, anything else like strtod then truncated.
+NumberStatus parse_count(std::string_view text, std::uint64_t& value) {
+  const char* last = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), last, value);
+  if (ec == std::errc() && ptr == last) return NumberStatus::ok;
+  double real = 0;
+  if (!parse_double(text, real) || std::isnan(real)) return NumberStatus::not_a_number;
+  if (real < 0) return NumberStatus::negative;
+  if (!(real < 18446744073709551616.0)) return NumberStatus::out_of_range;  // 2^64
+  value = static_cast<std::uint64_t>(real);
+  return NumberStatus::ok;
+}
+
+/// A finite, non-negative amount (flops, seconds).
+NumberStatus parse_amount(std::string_view text, double& value) {
+  if (!parse_double(text, value) || std::isnan(value)) return NumberStatus::not_a_number;
+  if (!std::isfinite(value)) return NumberStatus::out_of_range;
+  if (value < 0) return NumberStatus::negative;
+  return NumberStatus::ok;
+}
+
+NumberStatus parse_int(std::string_view text, std::int32_t& value) {
+  const char* last = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), last, value);
+  if (ec == std::errc() && ptr == last) return NumberStatus::ok;
+  if (ec == std::errc::result_out_of_range && ptr == last) return NumberStatus::out_of_range;
+  double real = 0;
+  return parse_double(text, real) ? NumberStatus::not_an_integer : NumberStatus::not_a_number;
+}
+
+/// A field quoted for a message, shortened when it is very long.
+std::string quoted(std::string_view text) {
+  constexpr std::size_t limit = 40;
+  if (text.size() > limit) return "'" + std::string(text.substr(0, limit)) + "...'";
+  return "'" + std::string(text) + "'";
+}
+
+std::string number_message(NumberStatus status, std::string_view text, const std::string& field) {
+  std::string what;
+  switch (status) {
+    case NumberStatus::ok: break;
+    case NumberStatus::not_a_number: what = " is not a number"; break;
+    case NumberStatus::not_an_integer: what = " is not an integer"; break;
+    case NumberStatus::negative: what = " is negative"; break;
+    case NumberStatus::out_of_range: what = " is out of range"; break;
+  }
+  return quoted(text) + what + " (field '" + field + "')";
+}
+
+std::string ranks_phrase(int rank_count) {
+  return std::to_string(rank_count) + (rank_count == 1 ? " rank" : " ranks");
+}
+
+/// The fields of one action after its keyword, consumed left to right; every error names the
+/// file, the line, the action and the field.
+class ActionFields {
+ public:
+  ActionFields(const TiLineSource& source, const ActionInfo& action,
+               std::span<const std::string_view> fields, int rank_count)
+      : source_(source), action_(action), fields_(fields), rank_count_(rank_count) {}
+
+  bool more() const { return pos_ < fields_.size(); }
+
+  /// The next field; `index` >= 0 names the element of a per-rank list ("recvcount_3").
+  std::string_view take(const char* name, int index = -1) {
+    if (!more()) {
+      fail(std::string(action_.keyword) + ": missing field '" + field_name(name, index) +
+           "' (expected: " + usage() + ")");
+    }
+    return fields_[pos_++];
+  }
+
+  std::uint64_t count(const char* name, int index = -1) {
+    const std::string_view text = take(name, index);
+    std::uint64_t value = 0;
+    const NumberStatus status = parse_count(text, value);
+    if (status != NumberStatus::ok) number_error(status, text, name, index);
+    return value;
+  }
+
+  double amount(const char* name) {
+    const std::string_view text = take(name);
+    double value = 0;
+    const NumberStatus status = parse_amount(text, value);
+    if (status != NumberStatus::ok) number_error(status, text, name, -1);
+    return value;
+  }
+
+  std::int32_t integer(const char* name) {
+    const std::string_view text = take(name);
+    std::int32_t value = 0;
+    const NumberStatus status = parse_int(text, value);
+    if (status != NumberStatus::ok) number_error(status, text, name, -1);
+    return value;
+  }
+
+  /// A COMM_WORLD rank, which must exist; `any` accepts -1 (MPI_ANY_SOURCE).
+  std::int32_t rank(const char* name, const char* relation, bool any = false) {
+    const std::int32_t value = integer(name);
+    if ((value < 0 || value >= rank_count_) && !(any && value == -1)) {
+      fail(std::string(action_.keyword) + " " + relation + " " + std::to_string(value) +
+           " but the trace has " + ranks_phrase(rank_count_));
+    }
+    return value;
+  }
+
+  /// An optional datatype id; its size in bytes, `fallback` when the field is absent.
+  unsigned datatype(const char* name, unsigned fallback) {
+    if (!more()) return fallback;
+    const std::int32_t id = integer(name);
+    const unsigned size = datatype_size(id);
+    if (size == 0) {
+      fail("unknown datatype id " + std::to_string(id) + " (field '" + name + "' of " +
+           std::string(action_.keyword) + ")");
+    }
+    return size;
+  }
+
+  /// count x size, refusing a product that does not fit 64 bits.
+  std::uint64_t bytes(std::uint64_t count, unsigned size, const char* name) const {
+    if (size != 0 && count > std::numeric_limits<std::uint64_t>::max() / size) {
+      fail(std::string(action_.keyword) + ": " + std::to_string(count) + " x " +
+           std::to_string(size) + " bytes overflows 64 bits (field '" + name + "')");
+    }
+    return count * size;
+  }
+
+  /// Rejects fields left over.
+  void finish() const {
+    if (more()) {
+      fail(std::string(action_.keyword) + ": too many fields, " + quoted(fields_[pos_]) +
+           " is one too many (expected: " + usage() + ")");
+    }
+  }
+
+  [[noreturn]] void fail(const std::string& message) const {
+    throw TraceError(source_.file, source_.line, message);
+  }
+
+ private:
+  static std::string field_name(const char* name, int index) {
+    std::string text = name;
+    if (index >= 0) text += "_" + std::to_string(index);
+    return text;
+  }
+
+  [[noreturn]] void number_error(NumberStatus status, std::string_view text, const char* name,
+                                 int index) const {
+    fail(std::string(action_.keyword) + ": " + number_message(status, text, field_name(name, index)));
+  }
+
+  std::string usage() const {
+    std::string text = action_.usage;
+    const std::string last = std::to_string(rank_count_ - 1);
+    for (std::size_t at = text.find("{last}"); at != std::string::npos;
+         at = text.find("{last}", at)) {
+      text.replace(at, 6, last);
+    }
+    return text;
+  }
+
+  const TiLineSource& source_;
+  const ActionInfo& action_;
+  std::span<const std::string_view> fields_;
+  int rank_count_;
+  std::size_t pos_ = 0;
+};
+
+constexpr bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+}  // namespace
+
+bool is_skipped_ti_line(std::string_view line) {
+  for (const char c : line) {
+    if (!is_blank(c) && c != '\r') return c == '#';
+  }
+  return true;
+}
+
+bool starts_with_integer(std::string_view line) {
+  std::size_t first = 0;
+  while (first < line.size() && is_blank(line[first])) ++first;
+  std::size_t last = first;
+  while (last < line.size() && !is_blank(line[last])) ++last;
+  std::int32_t value = 0;
+  return parse_int(line.substr(first, last - first), value) == NumberStatus::ok;
+}
+
+bool TiLineParser::split(std::string_view line) {
+  fields_.clear();
+  const char* at = line.data();
+  const char* const end = at + line.size();
+  for (;;) {
+    while (at != end && is_blank(*at)) ++at;
+    if (at == end) break;
+    const char* start = at;
+    while (at != end && !is_blank(*at)) ++at;
+    fields_.emplace_back(start, static_cast<std::size_t>(at - start));
+  }
+  return !fields_.empty() && fields_[0][0] != '#';
+}
+
+std::int32_t TiLineParser::rank_field(const TiLineSource& source) const {
+  const std::string_view text = fields_[0];
+  std::int32_t rank = 0;
+  NumberStatus status = parse_int(text, rank);
+  if (status == NumberStatus::ok && rank < 0) status = NumberStatus::negative;
+  if (status != NumberStatus::ok) {
+    throw TraceError(source.file, source.line, number_message(status, text, "rank"));
+  }
+  return rank;
+}
+
+void TiLineParser::parse(const TiLineSource& source, TiRankState& state, MpRecord& out) const {
+  if (fields_.size() < 2) {
+    throw TraceError(source.file, source.line,
+                     "missing action after the rank (expected: <rank> <action> <field>...)");
+  }
+  const std::string_view keyword = fields_[1];
+  const ActionInfo* action = find_action(keyword);
+  if (action == nullptr) throw TraceError(source.file, source.line, unknown_action_message(keyword));
+
+  out = MpRecord{};
+  out.kind = action->kind;
+  out.rank = state.rank;
+  out.line = source.line;
+  const int ranks = rank_count_;
+  const auto size_of_p = static_cast<std::size_t>(ranks);
+  const unsigned fallback = state.default_type_size;
+  ActionFields f(source, *action, std::span(fields_).subspan(2), ranks);
+
+  switch (action->kind) {
+    case MpOpKind::init:
+      if (f.more()) {
+        f.take("default_is_double");
+        state.default_type_size = datatype_size(0);  // MPI_DOUBLE, the MPE default
+      }
+      break;
+    case MpOpKind::finalize:
+    case MpOpKind::barrier:
+      break;
+    case MpOpKind::comm_split:
+    case MpOpKind::comm_dup:
+      return;  // no-ops whose arguments the replayer never reads
+    case MpOpKind::compute:
+      out.amount = f.amount("flops");
+      break;
+    case MpOpKind::sleep:
+      out.amount = f.amount("seconds");
+      break;
+    case MpOpKind::send:
+    case MpOpKind::isend: {
+      out.peer = f.rank("dst", "to rank");
+      out.tag = f.integer("tag");
+      const std::uint64_t count = f.count("count");
+      out.bytes = f.bytes(count, f.datatype("datatype", fallback), "count");
+      break;
+    }
+    case MpOpKind::recv:
+    case MpOpKind::irecv: {
+      out.peer = f.rank("src", "from rank", true);
+      out.tag = f.integer("tag");
+      const std::uint64_t count = f.count("count");
+      out.bytes = f.bytes(count, f.datatype("datatype", fallback), "count");
+      break;
+    }
+    case MpOpKind::wait:
+    case MpOpKind::test:
+      out.peer = f.rank("src", "with src rank");
+      out.peer2 = f.rank("dst", "with dst rank");
+      out.tag = f.integer("tag");
+      break;
+    case MpOpKind::waitall:
+      if (f.more()) out.count = f.count("n");
+      break;
+    case MpOpKind::send_recv: {
+      const std::uint64_t send_count = f.count("sendcount");
+      out.peer = f.rank("dst", "to rank");
+      const std::uint64_t recv_count = f.count("recvcount");
+      out.peer2 = f.rank("src", "from rank");
+      const unsigned send_type = f.datatype("sendtype", fallback);
+      const unsigned recv_type = f.datatype("recvtype", fallback);
+      out.bytes = f.bytes(send_count, send_type, "sendcount");
+      out.bytes2 = f.bytes(recv_count, recv_type, "recvcount");
+      break;
+    }
+    case MpOpKind::bcast: {
+      const std::uint64_t count = f.count("count");
+      if (f.more()) out.root = f.rank("root", "with root");
+      out.bytes = f.bytes(count, f.datatype("datatype", fallback), "count");
+      break;
+    }
+    case MpOpKind::reduce: {
+      const std::uint64_t count = f.count("count");
+      out.amount = f.amount("comp_flops");
+      if (f.more()) out.root = f.rank("root", "with root");
+      out.bytes = f.bytes(count, f.datatype("datatype", fallback), "count");
+      break;
+    }
+    case MpOpKind::allreduce:
+    case MpOpKind::scan:
+    case MpOpKind::exscan: {
+      const std::uint64_t count = f.count("count");
+      out.amount = f.amount("comp_flops");
+      out.bytes = f.bytes(count, f.datatype("datatype", fallback), "count");
+      break;
+    }
+    case MpOpKind::alltoall:
+    case MpOpKind::gather:
+    case MpOpKind::scatter:
+    case MpOpKind::allgather: {
+      const std::uint64_t send_count = f.count("sendcount");
+      const std::uint64_t recv_count = f.count("recvcount");
+      const bool rooted = action->kind == MpOpKind::gather || action->kind == MpOpKind::scatter;
+      if (rooted && f.more()) out.root = f.rank("root", "with root");
+      const unsigned send_type = f.datatype("sendtype", fallback);
+      const unsigned recv_type = f.datatype("recvtype", fallback);
+      out.bytes = f.bytes(send_count, send_type, "sendcount");
+      out.bytes2 = f.bytes(recv_count, recv_type, "recvcount");
+      break;
+    }
+    case MpOpKind::alltoallv: {
+      state.counts.resize(2 * size_of_p);
+      const std::uint64_t send_total = f.count("sendtotal");
+      for (int i = 0; i < ranks; ++i) state.counts[static_cast<std::size_t>(i)] = f.count("sendcount", i);
+      const std::uint64_t recv_total = f.count("recvtotal");
+      for (int i = 0; i < ranks; ++i) {
+        state.counts[size_of_p + static_cast<std::size_t>(i)] = f.count("recvcount", i);
+      }
+      const unsigned send_type = f.datatype("sendtype", fallback);
+      const unsigned recv_type = f.datatype("recvtype", fallback);
+      for (std::size_t i = 0; i < size_of_p; ++i) {
+        state.counts[i] = f.bytes(state.counts[i], send_type, "sendcount");
+        state.counts[size_of_p + i] = f.bytes(state.counts[size_of_p + i], recv_type, "recvcount");
+      }
+      out.bytes = f.bytes(send_total, send_type, "sendtotal");
+      out.bytes2 = f.bytes(recv_total, recv_type, "recvtotal");
+      out.counts = state.counts;
+      break;
+    }
+    case MpOpKind::gatherv:
+    case MpOpKind::allgatherv: {
+      state.counts.resize(size_of_p);
+      const std::uint64_t send_count = f.count("sendcount");
+      for (int i = 0; i < ranks; ++i) state.counts[static_cast<std::size_t>(i)] = f.count("recvcount", i);
+      if (action->kind == MpOpKind::gatherv && f.more()) out.root = f.rank("root", "with root");
+      const unsigned send_type = f.datatype("sendtype", fallback);
+      const unsigned recv_type = f.datatype("recvtype", fallback);
+      for (std::uint64_t& count : state.counts) count = f.bytes(count, recv_type, "recvcount");
+      out.bytes = f.bytes(send_count, send_type, "sendcount");
+      out.counts = state.counts;
+      break;
+    }
+    case MpOpKind::scatterv: {
+      state.counts.resize(size_of_p);
+      for (int i = 0; i < ranks; ++i) state.counts[static_cast<std::size_t>(i)] = f.count("sendcount", i);
+      const std::uint64_t recv_count = f.count("recvcount");
+      if (f.more()) out.root = f.rank("root", "with root");
+      const unsigned send_type = f.datatype("sendtype", fallback);
+      const unsigned recv_type = f.datatype("recvtype", fallback);
+      for (std::uint64_t& count : state.counts) count = f.bytes(count, send_type, "sendcount");
+      out.bytes2 = f.bytes(recv_count, recv_type, "recvcount");
+      out.counts = state.counts;
+      break;
+    }
+    case MpOpKind::reduce_scatter: {
+      state.counts.resize(size_of_p);
+      for (int i = 0; i < ranks; ++i) state.counts[static_cast<std::size_t>(i)] = f.count("recvcount", i);
+      out.amount = f.amount("comp_flops");
+      const unsigned type = f.datatype("datatype", fallback);
+      for (std::uint64_t& count : state.counts) count = f.bytes(count, type, "recvcount");
+      out.counts = state.counts;
+      break;
+    }
+    case MpOpKind::comm_size:
+      out.count = f.count("n");
+      break;
+    case MpOpKind::location:
+      out.text = f.take("file");
+      out.count = f.count("line");
+      break;
+  }
+  f.finish();
+}
+
+}  // namespace augur::traces::ti

@@ -1,0 +1,52 @@
+// Private to traces/ti: splits one line of a SimGrid TI trace into fields and turns it into an
+// MpRecord (grammar: ../shared/ti-samples/README.md). No allocation per line once warmed up.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "traces/mp_record.hpp"
+
+namespace augur::traces::ti {
+
+/// What a rank's cursor carries from line to line.
+struct TiRankState {
+  std::int32_t rank = 0;
+  /// Size of a count without a datatype field: MPI_BYTE, or MPI_DOUBLE after `init 1`.
+  unsigned default_type_size = 1;
+  /// Scratch storage behind MpRecord::counts (reused, so no allocation per record).
+  std::vector<std::uint64_t> counts;
+};
+
+/// Where the line being parsed comes from, for error messages.
+struct TiLineSource {
+  const std::string& file;
+  std::uint64_t line;
+};
+
+/// True when `line` is empty, blank or a `#` comment.
+bool is_skipped_ti_line(std::string_view line);
+
+/// True when the first field of `line` is a decimal integer (a trace line, not an index entry).
+bool starts_with_integer(std::string_view line);
+
+/// Parses TI lines for a trace of `rank_count` ranks; one per trace, reused for every line.
+class TiLineParser {
+ public:
+  explicit TiLineParser(int rank_count) : rank_count_(rank_count) {}
+
+  /// Splits `line` into fields separated by runs of blanks and tabs; false when it holds none
+  /// or is a comment. The fields are views into `line`.
+  bool split(std::string_view line);
+  /// The rank field of the line last split; throws TraceError when it is not a rank.
+  std::int32_t rank_field(const TiLineSource& source) const;
+  /// Parses the action of the line last split into `out` (rank = state.rank); throws TraceError.
+  void parse(const TiLineSource& source, TiRankState& state, MpRecord& out) const;
+
+ private:
+  int rank_count_;
+  std::vector<std::string_view> fields_;
+};
+
+}  // namespace augur::traces::ti
