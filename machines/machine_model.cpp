@@ -10,12 +10,20 @@ namespace augur::machines {
 
 std::vector<ParamSpec> common_params() {
   return {
-      {"cpu_speed", UnitKind::flop_rate, "1Gflops",
-       "speed of one processor; a compute block of f flops takes f / (cpu_speed * power)", {}},
-      {"power", UnitKind::real_list, "[]",
+      {"cpu_speed",
+       UnitKind::flop_rate,
+       "1Gflops",
+       "speed of one processor; a compute block of f flops takes f / (cpu_speed * power)",
+       {}},
+      {"power",
+       UnitKind::real_list,
+       "[]",
        "speed of each processor relative to the one that recorded the trace; [] = 1 for all, "
-       "a shorter list repeats its last value", {}},
-      {"eager_threshold", UnitKind::bytes, "64KiB",
+       "a shorter list repeats its last value",
+       {}},
+      {"eager_threshold",
+       UnitKind::bytes,
+       "64KiB",
        "messages larger than this use rendezvous (like SimGrid's smpi/send-is-detached-thresh)",
        {}},
   };
@@ -34,7 +42,8 @@ MachineModel::MachineModel(const ParamSet& params, int processors)
   for (std::size_t i = 0; i < power_.size(); ++i)
     if (!(power_[i] > 0) || !std::isfinite(power_[i]))
       throw ParamError("parameter 'power': item " + std::to_string(i + 1) +
-                       " must be a positive number, not " + format_quantity(power_[i], UnitKind::real));
+                       " must be a positive number, not " +
+                       format_quantity(power_[i], UnitKind::real));
 }
 
 double MachineModel::power(int proc) const {
@@ -56,14 +65,15 @@ SimTime MachineModel::scaled_time(int proc, SimTime seconds) const {
 
 SimTime MachineModel::matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) {
   // Every message p -> q (p != q, T[p][q] > 0) ready at 0, sent in row-major order; the cost is
-  // the last arrival. Contention state is cleared before and after, so the call has no effect
-  // on a run in progress only if none is in progress: GetCost is a pricing query.
+  // the last arrival. GetCost is a pricing query, not part of a run: the contention state is
+  // cleared before and after.
   reset();
   SimTime last = 0;
   for (std::size_t p = 0; p < matrix.size(); ++p)
     for (std::size_t q = 0; q < matrix[p].size(); ++q)
       if (p != q && matrix[p][q] > 0)
-        last = std::max(last, transfer(static_cast<int>(p), static_cast<int>(q), matrix[p][q], 0).arrival);
+        last = std::max(
+            last, transfer(static_cast<int>(p), static_cast<int>(q), matrix[p][q], 0).arrival);
   reset();
   return last;
 }

@@ -84,6 +84,13 @@ std::string nearest_name(std::string_view word, const std::vector<std::string>& 
       best = candidate;
     }
   }
+  if (!best.empty() || word.size() < 3) return best;
+  // Nothing close: a word of 3+ letters that starts exactly one candidate ("loggp") names it.
+  for (const auto& candidate : candidates) {
+    if (!candidate.starts_with(word)) continue;
+    if (!best.empty()) return {};
+    best = candidate;
+  }
   return best;
 }
 
@@ -176,9 +183,7 @@ const ParamValue& ParamSet::value(std::string_view name) const {
 
 double ParamSet::number(std::string_view name) const { return value(name).number; }
 
-const std::vector<double>& ParamSet::list(std::string_view name) const {
-  return value(name).list;
-}
+const std::vector<double>& ParamSet::list(std::string_view name) const { return value(name).list; }
 
 const std::string& ParamSet::text(std::string_view name) const { return value(name).text; }
 
@@ -188,10 +193,18 @@ std::vector<std::pair<std::string, std::string>> ParamSet::describe() const {
     const ParamSpec& declared = *spec(name);
     std::string text;
     switch (declared.kind) {
-      case UnitKind::choice: text = stored.text; break;
-      case UnitKind::int_list: text = format_list(stored.list, UnitKind::count); break;
-      case UnitKind::real_list: text = format_list(stored.list, UnitKind::real); break;
-      default: text = format_quantity(stored.number, declared.kind); break;
+      case UnitKind::choice:
+        text = stored.text;
+        break;
+      case UnitKind::int_list:
+        text = format_list(stored.list, UnitKind::count);
+        break;
+      case UnitKind::real_list:
+        text = format_list(stored.list, UnitKind::real);
+        break;
+      default:
+        text = format_quantity(stored.number, declared.kind);
+        break;
     }
     lines.emplace_back(name, std::move(text));
   }

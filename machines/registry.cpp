@@ -1,1 +1,82 @@
-// placeholder: to be written
+// The registry of machine models and the one explicit list of the built-in ones
+// (design example 1: no static self-registration, an unknown name lists the valid ones).
+#include "machines/registry.hpp"
+
+#include <algorithm>
+
+#include "machines/bus/bus_machine.hpp"
+#include "machines/loggp_smp/loggp_smp_machine.hpp"
+#include "machines/transputer_grid/transputer_grid_machine.hpp"
+
+namespace augur::machines {
+
+void MachineRegistry::add(MachineModelInfo info) {
+  if (find(info.name) != nullptr)
+    throw ParamError("machine model '" + info.name + "' is registered twice");
+  models_.push_back(std::move(info));
+}
+
+const MachineModelInfo* MachineRegistry::find(std::string_view name) const {
+  for (const auto& info : models_)
+    if (info.name == name) return &info;
+  return nullptr;
+}
+
+const MachineModelInfo& MachineRegistry::get(std::string_view name) const {
+  if (const auto* info = find(name)) return *info;
+  std::vector<std::string> names;
+  for (const auto& info : models_) names.push_back(info.name);
+  std::sort(names.begin(), names.end());
+  std::string valid;
+  for (const auto& known : names) valid += (valid.empty() ? "" : ", ") + known;
+  const std::string suggestion = nearest_name(name, names);
+  std::string message = "unknown machine model '" + std::string(name) + "'";
+  message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
+  throw ParamError(message + " Valid values are: " + valid);
+}
+
+ParamSet make_params(const MachineModelInfo& info) { return ParamSet(info.params, info.name); }
+
+namespace {
+
+template <typename Model>
+MachineModelInfo::Factory factory() {
+  return [](const ParamSet& params, int processors) -> std::unique_ptr<MachineModel> {
+    return std::make_unique<Model>(params, processors);
+  };
+}
+
+}  // namespace
+
+void register_builtin_machines(MachineRegistry& registry) {
+  registry.add({
+      "bus",
+      "A shared bus (Ethernet, or N buses/channels as Myrinet in the DVM Predictor): every "
+      "message occupies the earliest free bus for scale * (start_time + byte_time * bytes), so "
+      "simultaneous messages are serialised. GetCost is the Predictor's closed form "
+      "scale * sum(Ts + Tb * T[p][q]) / min(P, channels) (spec 6.3, 7.1).",
+      bus_params(),
+      factory<BusMachine>(),
+  });
+  registry.add({
+      "transputer_grid",
+      "A 1-D, 2-D or 3-D grid of processors with links to their neighbours (transputers): a "
+      "message crosses the Manhattan distance in hops, store-and-forward with pipelining in "
+      "packets of the optimal size; optional per-link contention with dimension-order routing "
+      "(spec 6.3, 7.2).",
+      transputer_grid_params(),
+      factory<TransputerGridMachine>(),
+  });
+  registry.add({
+      "loggp_smp",
+      "A cluster of SMP nodes: between nodes LogGP (Alexandrov et al. 1995: latency L, overhead "
+      "o, gap g, gap per byte G = 1/bandwidth) with MTU fragmentation and up/down link "
+      "contention per node; inside a node a shared-memory channel with its own latency and "
+      "bandwidth. With latency 1us and bandwidth 10GBps it reproduces SimGrid's cluster of the "
+      "sample platform (spec 5, 7.3).",
+      loggp_smp_params(),
+      factory<LoggpSmpMachine>(),
+  });
+}
+
+}  // namespace augur::machines

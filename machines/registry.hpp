@@ -20,6 +20,8 @@ struct MachineModelInfo {
   /// Builds an instance for `processors` processors. Throws ParamError on inconsistent values
   /// (e.g. a grid shape that does not hold the processors).
   std::function<std::unique_ptr<MachineModel>(const ParamSet&, int processors)> create;
+  /// The type of `create`.
+  using Factory = std::function<std::unique_ptr<MachineModel>(const ParamSet&, int processors)>;
 };
 
 /// Name → model. Lookup of an unknown name throws ParamError listing the valid names.
@@ -34,6 +36,10 @@ class MachineRegistry {
  private:
   std::vector<MachineModelInfo> models_;
 };
+
+/// The parameters of `info` at their defaults, named after the model in errors
+/// ("unknown parameter 'latncy' of machine model 'loggp_smp'; did you mean 'latency'?").
+ParamSet make_params(const MachineModelInfo& info);
 
 /// Adds bus, transputer_grid and loggp_smp.
 void register_builtin_machines(MachineRegistry& registry);

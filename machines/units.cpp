@@ -32,8 +32,8 @@ constexpr double tebi = gibi * 1024.0;
 
 // Order: the order of accepted_suffixes() (as in the error messages).
 constexpr std::array time_suffixes{
-    Suffix{"s", 1, 1, true},        Suffix{"ms", 1, kilo, true}, Suffix{"us", 1, mega, true},
-    Suffix{"ns", 1, giga, true},    Suffix{"ps", 1, tera, true}, Suffix{"min", 60, 1, true},
+    Suffix{"s", 1, 1, true},     Suffix{"ms", 1, kilo, true}, Suffix{"us", 1, mega, true},
+    Suffix{"ns", 1, giga, true}, Suffix{"ps", 1, tera, true}, Suffix{"min", 60, 1, true},
     Suffix{"h", 3600, 1, true},
 };
 
@@ -51,8 +51,8 @@ constexpr std::array bandwidth_suffixes{
 };
 
 constexpr std::array bytes_suffixes{
-    Suffix{"B", 1, 1, true},     Suffix{"kB", kilo, 1, true},  Suffix{"MB", mega, 1, true},
-    Suffix{"GB", giga, 1, true}, Suffix{"TB", tera, 1, true},  Suffix{"KiB", kibi, 1, true},
+    Suffix{"B", 1, 1, true},      Suffix{"kB", kilo, 1, true},  Suffix{"MB", mega, 1, true},
+    Suffix{"GB", giga, 1, true},  Suffix{"TB", tera, 1, true},  Suffix{"KiB", kibi, 1, true},
     Suffix{"MiB", mebi, 1, true}, Suffix{"GiB", gibi, 1, true}, Suffix{"TiB", tebi, 1, true},
 };
 
@@ -66,11 +66,16 @@ constexpr std::array flop_rate_suffixes{
 
 std::span<const Suffix> suffixes_of(UnitKind kind) {
   switch (kind) {
-    case UnitKind::time: return time_suffixes;
-    case UnitKind::bandwidth: return bandwidth_suffixes;
-    case UnitKind::bytes: return bytes_suffixes;
-    case UnitKind::flop_rate: return flop_rate_suffixes;
-    default: return {};
+    case UnitKind::time:
+      return time_suffixes;
+    case UnitKind::bandwidth:
+      return bandwidth_suffixes;
+    case UnitKind::bytes:
+      return bytes_suffixes;
+    case UnitKind::flop_rate:
+      return flop_rate_suffixes;
+    default:
+      return {};
   }
 }
 
@@ -133,16 +138,26 @@ std::string format_plain(double value) {
 
 std::string_view to_string(UnitKind kind) {
   switch (kind) {
-    case UnitKind::time: return "time";
-    case UnitKind::bandwidth: return "bandwidth";
-    case UnitKind::bytes: return "bytes";
-    case UnitKind::flop_rate: return "flop_rate";
-    case UnitKind::count: return "count";
-    case UnitKind::real: return "real";
-    case UnitKind::boolean: return "boolean";
-    case UnitKind::choice: return "choice";
-    case UnitKind::int_list: return "int_list";
-    case UnitKind::real_list: return "real_list";
+    case UnitKind::time:
+      return "time";
+    case UnitKind::bandwidth:
+      return "bandwidth";
+    case UnitKind::bytes:
+      return "bytes";
+    case UnitKind::flop_rate:
+      return "flop_rate";
+    case UnitKind::count:
+      return "count";
+    case UnitKind::real:
+      return "real";
+    case UnitKind::boolean:
+      return "boolean";
+    case UnitKind::choice:
+      return "choice";
+    case UnitKind::int_list:
+      return "int_list";
+    case UnitKind::real_list:
+      return "real_list";
   }
   return "unknown";
 }
@@ -181,7 +196,8 @@ double parse_quantity(std::string_view text, UnitKind kind) {
     case UnitKind::int_list:
     case UnitKind::real_list:
       fail(kind, text, "a " + std::string(to_string(kind)) + " is not a single quantity");
-    default: break;
+    default:
+      break;
   }
   // Dimensioned kinds: a number, optional blanks, a suffix. A bare zero needs no unit.
   if (!read_number(body, number, rest) || !std::isfinite(number))
@@ -199,15 +215,16 @@ double parse_quantity(std::string_view text, UnitKind kind) {
   }
   if (value < 0 || std::signbit(value)) {
     if (value == 0) return 0;  // "-0s" is zero
-    fail(kind, text, "expected a non-negative number followed by one of " +
-                         accepted_suffixes(kind));
+    fail(kind, text,
+         "expected a non-negative number followed by one of " + accepted_suffixes(kind));
   }
   return value;
 }
 
 std::string format_quantity(double value, UnitKind kind) {
   switch (kind) {
-    case UnitKind::boolean: return value != 0 ? "true" : "false";
+    case UnitKind::boolean:
+      return value != 0 ? "true" : "false";
     case UnitKind::count: {
       if (value >= 0 && value <= 9007199254740992.0 && value == std::floor(value))
         return std::to_string(static_cast<std::uint64_t>(value));
@@ -216,8 +233,10 @@ std::string format_quantity(double value, UnitKind kind) {
     case UnitKind::real:
     case UnitKind::choice:
     case UnitKind::int_list:
-    case UnitKind::real_list: return format_plain(value);
-    default: break;
+    case UnitKind::real_list:
+      return format_plain(value);
+    default:
+      break;
   }
   const auto suffixes = suffixes_of(kind);
   const Suffix* base = &suffixes.front();

@@ -1,1 +1,294 @@
-// placeholder: to be written
+// Command-line parsing and the subcommands. Every input error is printed as
+// "file:line[:col]: error: message" and gives exit status 2.
+#include "tools/cli.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "engine/log.hpp"
+#include "machines/registry.hpp"
+#include "models/mp/collectives.hpp"
+#include "models/report/report.hpp"
+#include "scenarios/config_error.hpp"
+#include "scenarios/scenario.hpp"
+#include "tools/runner.hpp"
+#include "traces/trace_error.hpp"
+
+namespace augur::tools {
+namespace {
+
+const char* const usage_text =
+    "usage:\n"
+    "  augur run [SCENARIO] [options]   run a scenario (the bundled default when none is given)\n"
+    "  augur step [SCENARIO] [options]  run with the stepper: commands from stdin (type 'help')\n"
+    "  augur check SCENARIO [--set k=v]  validate a scenario and its machine, list the variants\n"
+    "  augur info [machines [NAME] | formats | collectives]\n"
+    "options:\n"
+    "  --trace FORMAT:PATH      trace to replay (ti:PATH; PATH may contain {P})\n"
+    "  --machine NAME|PATH      machine from the library (machines/library) or a YAML file\n"
+    "  --processors N[,N...]    processor counts to run\n"
+    "  --set KEY=VALUE          override any scenario key (machine.latency=10us, model.collectives=analytic)\n"
+    "  --json FILE              write the JSON report\n"
+    "  --text FILE              write the text report to FILE instead of stdout\n"
+    "  --event-log FILE         write one line per event\n"
+    "  --log CAT=LEVEL[,...]    log levels (engine, machines, traces, models, scenarios, tools)\n"
+    "  --jobs N                 variants run in parallel (default: number of cores)\n"
+    "  --max-events N           stop each variant after N events\n"
+    "exit status: 0 ok, 1 a run deadlocked or failed, 2 bad input (file:line: error: ...)\n";
+
+struct CommandLine {
+  std::string command = "run";
+  std::string scenario;
+  std::vector<std::string> sets;   // in order; --trace/--machine/--processors/--json become sets too
+  std::string json;
+  std::string text;
+  std::string event_log;
+  std::string log_levels;
+  unsigned jobs = 0;
+  std::uint64_t max_events = 0;
+  std::vector<std::string> positional;
+};
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+CommandLine parse(const std::vector<std::string>& args) {
+  CommandLine cl;
+  std::size_t i = 0;
+  if (!args.empty() && (args[0] == "run" || args[0] == "check" || args[0] == "info" || args[0] == "step" ||
+                        args[0] == "help")) {
+    cl.command = args[0];
+    i = 1;
+  }
+  auto value = [&](const std::string& opt) -> std::string {
+    if (i + 1 >= args.size()) throw UsageError(fmt::format("{} needs a value", opt));
+    return args[++i];
+  };
+  for (; i < args.size(); ++i) {
+    std::string a = args[i];
+    std::string inline_value;
+    bool has_inline = false;
+    if (a.rfind("--", 0) == 0) {
+      if (auto eq = a.find('='); eq != std::string::npos && a != "--set") {
+        inline_value = a.substr(eq + 1);
+        a = a.substr(0, eq);
+        has_inline = true;
+      }
+    }
+    auto val = [&](const std::string& opt) { return has_inline ? inline_value : value(opt); };
+    if (a == "--help" || a == "-h") {
+      cl.command = "help";
+    } else if (a == "--version") {
+      cl.command = "version";
+    } else if (a == "--trace") {
+      cl.sets.push_back("trace=" + val(a));
+    } else if (a == "--machine") {
+      cl.sets.push_back("machine=" + val(a));
+    } else if (a == "--processors") {
+      cl.sets.push_back("processors=" + val(a));
+    } else if (a == "--set") {
+      cl.sets.push_back(val(a));
+    } else if (a == "--json") {
+      cl.json = val(a);
+    } else if (a == "--text") {
+      cl.text = val(a);
+    } else if (a == "--event-log") {
+      cl.event_log = val(a);
+    } else if (a == "--log") {
+      cl.log_levels = val(a);
+    } else if (a == "--jobs" || a == "-j") {
+      const std::string v = val(a);
+      try {
+        cl.jobs = static_cast<unsigned>(std::stoul(v));
+      } catch (const std::exception&) {
+        throw UsageError(fmt::format("--jobs: '{}' is not a number", v));
+      }
+    } else if (a == "--max-events") {
+      const std::string v = val(a);
+      try {
+        cl.max_events = std::stoull(v);
+      } catch (const std::exception&) {
+        throw UsageError(fmt::format("--max-events: '{}' is not a number", v));
+      }
+    } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
+      throw UsageError(fmt::format("unknown option '{}'", a));
+    } else {
+      cl.positional.push_back(a);
+    }
+  }
+  if (cl.command != "info" && !cl.positional.empty()) {
+    if (cl.positional.size() > 1) throw UsageError(fmt::format("unexpected argument '{}'", cl.positional[1]));
+    cl.scenario = cl.positional[0];
+  }
+  return cl;
+}
+
+bool has_set(const CommandLine& cl, const std::string& key) {
+  for (const auto& s : cl.sets) {
+    if (s.rfind(key + "=", 0) == 0) return true;
+  }
+  return false;
+}
+
+scenarios::Scenario load(const CommandLine& cl, const machines::MachineRegistry& registry) {
+  if (!cl.scenario.empty()) return scenarios::load_scenario_file(cl.scenario, registry, cl.sets);
+  if (!has_set(cl, "trace")) return scenarios::load_scenario_file(scenarios::default_scenario_path(), registry, cl.sets);
+  // A scenario made of command-line options only: the cluster machine unless --machine says otherwise.
+  std::vector<std::string> sets;
+  if (!has_set(cl, "machine")) sets.push_back("machine=platform_cluster_64");
+  sets.insert(sets.end(), cl.sets.begin(), cl.sets.end());
+  scenarios::Scenario sc = scenarios::load_scenario_text("schema_version: 1\nname: command line\n", "(command line)", ".",
+                                                         registry, {});
+  for (const auto& s : sets) scenarios::apply_override(sc, s, registry);
+  return sc;
+}
+
+void info_machines(std::ostream& out, const machines::MachineRegistry& registry, const std::string& name) {
+  for (const auto& m : registry.all()) {
+    if (!name.empty() && m.name != name) continue;
+    out << fmt::format("{}\n  {}\n  parameters:\n", m.name, m.description);
+    for (const auto& p : m.params) {
+      out << fmt::format("    {:<22} {:<10} default {:<10} {}\n", p.name, machines::to_string(p.kind),
+                         p.default_value.empty() ? "-" : p.default_value, p.doc);
+      if (!p.choices.empty()) {
+        std::string c;
+        for (const auto& x : p.choices) c += (c.empty() ? "" : ", ") + x;
+        out << fmt::format("    {:<22} one of: {}\n", "", c);
+      }
+    }
+    out << "\n";
+  }
+  if (!name.empty() && registry.find(name) == nullptr) registry.get(name);  // throws with the valid names
+}
+
+void info_formats(std::ostream& out) {
+  out << "trace formats:\n"
+         "  ti     SimGrid time-independent traces (an index file listing one file per rank, or one\n"
+         "         file with every rank's actions); plain, .gz or .zst. Actions: init finalize compute\n"
+         "         sleep send isend recv irecv wait waitall test sendRecv barrier bcast reduce allreduce\n"
+         "         alltoall alltoallv gather gatherv scatter scatterv allgather allgatherv reducescatter\n"
+         "         scan exscan comm_size comm_split comm_dup location\n"
+         "  dvm    Lib-DVM .ptr traces (planned: issue 3)\n"
+         "machine files: YAML (schema_version 1), see machines/README.md\n"
+         "scenario files: YAML (schema_version 1), see scenarios/README.md\n";
+}
+
+void info_collectives(std::ostream& out) {
+  out << "collective algorithms (model.collectives / model.algorithms.<kind>):\n";
+  for (int k = 0; k <= static_cast<int>(engine::CollectiveKind::exscan); ++k) {
+    const auto kind = static_cast<engine::CollectiveKind>(k);
+    std::string list;
+    for (const auto& a : models::mp::collective_algorithms(kind)) list += (list.empty() ? "" : ", ") + a;
+    out << fmt::format("  {:<15} {}\n", engine::to_string(kind), list);
+  }
+  out << "  'analytic' prices every collective with the machine model's formula instead.\n";
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  machines::MachineRegistry registry;
+  machines::register_builtin_machines(registry);
+  CommandLine cl;
+  try {
+    cl = parse(args);
+    engine::init_logging();
+    if (!cl.log_levels.empty()) engine::set_log_levels(cl.log_levels);
+  } catch (const std::exception& e) {
+    err << "augur: error: " << e.what() << "\n" << usage_text;
+    return exit_bad_input;
+  }
+  try {
+    if (cl.command == "help") {
+      out << usage_text;
+      return exit_ok;
+    }
+    if (cl.command == "version") {
+      out << "augur 0.1.0\n";
+      return exit_ok;
+    }
+    if (cl.command == "info") {
+      const std::string what = cl.positional.empty() ? "machines" : cl.positional[0];
+      if (what == "machines") {
+        info_machines(out, registry, cl.positional.size() > 1 ? cl.positional[1] : "");
+      } else if (what == "formats") {
+        info_formats(out);
+      } else if (what == "collectives") {
+        info_collectives(out);
+      } else {
+        err << fmt::format("augur: error: unknown info topic '{}' (machines, formats, collectives)\n", what);
+        return exit_bad_input;
+      }
+      return exit_ok;
+    }
+    if (cl.command == "check" && cl.scenario.empty()) {
+      err << "augur: error: check needs a scenario file\n";
+      return exit_bad_input;
+    }
+    scenarios::Scenario sc = load(cl, registry);
+    if (!cl.json.empty()) sc.outputs.json = cl.json;
+    if (!cl.text.empty()) sc.outputs.text = cl.text;
+    if (!cl.event_log.empty()) sc.outputs.event_log = cl.event_log;
+    const auto variants = sc.variants();
+    if (cl.command == "check") {
+      for (const auto& v : variants) registry.get(v.machine.model).create(v.machine.params, v.processors > 0 ? v.processors : 1);
+      out << fmt::format("{}: ok: scenario '{}', machine {} ({}), {} variant{}\n", sc.file, sc.name, sc.machine.name,
+                         sc.machine.model, variants.size(), variants.size() == 1 ? "" : "s");
+      for (std::size_t i = 0; i < variants.size(); ++i) {
+        std::string swept;
+        for (const auto& [k, v] : variants[i].swept) swept += fmt::format(" {}={}", k, v);
+        out << fmt::format("  variant {}: processors={} trace={}{}\n", i + 1,
+                           variants[i].processors == 0 ? std::string("(from trace)") : std::to_string(variants[i].processors),
+                           variants[i].trace_path, swept);
+      }
+      return exit_ok;
+    }
+    RunOptions opts;
+    opts.event_log = sc.outputs.event_log;
+    opts.jobs = cl.jobs != 0 ? cl.jobs : std::max(1u, std::thread::hardware_concurrency());
+    opts.max_events = cl.max_events;
+    if (cl.command == "step") {
+      opts.step_in = &in;
+      opts.step_out = &out;
+    }
+    const auto results = run_scenario(sc, registry, opts);
+    if (!sc.outputs.text.empty()) {
+      std::ofstream f(sc.outputs.text, std::ios::binary | std::ios::trunc);
+      if (!f) throw std::runtime_error(sc.outputs.text + ": error: cannot write the text report");
+      models::report::write_text(f, sc.name, results);
+    } else {
+      models::report::write_text(out, sc.name, results);
+    }
+    if (!sc.outputs.json.empty()) models::report::write_json(sc.outputs.json, sc.name, results);
+    for (const auto& r : results) {
+      if (r.outcome == "error") {
+        err << r.message << "\n";
+        return exit_bad_input;
+      }
+    }
+    for (const auto& r : results) {
+      if (r.outcome != "completed" && r.outcome != "stopped") return exit_run_failed;
+    }
+    return exit_ok;
+  } catch (const scenarios::ConfigError& e) {
+    err << e.what() << "\n";
+  } catch (const traces::TraceError& e) {
+    err << e.what() << "\n";
+  } catch (const InputError& e) {
+    err << e.what() << "\n";
+  } catch (const machines::ParamError& e) {
+    err << "augur: error: " << e.what() << "\n";
+  } catch (const std::runtime_error& e) {
+    err << e.what() << "\n";
+  }
+  return exit_bad_input;
+}
+
+}  // namespace augur::tools

@@ -1,5 +1,5 @@
-// LineReader: one buffer per file, refilled by read(2), gzread or ZSTD_decompressStream; a line
-// is a view into the buffer, and only a line that straddles a refill is moved to the front.
+// LineReader: one buffer per file, refilled by read(2), zlib's inflate or ZSTD_decompressStream;
+// a line is a view into the buffer, and only a line that straddles a refill is moved to the front.
 #include "traces/line_reader.hpp"
 
 #include <fcntl.h>
@@ -49,16 +49,19 @@ struct LineReader::Impl {
   std::string path;
   Codec codec = Codec::plain;
   int fd = -1;
-  gzFile gz = nullptr;
+  z_stream gzip{};
+  bool gzip_ready = false;       ///< inflateInit2 succeeded (inflateEnd due)
+  bool gzip_member_done = true;  ///< between gzip members: end of input is legitimate here
+  bool gzip_started = false;
   ZSTD_DCtx* zstd = nullptr;
 
-  // Compressed input of zstd (gzread keeps its own).
+  // Compressed input.
   std::unique_ptr<char[]> in;
   std::size_t in_capacity = 0;
   std::size_t in_pos = 0;
   std::size_t in_size = 0;
   bool in_eof = false;
-  std::size_t zstd_hint = 0;  ///< last ZSTD_decompressStream result: 0 = at a frame boundary
+  std::size_t zstd_hint = 0;  ///< ZSTD_decompressStream verdict: 0 = at a frame boundary
 
   // Decoded text: [begin, end) is not yet returned; [begin, scan) holds no '\n'.
   std::unique_ptr<char[]> buf;
@@ -81,13 +84,13 @@ struct LineReader::Impl {
     buf = std::make_unique_for_overwrite<char[]>(capacity);
     codec = detect_codec(fd, path);
     if (codec == Codec::gzip) {
-      gz = ::gzdopen(fd, "rb");
-      if (gz == nullptr) {
+      // 15 + 32: the largest window, gzip or zlib header detected automatically.
+      if (::inflateInit2(&gzip, 15 + 32) != Z_OK) {
         ::close(fd);
         throw TraceError(path, 0, "cannot open: out of memory for gzip state");
       }
-      fd = -1;  // owned by gz now
-      ::gzbuffer(gz, static_cast<unsigned>(std::min<std::size_t>(capacity, 1u << 20)));
+      gzip_ready = true;
+      in_capacity = std::size_t{128} * 1024;
     } else if (codec == Codec::zstd) {
       zstd = ZSTD_createDCtx();
       if (zstd == nullptr) {
@@ -95,12 +98,12 @@ struct LineReader::Impl {
         throw TraceError(path, 0, "cannot open: out of memory for zstd state");
       }
       in_capacity = ZSTD_DStreamInSize();
-      in = std::make_unique_for_overwrite<char[]>(in_capacity);
     }
+    if (in_capacity > 0) in = std::make_unique_for_overwrite<char[]>(in_capacity);
   }
 
   ~Impl() {
-    if (gz != nullptr) ::gzclose(gz);
+    if (gzip_ready) ::inflateEnd(&gzip);
     if (zstd != nullptr) ZSTD_freeDCtx(zstd);
     if (fd >= 0) ::close(fd);
   }
@@ -121,30 +124,57 @@ struct LineReader::Impl {
     }
   }
 
-  std::size_t read_gzip(char* into, std::size_t size) {
-    const int got = ::gzread(gz, into, static_cast<unsigned>(std::min<std::size_t>(size, INT_MAX)));
-    int status = Z_OK;
-    const char* message = ::gzerror(gz, &status);
-    if (got < 0 || (status != Z_OK && status != Z_STREAM_END)) {
-      if (status == Z_ERRNO) fail(std::string("read error: ") + std::strerror(errno));
-      fail(std::string("corrupt gzip data: ") + message);
+  /// Refills the compressed input when it is used up; false when none is left.
+  bool has_input() {
+    if (in_pos == in_size && !in_eof) {
+      in_size = read_raw(in.get(), in_capacity);
+      in_pos = 0;
+      in_eof = in_size == 0;
     }
-    return static_cast<std::size_t>(got);
+    return in_pos < in_size;
+  }
+
+  /// Inflates into `into`; concatenated gzip members are read one after the other.
+  std::size_t read_gzip(char* into, std::size_t size) {
+    for (;;) {
+      if (!has_input()) {
+        if (!gzip_member_done) fail("corrupt gzip data: unexpected end of file (truncated stream)");
+        return 0;
+      }
+      if (gzip_member_done) {
+        if (gzip_started) ::inflateReset(&gzip);
+        gzip_started = true;
+        gzip_member_done = false;
+      }
+      gzip.next_in = reinterpret_cast<Bytef*>(in.get() + in_pos);
+      gzip.avail_in = static_cast<uInt>(in_size - in_pos);
+      gzip.next_out = reinterpret_cast<Bytef*>(into);
+      gzip.avail_out = static_cast<uInt>(std::min<std::size_t>(size, UINT_MAX));
+      const int result = ::inflate(&gzip, Z_NO_FLUSH);
+      in_pos = in_size - gzip.avail_in;
+      const std::size_t produced = size - gzip.avail_out;
+      if (result == Z_STREAM_END) {
+        gzip_member_done = true;
+      } else if (result != Z_OK && result != Z_BUF_ERROR) {
+        fail(std::string("corrupt gzip data: ") +
+             (gzip.msg != nullptr ? gzip.msg : ::zError(result)));
+      }
+      if (produced > 0) return produced;
+    }
   }
 
   std::size_t read_zstd(char* into, std::size_t size) {
     ZSTD_outBuffer out{into, size, 0};
     for (;;) {
-      if (in_pos == in_size && !in_eof) {
-        in_size = read_raw(in.get(), in_capacity);
-        in_pos = 0;
-        in_eof = in_size == 0;
-      }
+      has_input();
       ZSTD_inBuffer input{in.get(), in_size, in_pos};
       const std::size_t result = ZSTD_decompressStream(zstd, &out, &input);
+      if (ZSTD_isError(result))
+        fail(std::string("corrupt zstd data: ") + ZSTD_getErrorName(result));
+      // A call that neither reads nor writes says nothing about the frame (between frames it
+      // asks for the next header), so only a call that moved keeps its verdict.
+      if (input.pos != in_pos || out.pos > 0) zstd_hint = result;
       in_pos = input.pos;
-      if (ZSTD_isError(result)) fail(std::string("corrupt zstd data: ") + ZSTD_getErrorName(result));
-      zstd_hint = result;
       if (out.pos > 0) return out.pos;
       if (in_eof && in_pos == in_size) {
         if (zstd_hint != 0) fail("corrupt zstd data: unexpected end of file (truncated frame)");

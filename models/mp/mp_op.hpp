@@ -14,15 +14,18 @@ enum class OpKind : std::uint8_t {
   isend,     ///< non-blocking send whose request joins the op group's pending set
   irecv,     ///< non-blocking receive whose request joins the op group's pending set
   waitall,   ///< wait for every request started by isend/irecv ops of this op group so far
+  trace_isend,  ///< a trace's isend: its request joins the rank's trace-visible pending list
+  trace_irecv,  ///< a trace's irecv: its request joins the rank's trace-visible pending list
 };
 
-/// One executable operation. Trivially copyable, 24 bytes.
+/// One executable operation. Trivially copyable, 32 bytes.
 struct Op {
   OpKind kind = OpKind::compute;
   std::int32_t peer = -1;
   std::int32_t tag = 0;
-  std::uint64_t bytes = 0;   ///< for compute/sleep: the amount as raw double bits is not used;
-  double amount = 0;         ///< flops or seconds
+  std::uint64_t bytes = 0;   ///< message size (send/recv kinds)
+  double amount = 0;         ///< flops (compute) or seconds (sleep)
 };
+static_assert(sizeof(Op) <= 32, "ops are copied per step: keep them small");
 
 }  // namespace augur::models::mp

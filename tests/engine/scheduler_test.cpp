@@ -1,1 +1,149 @@
-// placeholder: to be written
+// Scheduler: total order, wake/resume, limits, deadlock diagnosis with the wait-for cycle.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/event_log.hpp"
+#include "engine/scheduler.hpp"
+
+using namespace augur::engine;
+
+namespace {
+
+// A toy program: each LP runs a script of ("compute", d), ("wait", peer) (blocks until peer
+// signals it) and ("signal", peer) (wakes peer at the signaller's clock).
+struct Instr {
+  char op;  // 'c' compute, 'w' wait for a signal, 's' signal
+  double value;
+};
+
+class ToyProgram final : public Program {
+ public:
+  explicit ToyProgram(std::vector<std::vector<Instr>> scripts)
+      : scripts_(std::move(scripts)), pos_(scripts_.size(), 0), waiting_(scripts_.size(), -1),
+        signalled_(scripts_.size(), -1.0) {}
+
+  StepResult step(LpId lp, Scheduler& s) override {
+    auto& clock = s.lp(lp).clock;
+    if (waiting_[lp] >= 0) {
+      if (signalled_[lp] < 0) return StepResult::blocked;
+      clock = std::max(clock, signalled_[lp]);
+      signalled_[lp] = -1;
+      waiting_[lp] = -1;
+      order.push_back(fmt(lp, "resumed", clock));
+      return StepResult::advanced;
+    }
+    if (pos_[lp] >= scripts_[lp].size()) return StepResult::done;
+    const Instr in = scripts_[lp][pos_[lp]++];
+    Event e;
+    e.lp = lp;
+    e.clock_before = clock;
+    if (in.op == 'c') {
+      clock += in.value;
+      order.push_back(fmt(lp, "compute", clock));
+    } else if (in.op == 'w') {
+      waiting_[lp] = static_cast<int>(in.value);
+      if (signalled_[lp] >= 0) return step(lp, s);
+      return StepResult::blocked;
+    } else {
+      const auto peer = static_cast<LpId>(in.value);
+      signalled_[peer] = clock;
+      if (waiting_[peer] >= 0) s.wake(peer, clock);
+    }
+    e.clock_after = clock;
+    s.emit(e);
+    return StepResult::advanced;
+  }
+  WaitInfo waits_for(LpId lp) const override {
+    WaitInfo w;
+    w.kind = WaitInfo::Kind::message;
+    w.peers.push_back(waiting_[lp]);
+    w.what = "a signal from LP " + std::to_string(waiting_[lp]);
+    return w;
+  }
+  std::string describe(LpId lp) const override { return "  toy LP " + std::to_string(lp) + "\n"; }
+
+  std::vector<std::string> order;
+
+ private:
+  static std::string fmt(LpId lp, const char* what, double t) {
+    return std::to_string(lp) + ":" + what + "@" + std::to_string(t);
+  }
+  std::vector<std::vector<Instr>> scripts_;
+  std::vector<std::size_t> pos_;
+  std::vector<int> waiting_;
+  std::vector<double> signalled_;
+};
+
+}  // namespace
+
+TEST_SUITE("unit") {
+TEST_CASE("Scheduler advances the LP with the smallest clock and breaks ties by LP id") {
+  ToyProgram p({{{'c', 2.0}, {'c', 1.0}}, {{'c', 1.0}, {'c', 1.0}}, {{'c', 1.0}}});
+  Scheduler s(3);
+  const RunResult r = s.run(p);
+  CHECK(r.outcome == RunOutcome::completed);
+  CHECK(r.end_time == doctest::Approx(3.0));
+  // At t=0 all three are ready: LP 0 first (id order), then LP 1 and LP 2 (clocks 0), then LP 1
+  // (clock 1) and LP 2 finishing, LP 1 again at 1 before LP 0 at 2.
+  const std::vector<std::string> expected = {"0:compute@2.000000", "1:compute@1.000000", "2:compute@1.000000",
+                                             "1:compute@2.000000", "0:compute@3.000000"};
+  CHECK(p.order == expected);
+}
+
+TEST_CASE("Scheduler wakes a blocked LP at the signalling time") {
+  ToyProgram p({{{'w', 1}, {'c', 1.0}}, {{'c', 5.0}, {'s', 0}}});
+  Scheduler s(2);
+  const RunResult r = s.run(p);
+  CHECK(r.outcome == RunOutcome::completed);
+  CHECK(s.lp(0).clock == doctest::Approx(6.0));  // woken at 5, then computes 1
+}
+
+TEST_CASE("Scheduler reports a deadlock with the wait-for cycle") {
+  ToyProgram p({{{'w', 1}}, {{'w', 2}}, {{'w', 0}}, {{'c', 1.0}}});
+  Scheduler s(4);
+  const RunResult r = s.run(p);
+  CHECK(r.outcome == RunOutcome::deadlock);
+  CHECK(r.blocked.size() == 3);
+  const std::vector<LpId> cycle = {0, 1, 2, 0};
+  CHECK(r.cycle == cycle);
+  CHECK(r.message.find("wait-for cycle: LP 0 -> LP 1 -> LP 2 -> LP 0") != std::string::npos);
+  CHECK(r.message.find("LP 1 (clock 0.000000000 s) waits for a signal from LP 2") != std::string::npos);
+}
+
+TEST_CASE("Scheduler names the finished LP a blocked LP waits on") {
+  ToyProgram p({{{'w', 1}}, {{'c', 2.5}}});
+  Scheduler s(2);
+  const RunResult r = s.run(p);
+  CHECK(r.outcome == RunOutcome::deadlock);
+  CHECK(r.cycle.empty());
+  CHECK(r.message.find("LP 0 waits for LP 1, which finished at t=2.500000000 s") != std::string::npos);
+}
+
+TEST_CASE("Scheduler stops at the event limit") {
+  ToyProgram p({{{'c', 1.0}, {'c', 1.0}, {'c', 1.0}, {'c', 1.0}}});
+  Scheduler s(1);
+  RunLimits limits;
+  limits.max_events = 2;
+  const RunResult r = s.run(p, limits);
+  CHECK(r.outcome == RunOutcome::event_limit);
+  CHECK(r.events == 2);
+  CHECK(r.end_time == doctest::Approx(2.0));
+}
+
+TEST_CASE("format_event prints time LP kind peer bytes and clocks") {
+  Event e;
+  e.clock_before = 1e-6;
+  e.clock_after = 3e-6;
+  e.waited = 1e-6;
+  e.lp = 2;
+  e.peer = 1;
+  e.tag = 7;
+  e.bytes = 8;
+  e.kind = EventKind::recv;
+  e.detail = 1;
+  CHECK(format_event(e) ==
+        "t=0.000001000 lp=2 recv peer=1 tag=7 bytes=8 clock=0.000001000->0.000003000 waited=0.000001000");
+}
+}

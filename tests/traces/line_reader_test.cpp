@@ -1,17 +1,17 @@
 // Tests of LineReader: plain, gzip and zstd input (committed fixtures and files generated here),
 // line ends, lines longer than the buffer, corrupt and truncated compressed data.
+#include "traces/line_reader.hpp"
+
+#include <doctest/doctest.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
-
-#include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
-#include "traces/line_reader.hpp"
 #include "traces/trace_error.hpp"
 
 namespace fs = std::filesystem;
@@ -39,8 +39,7 @@ std::vector<std::string> read_lines(const std::string& path,
 struct TempDir {
   fs::path path;
   TempDir() {
-    path = fs::temp_directory_path() /
-           ("augur_line_reader_test_" + std::to_string(::getpid()));
+    path = fs::temp_directory_path() / ("augur_line_reader_test_" + std::to_string(::getpid()));
     fs::remove_all(path);
     fs::create_directories(path);
   }
@@ -68,7 +67,8 @@ void write_gzip(const std::string& path, const std::string& text) {
 
 std::string zstd_frame(const std::string& text, int level = 3) {
   std::string frame(ZSTD_compressBound(text.size()), '\0');
-  const std::size_t size = ZSTD_compress(frame.data(), frame.size(), text.data(), text.size(), level);
+  const std::size_t size =
+      ZSTD_compress(frame.data(), frame.size(), text.data(), text.size(), level);
   REQUIRE_FALSE(ZSTD_isError(size));
   frame.resize(size);
   return frame;
@@ -94,148 +94,151 @@ std::string join(const std::vector<std::string>& lines, const char* end = "\n") 
   return text;
 }
 
-const std::vector<std::string> sample_lines{"first line", "",
-                                            "  indented line with trailing blanks  \t",
-                                            "last line"};
+const std::vector<std::string> sample_lines{
+    "first line", "", "  indented line with trailing blanks  \t", "last line"};
 
 }  // namespace
 
-TEST_SUITE("traces") {
-
-TEST_CASE("LineReader reads a plain file line by line") {
-  CHECK(read_lines(fixtures + "sample.txt") == sample_lines);
-  LineReader reader(fixtures + "sample.txt");
-  CHECK(reader.path() == fixtures + "sample.txt");
-  CHECK(reader.line_number() == 0);
-}
-
-TEST_CASE("LineReader decompresses gzip and zstd files named by suffix") {
-  CHECK(read_lines(fixtures + "sample.txt.gz") == sample_lines);
-  CHECK(read_lines(fixtures + "sample.txt.zst") == sample_lines);
-}
-
-TEST_CASE("LineReader recognises gzip and zstd by their magic bytes") {
-  CHECK(read_lines(fixtures + "gzip_without_suffix.dat") == sample_lines);
-  CHECK(read_lines(fixtures + "zstd_without_suffix.dat") == sample_lines);
-}
-
-TEST_CASE("LineReader strips CRLF line ends") {
-  CHECK(read_lines(fixtures + "crlf.txt") ==
-        std::vector<std::string>{"first line", "", "second line", "last line"});
-}
-
-TEST_CASE("LineReader accepts a missing final newline") {
-  CHECK(read_lines(fixtures + "no_final_newline.txt") ==
-        std::vector<std::string>{"first line", "last line without newline"});
-}
-
-TEST_CASE("LineReader reads empty files") {
-  CHECK(read_lines(fixtures + "empty.txt").empty());
-  CHECK(read_lines(fixtures + "one_empty_line.txt") == std::vector<std::string>{""});
-}
-
-TEST_CASE("LineReader reports a file it cannot open") {
-  CHECK_THROWS_WITH_AS(LineReader(fixtures + "no_such_file.txt"),
-                       "traces/fixtures/lines/no_such_file.txt: error: cannot open: No such file or "
-                       "directory",
-                       TraceError);
-  CHECK_THROWS_WITH_AS(LineReader("traces/fixtures/lines"),
-                       "traces/fixtures/lines: error: cannot open: Is a directory", TraceError);
-}
-
-TEST_CASE("LineReader returns identical lines across buffer refills in every codec") {
-  TempDir dir;
-  const std::vector<std::string> lines = varied_lines(20000);  // about 3 MB
-  const std::string text = join(lines);
-  write_plain(dir.file("many.txt"), text);
-  write_plain(dir.file("many_crlf.txt"), join(lines, "\r\n"));
-  write_gzip(dir.file("many.txt.gz"), text);
-  write_plain(dir.file("many.txt.zst"), zstd_frame(text));
-  for (const char* name : {"many.txt", "many_crlf.txt", "many.txt.gz", "many.txt.zst"}) {
-    CAPTURE(name);
-    CHECK(read_lines(dir.file(name)) == lines);
-    CHECK(read_lines(dir.file(name), 4096) == lines);  // the smallest buffer: many refills
+TEST_SUITE("unit") {
+  TEST_CASE("LineReader reads a plain file line by line") {
+    CHECK(read_lines(fixtures + "sample.txt") == sample_lines);
+    LineReader reader(fixtures + "sample.txt");
+    CHECK(reader.path() == fixtures + "sample.txt");
+    CHECK(reader.line_number() == 0);
   }
-}
 
-TEST_CASE("LineReader grows its buffer for a line longer than the buffer") {
-  TempDir dir;
-  const std::string huge(3'000'000, 'x');
-  const std::vector<std::string> lines{"short", huge, "", huge + "y", "end"};
-  const std::string text = join(lines);
-  write_plain(dir.file("long.txt"), text.substr(0, text.size() - 1));  // no final newline
-  write_gzip(dir.file("long.txt.gz"), text);
-  write_plain(dir.file("long.txt.zst"), zstd_frame(text));
-  for (const char* name : {"long.txt", "long.txt.gz", "long.txt.zst"}) {
-    CAPTURE(name);
-    CHECK(read_lines(dir.file(name)) == lines);
-    CHECK(read_lines(dir.file(name), 4096) == lines);
+  TEST_CASE("LineReader decompresses gzip and zstd files named by suffix") {
+    CHECK(read_lines(fixtures + "sample.txt.gz") == sample_lines);
+    CHECK(read_lines(fixtures + "sample.txt.zst") == sample_lines);
   }
-}
 
-TEST_CASE("LineReader reads concatenated zstd frames and gzip members") {
-  TempDir dir;
-  write_plain(dir.file("two.zst"), zstd_frame("a\nb") + zstd_frame("c\nd\n"));
-  CHECK(read_lines(dir.file("two.zst")) == std::vector<std::string>{"a", "bc", "d"});
-  write_gzip(dir.file("one.gz"), "a\nb\n");
-  write_gzip(dir.file("two.gz"), "c\n");
-  std::ifstream first(dir.file("one.gz"), std::ios::binary);
-  std::ifstream second(dir.file("two.gz"), std::ios::binary);
-  std::ofstream both(dir.file("both.gz"), std::ios::binary);
-  both << first.rdbuf() << second.rdbuf();
-  both.close();
-  CHECK(read_lines(dir.file("both.gz")) == std::vector<std::string>{"a", "b", "c"});
-}
+  TEST_CASE("LineReader recognises gzip and zstd by their magic bytes") {
+    CHECK(read_lines(fixtures + "gzip_without_suffix.dat") == sample_lines);
+    CHECK(read_lines(fixtures + "zstd_without_suffix.dat") == sample_lines);
+  }
 
-TEST_CASE("LineReader reports corrupt zstd data at the line being read") {
-  CHECK_THROWS_WITH_AS(read_lines("traces/fixtures/broken/bad_corrupt_data.txt.zst"),
-                       "traces/fixtures/broken/bad_corrupt_data.txt.zst:1: error: corrupt zstd data: "
-                       "Data corruption detected",
-                       TraceError);
-  TempDir dir;
-  write_plain(dir.file("garbage.zst"), "this is not zstd\n");
-  CHECK_THROWS_WITH_AS(read_lines(dir.file("garbage.zst")),
-                       doctest::Contains("garbage.zst:1: error: corrupt zstd data: Unknown frame "
-                                         "descriptor"),
-                       TraceError);
-}
+  TEST_CASE("LineReader strips CRLF line ends") {
+    CHECK(read_lines(fixtures + "crlf.txt") ==
+          std::vector<std::string>{"first line", "", "second line", "last line"});
+  }
 
-TEST_CASE("LineReader reports truncated compressed files") {
-  CHECK_THROWS_WITH_AS(read_lines("traces/fixtures/broken/bad_truncated.txt.zst"),
-                       "traces/fixtures/broken/bad_truncated.txt.zst:1: error: corrupt zstd data: "
-                       "unexpected end of file (truncated frame)",
-                       TraceError);
-  CHECK_THROWS_WITH_AS(read_lines("traces/fixtures/broken/bad_truncated.txt.gz"),
-                       doctest::Contains("bad_truncated.txt.gz:1249: error: corrupt gzip data: "
-                                         "unexpected end of file"),
-                       TraceError);
+  TEST_CASE("LineReader accepts a missing final newline") {
+    CHECK(read_lines(fixtures + "no_final_newline.txt") ==
+          std::vector<std::string>{"first line", "last line without newline"});
+  }
 
-  TempDir dir;
-  const std::string text = join(varied_lines(5000));
-  const std::string frame = zstd_frame(text);
-  write_plain(dir.file("cut.zst"), frame.substr(0, frame.size() - 3));
-  CHECK_THROWS_WITH_AS(read_lines(dir.file("cut.zst")),
-                       doctest::Contains("corrupt zstd data: unexpected end of file"), TraceError);
-  write_gzip(dir.file("whole.gz"), text);
-  std::ifstream whole(dir.file("whole.gz"), std::ios::binary);
-  const std::string gzip_bytes{std::istreambuf_iterator<char>(whole), {}};
-  write_plain(dir.file("cut.gz"), gzip_bytes.substr(0, gzip_bytes.size() - 4));
-  CHECK_THROWS_WITH_AS(read_lines(dir.file("cut.gz")),
-                       doctest::Contains("corrupt gzip data: unexpected end of file"), TraceError);
-}
+  TEST_CASE("LineReader reads empty files") {
+    CHECK(read_lines(fixtures + "empty.txt").empty());
+    CHECK(read_lines(fixtures + "one_empty_line.txt") == std::vector<std::string>{""});
+  }
 
-TEST_CASE("LineReader can be moved") {
-  LineReader first(fixtures + "sample.txt");
-  std::string_view line;
-  REQUIRE(first.next(line));
-  LineReader second(std::move(first));
-  REQUIRE(second.next(line));
-  CHECK(line.empty());
-  CHECK(second.line_number() == 2);
-  LineReader third(fixtures + "crlf.txt");
-  third = std::move(second);
-  REQUIRE(third.next(line));
-  CHECK(line == "  indented line with trailing blanks  \t");
-}
+  TEST_CASE("LineReader reports a file it cannot open") {
+    CHECK_THROWS_WITH_AS(
+        LineReader(fixtures + "no_such_file.txt"),
+        "traces/fixtures/lines/no_such_file.txt: error: cannot open: No such file or "
+        "directory",
+        TraceError);
+    CHECK_THROWS_WITH_AS(LineReader("traces/fixtures/lines"),
+                         "traces/fixtures/lines: error: cannot open: Is a directory", TraceError);
+  }
+
+  TEST_CASE("LineReader returns identical lines across buffer refills in every codec") {
+    TempDir dir;
+    const std::vector<std::string> lines = varied_lines(20000);  // about 3 MB
+    const std::string text = join(lines);
+    write_plain(dir.file("many.txt"), text);
+    write_plain(dir.file("many_crlf.txt"), join(lines, "\r\n"));
+    write_gzip(dir.file("many.txt.gz"), text);
+    write_plain(dir.file("many.txt.zst"), zstd_frame(text));
+    for (const char* name : {"many.txt", "many_crlf.txt", "many.txt.gz", "many.txt.zst"}) {
+      CAPTURE(name);
+      CHECK(read_lines(dir.file(name)) == lines);
+      CHECK(read_lines(dir.file(name), 4096) == lines);  // the smallest buffer: many refills
+    }
+  }
+
+  TEST_CASE("LineReader grows its buffer for a line longer than the buffer") {
+    TempDir dir;
+    const std::string huge(3'000'000, 'x');
+    const std::vector<std::string> lines{"short", huge, "", huge + "y", "end"};
+    const std::string text = join(lines);
+    write_plain(dir.file("long.txt"), text.substr(0, text.size() - 1));  // no final newline
+    write_gzip(dir.file("long.txt.gz"), text);
+    write_plain(dir.file("long.txt.zst"), zstd_frame(text));
+    for (const char* name : {"long.txt", "long.txt.gz", "long.txt.zst"}) {
+      CAPTURE(name);
+      CHECK(read_lines(dir.file(name)) == lines);
+      CHECK(read_lines(dir.file(name), 4096) == lines);
+    }
+  }
+
+  TEST_CASE("LineReader reads concatenated zstd frames and gzip members") {
+    TempDir dir;
+    write_plain(dir.file("two.zst"), zstd_frame("a\nb") + zstd_frame("c\nd\n"));
+    CHECK(read_lines(dir.file("two.zst")) == std::vector<std::string>{"a", "bc", "d"});
+    write_gzip(dir.file("one.gz"), "a\nb\n");
+    write_gzip(dir.file("two.gz"), "c\n");
+    std::ifstream first(dir.file("one.gz"), std::ios::binary);
+    std::ifstream second(dir.file("two.gz"), std::ios::binary);
+    std::ofstream both(dir.file("both.gz"), std::ios::binary);
+    both << first.rdbuf() << second.rdbuf();
+    both.close();
+    CHECK(read_lines(dir.file("both.gz")) == std::vector<std::string>{"a", "b", "c"});
+  }
+
+  TEST_CASE("LineReader reports corrupt zstd data at the line being read") {
+    CHECK_THROWS_WITH_AS(
+        read_lines("traces/fixtures/broken/bad_corrupt_data.txt.zst"),
+        "traces/fixtures/broken/bad_corrupt_data.txt.zst:1: error: corrupt zstd data: "
+        "Data corruption detected",
+        TraceError);
+    TempDir dir;
+    write_plain(dir.file("garbage.zst"), "this is not zstd\n");
+    CHECK_THROWS_WITH_AS(read_lines(dir.file("garbage.zst")),
+                         doctest::Contains("garbage.zst:1: error: corrupt zstd data: Unknown frame "
+                                           "descriptor"),
+                         TraceError);
+  }
+
+  TEST_CASE("LineReader reports truncated compressed files") {
+    CHECK_THROWS_WITH_AS(
+        read_lines("traces/fixtures/broken/bad_truncated.txt.zst"),
+        "traces/fixtures/broken/bad_truncated.txt.zst:1: error: corrupt zstd data: "
+        "unexpected end of file (truncated frame)",
+        TraceError);
+    CHECK_THROWS_WITH_AS(read_lines("traces/fixtures/broken/bad_truncated.txt.gz"),
+                         doctest::Contains("bad_truncated.txt.gz:1249: error: corrupt gzip data: "
+                                           "unexpected end of file"),
+                         TraceError);
+
+    TempDir dir;
+    const std::string text = join(varied_lines(5000));
+    const std::string frame = zstd_frame(text);
+    write_plain(dir.file("cut.zst"), frame.substr(0, frame.size() - 3));
+    CHECK_THROWS_WITH_AS(read_lines(dir.file("cut.zst")),
+                         doctest::Contains("corrupt zstd data: unexpected end of file"),
+                         TraceError);
+    write_gzip(dir.file("whole.gz"), text);
+    std::ifstream whole(dir.file("whole.gz"), std::ios::binary);
+    const std::string gzip_bytes{std::istreambuf_iterator<char>(whole), {}};
+    write_plain(dir.file("cut.gz"), gzip_bytes.substr(0, gzip_bytes.size() - 4));
+    CHECK_THROWS_WITH_AS(read_lines(dir.file("cut.gz")),
+                         doctest::Contains("corrupt gzip data: unexpected end of file"),
+                         TraceError);
+  }
+
+  TEST_CASE("LineReader can be moved") {
+    LineReader first(fixtures + "sample.txt");
+    std::string_view line;
+    REQUIRE(first.next(line));
+    LineReader second(std::move(first));
+    REQUIRE(second.next(line));
+    CHECK(line.empty());
+    CHECK(second.line_number() == 2);
+    LineReader third(fixtures + "crlf.txt");
+    third = std::move(second);
+    REQUIRE(third.next(line));
+    CHECK(line == "  indented line with trailing blanks  \t");
+  }
 
 }  // TEST_SUITE

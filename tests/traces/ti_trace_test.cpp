@@ -1,5 +1,689 @@
-// Tests of the SimGrid TI reader: both layouts, every action, the datatype table, broken traces.
-#include <doctest/doctest.h>
-
+// Tests of the SimGrid TI reader: both layouts, every action with its fields, the datatype
+// table, one broken trace per fixture, and the real traces of ../shared/ti-samples.
 #include "traces/ti/ti_trace.hpp"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "traces/line_reader.hpp"
 #include "traces/trace_error.hpp"
+
+namespace fs = std::filesystem;
+using augur::traces::MpOpKind;
+using augur::traces::MpRecord;
+using augur::traces::MpTraceSource;
+using augur::traces::TraceError;
+using augur::traces::ti::datatype_size;
+using augur::traces::ti::open_ti_trace;
+
+namespace {
+
+/// A record with its counts and text copied out (the spans die at the next read).
+struct Rec {
+  MpRecord r;
+  std::vector<std::uint64_t> counts;
+  std::string text;
+};
+
+std::vector<Rec> read_rank(MpTraceSource& source, int rank) {
+  std::vector<Rec> records;
+  MpRecord record;
+  while (source.next(rank, record)) {
+    records.push_back(
+        {record, {record.counts.begin(), record.counts.end()}, std::string(record.text)});
+  }
+  return records;
+}
+
+std::vector<std::vector<Rec>> read_all(const std::string& path) {
+  const auto source = open_ti_trace(path);
+  std::vector<std::vector<Rec>> ranks;
+  for (int r = 0; r < source->rank_count(); ++r) ranks.push_back(read_rank(*source, r));
+  return ranks;
+}
+
+const std::string fixtures = "traces/fixtures/";
+const std::string broken = "traces/fixtures/broken/";
+const std::string samples = std::string(AUGUR_SHARED_DIR) + "/ti-samples/";
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("augur_ti_trace_test_" + std::to_string(::getpid()));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+void write_zstd(const std::string& path, const std::string& text) {
+  std::string frame(ZSTD_compressBound(text.size()), '\0');
+  const std::size_t size = ZSTD_compress(frame.data(), frame.size(), text.data(), text.size(), 3);
+  REQUIRE_FALSE(ZSTD_isError(size));
+  frame.resize(size);
+  write_file(path, frame);
+}
+
+/// The error of reading every rank of `path` to its end.
+std::string read_error(const std::string& path) {
+  try {
+    read_all(path);
+  } catch (const TraceError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+void check_kind(const Rec& rec, MpOpKind kind, std::uint64_t line) {
+  CHECK(rec.r.kind == kind);
+  CHECK(rec.r.line == line);
+}
+
+}  // namespace
+
+TEST_SUITE("unit") {
+  TEST_CASE("TiTrace parses every action kind with its fields") {
+    const auto ranks = read_all(fixtures + "all_actions.txt");
+    REQUIRE(ranks.size() == 4);
+    const std::vector<Rec>& r0 = ranks[0];
+    REQUIRE(r0.size() == 40);
+    for (const Rec& rec : r0) CHECK(rec.r.rank == 0);
+    std::size_t i = 0;
+    auto next = [&](MpOpKind kind, std::uint64_t line) -> const MpRecord& {
+      const Rec& rec = r0.at(i++);
+      CAPTURE(line);
+      check_kind(rec, kind, line);
+      return rec.r;
+    };
+    auto counts = [&]() { return r0.at(i - 1).counts; };
+    using V = std::vector<std::uint64_t>;
+
+    next(MpOpKind::init, 3);
+    CHECK(next(MpOpKind::compute, 5).amount == 1.95198e+06);
+    CHECK(next(MpOpKind::sleep, 6).amount == 0.25);
+    {
+      const MpRecord& m = next(MpOpKind::send, 7);  // 35 doubles
+      CHECK(m.peer == 1);
+      CHECK(m.tag == 4);
+      CHECK(m.bytes == 280);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::isend, 9);  // 2880 ints
+      CHECK(m.peer == 2);
+      CHECK(m.tag == 7000);
+      CHECK(m.bytes == 11520);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::recv, 10);
+      CHECK(m.peer == 3);
+      CHECK(m.tag == 10);
+      CHECK(m.bytes == 8);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::irecv, 11);  // 405 longs
+      CHECK(m.peer == 1);
+      CHECK(m.tag == 7003);
+      CHECK(m.bytes == 3240);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::recv, 12);  // any source, 3 MPI_BYTE
+      CHECK(m.peer == -1);
+      CHECK(m.tag == 5);
+      CHECK(m.bytes == 3);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::wait, 13);
+      CHECK(m.peer == 0);
+      CHECK(m.peer2 == 2);
+      CHECK(m.tag == 7000);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::test, 14);
+      CHECK(m.peer == 1);
+      CHECK(m.peer2 == 0);
+      CHECK(m.tag == 7003);
+    }
+    CHECK(next(MpOpKind::waitall, 15).count == 12);
+    CHECK(next(MpOpKind::waitall, 16).count == 0);
+    {
+      const MpRecord& m = next(MpOpKind::send_recv, 17);  // 250000 doubles out, 125000 ints in
+      CHECK(m.peer == 3);
+      CHECK(m.bytes == 2'000'000);
+      CHECK(m.peer2 == 1);
+      CHECK(m.bytes2 == 500'000);
+      CHECK(m.tag == 0);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::send_recv, 18);  // default type: MPI_BYTE
+      CHECK(m.peer == 1);
+      CHECK(m.bytes == 10);
+      CHECK(m.peer2 == 2);
+      CHECK(m.bytes2 == 20);
+    }
+    next(MpOpKind::barrier, 19);
+    {
+      const MpRecord& m = next(MpOpKind::bcast, 20);  // 1 x UINT32_T
+      CHECK(m.bytes == 4);
+      CHECK(m.root == 2);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::bcast, 21);  // old form
+      CHECK(m.bytes == 7);
+      CHECK(m.root == 0);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::reduce, 22);
+      CHECK(m.bytes == 8);
+      CHECK(m.amount == 0);
+      CHECK(m.root == 3);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::reduce, 23);
+      CHECK(m.bytes == 5);
+      CHECK(m.amount == 100);
+      CHECK(m.root == 0);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::allreduce, 24);
+      CHECK(m.bytes == 40);
+      CHECK(m.amount == 0);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::allreduce, 25);
+      CHECK(m.bytes == 2);
+      CHECK(m.amount == 68351849);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::alltoall, 26);  // 131072 COMPLEX16 out, 65536 INT in
+      CHECK(m.bytes == 2'097'152);
+      CHECK(m.bytes2 == 262'144);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::alltoallv, 27);  // send doubles, receive ints
+      CHECK(m.bytes == 800);
+      CHECK(m.bytes2 == 200);
+      CHECK(counts() == V{80, 160, 240, 320, 4, 8, 12, 16});
+    }
+    {
+      const MpRecord& m = next(MpOpKind::gather, 28);
+      CHECK(m.bytes == 6360);
+      CHECK(m.bytes2 == 3180);
+      CHECK(m.root == 1);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::gather, 29);
+      CHECK(m.bytes == 10);
+      CHECK(m.bytes2 == 20);
+      CHECK(m.root == 0);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::gatherv, 30);
+      CHECK(m.bytes == 40);
+      CHECK(m.root == 2);
+      CHECK(counts() == V{4, 8, 12, 16});
+    }
+    {
+      const MpRecord& m = next(MpOpKind::scatter, 31);
+      CHECK(m.bytes == 24);
+      CHECK(m.bytes2 == 56);
+      CHECK(m.root == 3);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::scatterv, 32);
+      CHECK(m.bytes2 == 72);
+      CHECK(m.root == 1);
+      CHECK(counts() == V{4, 8, 12, 16});
+    }
+    {
+      const MpRecord& m = next(MpOpKind::allgather, 33);
+      CHECK(m.bytes == 24);
+      CHECK(m.bytes2 == 16);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::allgatherv, 34);
+      CHECK(m.bytes == 8);
+      CHECK(counts() == V{40, 48, 56, 64});
+    }
+    {
+      const MpRecord& m = next(MpOpKind::reduce_scatter, 35);
+      CHECK(m.amount == 1000);
+      CHECK(counts() == V{4, 8, 12, 16});
+    }
+    {
+      const MpRecord& m = next(MpOpKind::scan, 36);
+      CHECK(m.bytes == 24);
+      CHECK(m.amount == 10);
+    }
+    {
+      const MpRecord& m = next(MpOpKind::exscan, 37);  // 4 floats
+      CHECK(m.bytes == 16);
+      CHECK(m.amount == 20);
+    }
+    CHECK(next(MpOpKind::comm_size, 38).count == 4);
+    next(MpOpKind::comm_split, 39);
+    next(MpOpKind::comm_dup, 40);
+    {
+      const MpRecord& m = next(MpOpKind::location, 41);
+      CHECK(r0.at(i - 1).text == "main.c");
+      CHECK(m.count == 42);
+    }
+    CHECK(next(MpOpKind::compute, 42).amount == 50000);  // tab-separated, read like strtod
+    CHECK(next(MpOpKind::send, 43).bytes == 50000);
+    next(MpOpKind::finalize, 45);
+    CHECK(i == r0.size());
+
+    const std::vector<std::pair<std::uint64_t, std::uint64_t>> others{{4, 46}, {8, 47}, {44, 48}};
+    for (int r = 1; r < 4; ++r) {
+      CAPTURE(r);
+      const std::vector<Rec>& rec = ranks[static_cast<std::size_t>(r)];
+      REQUIRE(rec.size() == 2);
+      check_kind(rec[0], MpOpKind::init, others[static_cast<std::size_t>(r - 1)].first);
+      check_kind(rec[1], MpOpKind::finalize, others[static_cast<std::size_t>(r - 1)].second);
+      CHECK(rec[1].r.rank == r);
+    }
+  }
+
+  TEST_CASE("TiTrace reads the old grammar") {
+    const auto ranks = read_all(fixtures + "old_grammar.txt");
+    REQUIRE(ranks.size() == 2);
+    const std::vector<Rec>& r0 = ranks[0];  // `init 1`: counts are doubles
+    REQUIRE(r0.size() == 6);
+    CHECK(r0[1].r.kind == MpOpKind::send);
+    CHECK(r0[1].r.bytes == 80);
+    CHECK(r0[2].r.kind == MpOpKind::bcast);
+    CHECK(r0[2].r.bytes == 24);
+    CHECK(r0[2].r.root == 0);
+    CHECK(r0[3].r.bytes == 40);  // an explicit MPI_INT wins over the default
+    CHECK(r0[4].r.kind == MpOpKind::alltoall);
+    CHECK(r0[4].r.bytes == 32);
+    CHECK(r0[4].r.bytes2 == 32);
+    const std::vector<Rec>& r1 = ranks[1];  // plain `init`: counts are bytes
+    REQUIRE(r1.size() == 6);
+    CHECK(r1[1].r.kind == MpOpKind::recv);
+    CHECK(r1[1].r.bytes == 10);
+    CHECK(r1[2].r.bytes == 3);
+    CHECK(r1[3].r.kind == MpOpKind::allreduce);
+    CHECK(r1[3].r.bytes == 2);
+    CHECK(r1[3].r.amount == 5);
+    CHECK(r1[4].r.bytes == 4);
+    CHECK(r1[5].r.kind == MpOpKind::finalize);
+    CHECK(r1[5].r.line == 13);
+  }
+
+  TEST_CASE("TiTrace knows the SimGrid 3.32 datatype table") {
+    const std::map<int, unsigned> table{
+        {0, 8},  {1, 4},   {2, 1},   {3, 2},  {4, 8},   {5, 4},  {6, 1},   {7, 8},
+        {11, 4}, {12, 8},  {14, 16}, {16, 1}, {17, 1},  {18, 2}, {19, 4},  {20, 8},
+        {21, 1}, {22, 2},  {23, 4},  {24, 8}, {26, 16}, {30, 8}, {31, 16}, {32, 16},
+        {34, 8}, {36, 16}, {38, 4},  {39, 4}, {40, 8},  {42, 8}, {43, 16}, {44, 16},
+        {45, 4}, {46, 2},  {47, 4},  {48, 8}, {57, 1}};
+    for (int id = -3; id < 70; ++id) {
+      CAPTURE(id);
+      const auto known = table.find(id);
+      CHECK(datatype_size(id) == (known == table.end() ? 0u : known->second));
+    }
+  }
+
+  TEST_CASE("TiTrace reads a shared file with interleaved ranks") {
+    const auto source = open_ti_trace(fixtures + "shared_interleaved.txt");
+    REQUIRE(source->rank_count() == 3);
+    CHECK(source->file_name(1) == fixtures + "shared_interleaved.txt");
+    // The cursors are independent: read them round-robin.
+    std::vector<std::vector<MpRecord>> got(3);
+    MpRecord record;
+    for (bool any = true; any;) {
+      any = false;
+      for (int r = 0; r < 3; ++r) {
+        if (source->next(r, record)) {
+          got[static_cast<std::size_t>(r)].push_back(record);
+          any = true;
+        }
+      }
+    }
+    REQUIRE(got[0].size() == 4);
+    REQUIRE(got[1].size() == 3);
+    REQUIRE(got[2].size() == 4);
+    CHECK(got[0][0].line == 4);
+    CHECK(got[0][1].amount == 100);
+    CHECK(got[0][2].kind == MpOpKind::send);
+    CHECK(got[0][2].peer == 2);
+    CHECK(got[0][2].bytes == 64);
+    CHECK(got[1][0].line == 6);  // trailing blank and tab
+    CHECK(got[1][1].amount == 200);
+    CHECK(got[2][0].line == 3);
+    CHECK(got[2][2].kind == MpOpKind::recv);
+    CHECK(got[2][3].kind == MpOpKind::finalize);
+    CHECK(got[2][3].line == 15);  // no final newline
+    for (int r = 0; r < 3; ++r) {
+      for (const MpRecord& m : got[static_cast<std::size_t>(r)]) CHECK(m.rank == r);
+    }
+  }
+
+  TEST_CASE("TiTrace reads an index of plain gzip zstd and CRLF rank files") {
+    const auto source = open_ti_trace(fixtures + "index/trace.txt");
+    REQUIRE(source->rank_count() == 4);
+    CHECK(source->file_name(0) == fixtures + "index/rank0.txt");
+    CHECK(source->file_name(1) == fixtures + "index/rank1.txt.gz");
+    CHECK(source->file_name(2) == fixtures + "index/rank2.txt.zst");
+    CHECK(source->file_name(3) == fixtures + "index/rank3_crlf.txt");
+    const std::vector<std::size_t> sizes{4, 4, 3, 3};
+    for (int r = 0; r < 4; ++r) {
+      CAPTURE(r);
+      const std::vector<Rec> records = read_rank(*source, r);
+      REQUIRE(records.size() == sizes[static_cast<std::size_t>(r)]);
+      CHECK(records[1].r.kind == MpOpKind::compute);
+      CHECK(records[1].r.amount == 1000 + r);
+      CHECK(records.back().r.kind == MpOpKind::finalize);
+    }
+    MpRecord record;
+    CHECK_FALSE(source->next(0, record));  // stays at the end
+    const auto again = open_ti_trace(fixtures + "index/trace.txt");
+    const std::vector<Rec> r1 = read_rank(*again, 1);
+    CHECK(r1[2].r.kind == MpOpKind::recv);
+    CHECK(r1[2].r.bytes == 16);
+    const std::vector<Rec> r3 = read_rank(*again, 3);
+    CHECK(r3[0].r.line == 2);  // after the comment
+  }
+
+  TEST_CASE("TiTrace resolves index entries against the index folder first and then the cwd") {
+    const auto source = open_ti_trace(fixtures + "resolve/trace.txt");
+    REQUIRE(source->rank_count() == 3);
+    CHECK(source->file_name(0) == fixtures + "resolve/rank0.txt");
+    CHECK(source->file_name(1) == "traces/fixtures/resolve_cwd/rank1.txt");  // only in the cwd
+    CHECK(source->file_name(2) ==
+          fixtures + "resolve/traces/fixtures/resolve_cwd/rank2.txt");  // in both: the index's
+    CHECK(read_rank(*source, 0)[1].r.amount == 10);
+    CHECK(read_rank(*source, 1)[1].r.amount == 11);
+    CHECK(read_rank(*source, 2)[1].r.amount == 12);
+  }
+
+  TEST_CASE("TiTrace reads a generated index with absolute paths and many ranks") {
+    TempDir dir;
+    constexpr int ranks = 300;  // alltoallv lines of 600+ counts; 300 readers open at once
+    std::string index;
+    for (int r = 0; r < ranks; ++r) {
+      std::string text = std::to_string(r) + " init\n";
+      text += std::to_string(r) + " alltoallv " + std::to_string(ranks * 2);
+      for (int p = 0; p < ranks; ++p) text += " 2";
+      text += " " + std::to_string(ranks);
+      for (int p = 0; p < ranks; ++p) text += " 1";
+      text += " 0 1 \n" + std::to_string(r) + " finalize\n";
+      const std::string name = "rank" + std::to_string(r) + (r % 2 == 0 ? ".txt.zst" : ".txt");
+      if (r % 2 == 0) {
+        write_zstd(dir.file(name), text);
+      } else {
+        write_file(dir.file(name), text);
+      }
+      index += (r % 3 == 0 ? dir.file(name) : name) + "\n";  // absolute or beside the index
+    }
+    write_file(dir.file("trace.txt"), index);
+    const auto source = open_ti_trace(dir.file("trace.txt"));
+    REQUIRE(source->rank_count() == ranks);
+    std::vector<MpRecord> alltoallv(ranks);
+    MpRecord record;
+    for (int r = 0; r < ranks; ++r) {  // first records of every rank, then the rest
+      REQUIRE(source->next(r, record));
+      REQUIRE(source->next(r, record));
+      CHECK(record.kind == MpOpKind::alltoallv);
+      REQUIRE(record.counts.size() == 2 * ranks);
+      CHECK(record.counts.front() == 16);
+      CHECK(record.counts.back() == 4);
+      CHECK(record.bytes == 2 * ranks * 8);
+      CHECK(record.bytes2 == ranks * 4);
+    }
+    for (int r = 0; r < ranks; ++r) {
+      REQUIRE(source->next(r, record));
+      CHECK(record.kind == MpOpKind::finalize);
+      CHECK_FALSE(source->next(r, record));
+    }
+  }
+
+  TEST_CASE("TiTrace rejects a rank that does not exist") {
+    const auto source = open_ti_trace(fixtures + "old_grammar.txt");
+    MpRecord record;
+    CHECK_THROWS_AS(source->next(2, record), std::out_of_range);
+    CHECK_THROWS_AS(source->next(-1, record), std::out_of_range);
+  }
+
+  TEST_CASE("TiTrace reports a broken action with file line and message") {
+    // One defect per file, always on line 3 of rank 0's actions.
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"bad_unknown_action.txt", "unknown action 'sned'; did you mean 'send'?"},
+        {"bad_missing_field.txt",
+         "send: missing field 'tag' (expected: send <dst> <tag> <count> [<datatype>])"},
+        {"bad_not_a_number.txt", "send: 'abc' is not a number (field 'count')"},
+        {"bad_unknown_datatype.txt", "unknown datatype id 99 (field 'datatype' of isend)"},
+        {"bad_too_many_fields.txt",
+         "recv: too many fields, '7' is one too many (expected: recv <src> <tag> <count> "
+         "[<datatype>])"},
+        {"bad_negative_count.txt", "bcast: '-5' is negative (field 'count')"},
+        {"bad_peer_out_of_range.txt", "send to rank 7 but the trace has 4 ranks"},
+        {"bad_root_out_of_range.txt", "reduce with root 9 but the trace has 4 ranks"},
+        {"bad_not_an_integer.txt", "irecv: '1.5' is not an integer (field 'src')"},
+        {"bad_missing_action.txt",
+         "missing action after the rank (expected: <rank> <action> <field>...)"},
+        {"bad_alltoallv_short.txt",
+         "alltoallv: missing field 'recvcount_3' (expected: alltoallv <sendtotal> "
+         "<sendcount_0..3> <recvtotal> <recvcount_0..3> [<sendtype> <recvtype>])"},
+        {"bad_compute_amount.txt", "compute: '1.2.3' is not a number (field 'flops')"},
+        {"bad_traced_only_action.txt",
+         "unknown action 'Ssend': SimGrid 3.32 traces it but its replayer rejects it"},
+        {"bad_location_missing_line.txt",
+         "location: missing field 'line' (expected: location <file> <line>)"},
+    };
+    for (const auto& [file, message] : cases) {
+      CAPTURE(file);
+      CHECK(read_error(broken + file) == broken + file + ":3: error: " + message);
+    }
+    CHECK_THROWS_WITH_AS(
+        read_all(broken + "bad_unknown_action.txt"),
+        doctest::Contains("bad_unknown_action.txt:3: error: unknown action 'sned'"), TraceError);
+  }
+
+  TEST_CASE("TiTrace reports a broken rank field when it opens a shared file") {
+    CHECK_THROWS_WITH_AS(
+        open_ti_trace(broken + "bad_rank_field.txt"),
+        doctest::Contains("bad_rank_field.txt:3: error: 'x' is not a number (field "
+                          "'rank')"),
+        TraceError);
+    CHECK_THROWS_WITH_AS(
+        open_ti_trace(broken + "bad_negative_rank.txt"),
+        doctest::Contains("bad_negative_rank.txt:3: error: '-1' is negative (field "
+                          "'rank')"),
+        TraceError);
+    CHECK_THROWS_WITH_AS(
+        open_ti_trace(broken + "bad_empty_trace.txt"),
+        doctest::Contains("bad_empty_trace.txt: error: empty trace: neither actions "
+                          "nor rank files"),
+        TraceError);
+    CHECK_THROWS_WITH_AS(open_ti_trace(broken + "no_such_trace.txt"),
+                         doctest::Contains("no_such_trace.txt: error: cannot open: No such file"),
+                         TraceError);
+  }
+
+  TEST_CASE("TiTrace reports index defects at the index line or the rank file line") {
+    CHECK_THROWS_WITH_AS(
+        open_ti_trace(broken + "bad_missing_rank_file/trace.txt"),
+        doctest::Contains("bad_missing_rank_file/trace.txt:4: error: cannot open rank 3 "
+                          "trace 'missing.txt': No such file"),
+        TraceError);
+    CHECK_THROWS_WITH_AS(
+        read_all(broken + "bad_rank_mismatch/trace.txt"),
+        doctest::Contains("bad_rank_mismatch/rank3.txt:2: error: line belongs to rank 5 "
+                          "but file is rank 3's"),
+        TraceError);
+  }
+
+  TEST_CASE("TiTrace reports corrupt and truncated compressed rank files") {
+    TempDir dir;
+    const std::string here = fs::current_path().string() + "/" + broken;
+    write_file(dir.file("trace.txt"), here + "bad_corrupt_data.txt.zst\n");
+    CHECK_THROWS_WITH_AS(read_all(dir.file("trace.txt")),
+                         doctest::Contains("bad_corrupt_data.txt.zst:1: error: corrupt zstd data: "
+                                           "Data corruption detected"),
+                         TraceError);
+    write_file(dir.file("trace2.txt"), here + "bad_truncated.txt.zst\n");
+    CHECK_THROWS_WITH_AS(read_all(dir.file("trace2.txt")),
+                         doctest::Contains("bad_truncated.txt.zst:1: error: corrupt zstd data: "
+                                           "unexpected end of file"),
+                         TraceError);
+    CHECK_THROWS_WITH_AS(read_all(broken + "bad_truncated.txt.gz"),
+                         doctest::Contains("bad_truncated.txt.gz:1249: error: corrupt gzip data: "
+                                           "unexpected end of file"),
+                         TraceError);
+  }
+
+  TEST_CASE("TiTrace suggests the nearest action and names the field of a bad number") {
+    TempDir dir;
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"0 sendrecv 1 0 1 0", "unknown action 'sendrecv'; did you mean 'sendRecv'?"},
+        {"0 alltoal 1 1", "unknown action 'alltoal'; did you mean 'alltoall'?"},
+        {"0 frobnicate", "unknown action 'frobnicate'"},
+        {"0 ibcast 1 0",
+         "unknown action 'ibcast': SimGrid 3.32 traces it but its replayer rejects it"},
+        {"0 compute inf", "compute: 'inf' is out of range (field 'flops')"},
+        {"0 send 0 0 1e30", "send: '1e30' is out of range (field 'count')"},
+        {"0 send 0 99999999999 1", "send: '99999999999' is out of range (field 'tag')"},
+        {"0 send 0 0 1 x", "send: 'x' is not a number (field 'datatype')"},
+        {"0 wait 0 1 2", "wait with dst rank 1 but the trace has 1 rank"},
+        {"0 recv -2 0 1", "recv from rank -2 but the trace has 1 rank"},
+        {"0 barrier 3", "barrier: too many fields, '3' is one too many (expected: barrier)"},
+        {"0 init 1 2",
+         "init: too many fields, '2' is one too many (expected: init [<default_is_double>])"},
+    };
+    for (const auto& [line, message] : cases) {
+      CAPTURE(line);
+      write_file(dir.file("t.txt"), "0 init\n" + line + "\n");
+      CHECK(read_error(dir.file("t.txt")) == dir.file("t.txt") + ":2: error: " + message);
+    }
+    write_file(dir.file("t.txt"), "0 init\n0 compute +2.5e3\n0 send 0 0 7.9\n0 comm_split 1 2\n");
+    const auto ranks = read_all(dir.file("t.txt"));
+    REQUIRE(ranks[0].size() == 4);
+    CHECK(ranks[0][1].r.amount == 2500);
+    CHECK(ranks[0][2].r.bytes == 7);  // truncated like SimGrid's strtod-then-int
+    CHECK(ranks[0][3].r.kind == MpOpKind::comm_split);
+  }
+
+  TEST_CASE("TiTrace reads tiny-4 the same from its index and its shared file") {
+    const auto by_index = read_all(samples + "tiny-4/ti_index.txt");
+    const auto shared = read_all(samples + "tiny-4/all_ranks.txt");
+    REQUIRE(by_index.size() == 4);
+    REQUIRE(shared.size() == 4);
+    for (std::size_t r = 0; r < 4; ++r) {
+      CAPTURE(r);
+      REQUIRE(by_index[r].size() == shared[r].size());
+      for (std::size_t i = 0; i < shared[r].size(); ++i) {
+        const MpRecord& a = by_index[r][i].r;
+        const MpRecord& b = shared[r][i].r;
+        CHECK(a.kind == b.kind);
+        CHECK(a.peer == b.peer);
+        CHECK(a.bytes == b.bytes);
+        CHECK(a.amount == b.amount);
+      }
+    }
+    CHECK(by_index[0][2].r.kind == MpOpKind::send);
+    CHECK(by_index[0][2].r.bytes == 1'000'000);
+    CHECK(by_index[3].size() == 8);
+  }
+
+  TEST_CASE("TiTrace reads every sample trace and matches predictions.tsv") {
+    std::ifstream table(samples + "predictions.tsv");
+    REQUIRE(table);
+    std::string header_line;
+    std::getline(table, header_line);
+    auto split_tabs = [](const std::string& line) {
+      std::vector<std::string> cells;
+      std::stringstream in(line);
+      for (std::string cell; std::getline(in, cell, '\t');) cells.push_back(cell);
+      return cells;
+    };
+    const std::vector<std::string> header = split_tabs(header_line);
+    auto column = [&](const std::string& name) {
+      const auto at = std::find(header.begin(), header.end(), name);
+      REQUIRE(at != header.end());
+      return static_cast<std::size_t>(at - header.begin());
+    };
+    int traces = 0;
+    for (std::string line; std::getline(table, line);) {
+      const std::vector<std::string> row = split_tabs(line);
+      const std::string name = row.at(column("trace"));
+      CAPTURE(name);
+      const auto source = open_ti_trace(samples + name + "/trace.txt");
+      CHECK(source->rank_count() == std::stoi(row.at(column("np"))));
+      std::uint64_t records = 0;
+      std::uint64_t sends = 0;
+      std::uint64_t send_bytes = 0;
+      std::uint64_t collectives = 0;
+      double flops = 0;
+      MpRecord record;
+      for (int r = 0; r < source->rank_count(); ++r) {
+        while (source->next(r, record)) {
+          ++records;
+          CHECK(record.rank == r);
+          switch (record.kind) {
+            case MpOpKind::compute: flops += record.amount; break;
+            case MpOpKind::send:
+            case MpOpKind::isend:
+            case MpOpKind::send_recv:
+              ++sends;
+              send_bytes += record.bytes;
+              break;
+            case MpOpKind::barrier:
+            case MpOpKind::bcast:
+            case MpOpKind::reduce:
+            case MpOpKind::allreduce:
+            case MpOpKind::alltoall:
+            case MpOpKind::alltoallv:
+            case MpOpKind::gather: ++collectives; break;
+            default: break;
+          }
+        }
+      }
+      if (!row.at(column("lines")).empty()) CHECK(records == std::stoull(row.at(column("lines"))));
+      CHECK(sends == std::stoull(row.at(column("p2p_sends"))));
+      CHECK(send_bytes == std::stoull(row.at(column("p2p_send_bytes"))));
+      CHECK(collectives == std::stoull(row.at(column("collectives"))));
+      CHECK(flops ==
+            doctest::Approx(std::stod(row.at(column("compute_flops_total")))).epsilon(1e-6));
+      ++traces;
+    }
+    CHECK(traces == 10);
+  }
+
+  TEST_CASE("TiTrace reads prk-p2p-16 in reasonable time") {
+    const auto start = std::chrono::steady_clock::now();
+    const auto source = open_ti_trace(samples + "prk-p2p-16/trace.txt");
+    std::uint64_t records = 0;
+    MpRecord record;
+    for (int r = 0; r < source->rank_count(); ++r) {
+      while (source->next(r, record)) ++records;
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    MESSAGE("prk-p2p-16: " << records << " records in " << seconds << " s");
+    CHECK(records == 658960);
+    CHECK(seconds < 30);  // a guard against pathological slowness, not a benchmark
+  }
+
+}  // TEST_SUITE

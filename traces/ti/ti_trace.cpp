@@ -2,6 +2,7 @@
 // each rank's actions through its own LineReader (opened on first use, kept open to the end).
 #include "traces/ti/ti_trace.hpp"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <optional>
@@ -23,9 +24,9 @@ constexpr std::int32_t max_shared_ranks = 1 << 20;
 
 /// Sizes of SMPI datatype ids, SimGrid 3.32 (src/smpi/mpi/smpi_datatype.cpp); 0 = no such id.
 constexpr std::array<unsigned char, 58> datatype_sizes{
-    8, 4, 1, 2, 8, 4, 1, 8,  // 0 DOUBLE 1 INT 2 CHAR 3 SHORT 4 LONG 5 FLOAT 6 BYTE 7 LONG_LONG
-    0, 0, 0, 4, 8, 0, 16, 0,  // 11 UNSIGNED 12 UNSIGNED_LONG 14 LONG_DOUBLE
-    1, 1, 2, 4, 8, 1, 2, 4,   // 16 C_BOOL 17..20 INT8..INT64 21..23 UINT8..UINT32
+    8, 4, 1, 2, 8, 4, 1, 8,    // 0 DOUBLE 1 INT 2 CHAR 3 SHORT 4 LONG 5 FLOAT 6 BYTE 7 LONG_LONG
+    0, 0, 0, 4, 8, 0, 16, 0,   // 11 UNSIGNED 12 UNSIGNED_LONG 14 LONG_DOUBLE
+    1, 1, 2, 4, 8, 1, 2, 4,    // 16 C_BOOL 17..20 INT8..INT64 21..23 UINT8..UINT32
     8, 0, 16, 0, 0, 0, 8, 16,  // 24 UINT64 26 C_DOUBLE_COMPLEX 30 FLOAT_INT 31 LONG_INT
     16, 0, 8, 0, 16, 0, 4, 4,  // 32 DOUBLE_INT 34 2INT 36 2DOUBLE 38 REAL 39 REAL4
     8, 0, 8, 16, 16, 4, 2, 4,  // 40 REAL8 42 COMPLEX8 43 COMPLEX16 44 COMPLEX32 45 INTEGER1 (sic)
@@ -36,8 +37,8 @@ constexpr std::array<unsigned char, 58> datatype_sizes{
 
 /// One rank's stream.
 struct RankCursor {
-  std::string path;            ///< the file as opened (index entries: resolved)
-  std::string entry;           ///< index mode: the path as written in the index
+  std::string path;              ///< the file as opened (index entries: resolved)
+  std::string entry;             ///< index mode: the path as written in the index
   std::uint64_t index_line = 0;  ///< index mode: the line naming this file
   std::optional<LineReader> reader;
   bool done = false;
@@ -97,18 +98,15 @@ class TiTrace final : public MpTraceSource {
   }
 
   void open(int rank, RankCursor& c) const {
-    if (shared_) {
-      c.reader.emplace(c.path, rank_buffer_size);
-      return;
-    }
     try {
       c.reader.emplace(c.path, rank_buffer_size);
     } catch (const TraceError& error) {
+      if (shared_) throw;
       std::string reason = error.message();
       if (reason.starts_with("cannot open: ")) reason.erase(0, 13);
-      throw TraceError(index_path_, c.index_line,
-                       "cannot open rank " + std::to_string(rank) + " trace '" + c.entry +
-                           "': " + reason);
+      throw TraceError(
+          index_path_, c.index_line,
+          "cannot open rank " + std::to_string(rank) + " trace '" + c.entry + "': " + reason);
     }
   }
 
@@ -130,19 +128,25 @@ bool file_exists(const std::filesystem::path& path) {
   return std::filesystem::exists(path, error);
 }
 
+/// `path` itself, else its compressed sibling `path`.zst or `path`.gz (SimGrid's index names
+/// rank<r>.txt; the files are often kept compressed next to it).
+std::optional<std::string> existing_variant(const std::filesystem::path& path) {
+  for (const char* suffix : {"", ".zst", ".gz"}) {
+    std::filesystem::path candidate = path;
+    candidate += suffix;
+    if (file_exists(candidate)) return candidate.string();
+  }
+  return std::nullopt;
+}
+
 /// A rank file named by an index: absolute as is; relative against the index's folder first,
 /// then against the working directory.
 std::optional<std::string> resolve_rank_file(const std::filesystem::path& index_folder,
                                              std::string_view entry) {
   const std::filesystem::path written(entry);
-  if (written.is_absolute()) {
-    if (file_exists(written)) return written.string();
-    return std::nullopt;
-  }
-  const std::filesystem::path beside_index = index_folder / written;
-  if (file_exists(beside_index)) return beside_index.string();
-  if (file_exists(written)) return written.string();
-  return std::nullopt;
+  if (written.is_absolute()) return existing_variant(written);
+  if (auto beside_index = existing_variant(index_folder / written)) return beside_index;
+  return existing_variant(written);
 }
 
 /// Shared mode: one pass over the file to find the largest rank.

@@ -1,0 +1,46 @@
+// The bus network (spec 7.1, 6.3): one shared medium or N channels; messages are serialised on
+// the earliest free channel, each costing scale * (Ts + Tb * bytes).
+#pragma once
+#include <vector>
+
+#include "machines/machine_model.hpp"
+
+namespace augur::machines {
+
+/// Every parameter of the bus model: common_params() then start_time, byte_time, channels,
+/// scale, symmetric_transfers.
+std::vector<ParamSpec> bus_params();
+
+/// A shared bus (Ethernet) or `channels` buses (Myrinet(n) of the DVM Predictor). Stateful:
+/// remembers when each channel becomes free.
+class BusMachine final : public MachineModel {
+ public:
+  /// Reads the parameters; throws ParamError when channels < 1 or scale < 0.
+  BusMachine(const ParamSet& params, int processors);
+
+  std::string model_name() const override { return "bus"; }
+  /// The message occupies the earliest free channel (lowest index on ties) for
+  /// scale * (Ts + Tb * bytes). The sender's CPU is not held (the network interface moves the
+  /// data): sender_free = ready. A message to oneself costs nothing and uses no channel.
+  Transfer transfer(int src, int dst, std::uint64_t bytes, SimTime ready) override;
+  /// Messages of the collective's usual algorithm, serialised on the bus (formulas in the .cpp).
+  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes,
+                          int root) const override;
+  /// Spec 6.3: C = scale * sum over p != q, T[p][q] > 0 of (Ts + Tb * T[p][q]) / min(P, channels),
+  /// after U[p][q] = max(T[p][q], T[q][p]) when symmetric_transfers is set (Myrinet).
+  SimTime matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) override;
+  void reset() override;
+
+ private:
+  /// scale * (Ts + Tb * bytes): the time one message holds a channel.
+  SimTime message_time(double bytes) const;
+
+  SimTime start_time_;  ///< Ts, s
+  SimTime byte_time_;   ///< Tb, s per byte
+  int channels_;
+  double scale_;  ///< sigma, multiplies every communication cost
+  bool symmetric_transfers_;
+  std::vector<SimTime> channel_free_;  ///< per channel: when it is free again
+};
+
+}  // namespace augur::machines

@@ -1,0 +1,156 @@
+// The message-passing program model (spec section 5): replays a message-passing trace on the
+// engine with MPI matching (source, tag, non-overtaking, wildcards), blocking and non-blocking
+// operations, eager / rendezvous protocols and collectives (expanded or analytic).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/collective_kind.hpp"
+#include "engine/program.hpp"
+#include "engine/scheduler.hpp"
+#include "machines/machine_model.hpp"
+#include "models/mp/mp_op.hpp"
+#include "traces/mp_record.hpp"
+
+namespace augur::models::mp {
+
+using engine::LpId;
+using engine::SimTime;
+
+/// Options of the message-passing model (the scenario's `model:` section).
+struct MpOptions {
+  /// "default" = SimGrid 3.32's algorithms expanded into messages; "analytic" = the machine
+  /// model's formulas; any other name = that algorithm wherever it exists.
+  std::string collectives = "default";
+  /// Per-kind algorithm overrides.
+  std::map<engine::CollectiveKind, std::string> algorithms;
+  /// true: an eager message starts to move when the receive is posted (SimGrid's replay);
+  /// false: at once when sent (classic eager).
+  bool eager_at_match = true;
+};
+
+/// The program model. One instance per run.
+class MpProgram final : public engine::Program {
+ public:
+  /// `trace` and `machine` must outlive the program. Throws std::invalid_argument for an unknown
+  /// collective algorithm name.
+  MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machine, MpOptions options);
+
+  engine::StepResult step(LpId lp, engine::Scheduler& scheduler) override;
+  engine::WaitInfo waits_for(LpId lp) const override;
+  std::string describe(LpId lp) const override;
+
+  /// Problems that did not stop the run (unmatched messages, waits on nothing, ...), in order.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  /// Adds the end-of-run checks (messages never received, requests never waited) to warnings().
+  void check_end_state();
+
+ private:
+  static constexpr std::uint32_t none = 0xffffffffu;
+
+  enum class WaitMode : std::uint8_t { none, request, group, pending, collective, any_source };
+
+  struct Request {
+    SimTime post = 0;      ///< when posted
+    SimTime start = 0;     ///< when its data started to move
+    SimTime complete = 0;  ///< when it completes (valid when `known`)
+    std::uint64_t bytes = 0;
+    std::uint64_t line = 0;
+    std::int32_t peer = -1;
+    std::int32_t tag = 0;
+    std::uint32_t owner = 0;
+    std::uint32_t next = none;  ///< link in the owner's posted-receive queue / free list
+    bool is_send = false;
+    bool known = false;
+  };
+
+  struct Message {
+    SimTime sent = 0;
+    SimTime start = 0;
+    SimTime arrival = 0;
+    SimTime recv_overhead = 0;
+    std::uint64_t bytes = 0;
+    std::int32_t src = 0;
+    std::int32_t tag = 0;
+    std::uint32_t send_req = none;  ///< the rendezvous send request, or none
+    std::uint32_t next = none;      ///< link in the destination's unexpected queue / free list
+    bool priced = false;
+  };
+
+  struct Collective {
+    std::uint32_t entered = 0;
+    std::uint32_t left = 0;
+    SimTime max_enter = 0;
+    SimTime end = 0;
+    std::vector<LpId> waiters;
+  };
+
+  struct Rank {
+    std::vector<Op> ops;                 ///< the op group being executed (collective, sendRecv)
+    std::vector<std::uint32_t> group;    ///< requests started by the op group
+    std::vector<std::uint32_t> pending;  ///< trace-visible non-blocking requests, post order
+    std::uint32_t op_pos = 0;
+    std::uint32_t unexpected_head = none, unexpected_tail = none;
+    std::uint32_t posted_head = none, posted_tail = none;
+    std::uint32_t wait_req = none;       ///< WaitMode::request
+    std::uint64_t line = 0;              ///< trace line of the current record
+    std::uint64_t coll_seq = 0;          ///< collectives entered so far
+    SimTime wait_since = 0;              ///< clock when the blocking operation began
+    SimTime coll_enter = 0;
+    engine::EventKind wait_event = engine::EventKind::wait;
+    std::int32_t wait_peer = -1;
+    std::int32_t wait_tag = 0;
+    std::uint64_t wait_bytes = 0;
+    std::uint8_t wait_detail = 0;
+    WaitMode wait = WaitMode::none;
+    bool in_collective = false;
+    engine::CollectiveKind coll_kind = engine::CollectiveKind::barrier;
+    std::int32_t coll_root = 0;
+    std::uint64_t coll_bytes = 0;
+    bool finished = false;
+  };
+
+  engine::StepResult start_record(LpId lp, engine::Scheduler& s);
+  engine::StepResult run_op(LpId lp, const Op& op, engine::Scheduler& s);
+  engine::StepResult resume(LpId lp, engine::Scheduler& s);
+  engine::StepResult finish_collective(LpId lp, engine::Scheduler& s);
+  engine::StepResult analytic_collective(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
+
+  std::uint32_t post_send(LpId lp, std::int32_t dst, std::int32_t tag, std::uint64_t bytes,
+                          engine::Scheduler& s, SimTime& sender_free);
+  std::uint32_t post_recv(LpId lp, std::int32_t src, std::int32_t tag, std::uint64_t bytes,
+                          engine::Scheduler& s);
+  void deliver(std::uint32_t msg, std::uint32_t recv, engine::Scheduler& s);
+  void on_known(std::uint32_t req, engine::Scheduler& s);
+  bool wait_satisfied(const Rank& r, SimTime& done, SimTime& started) const;
+  engine::StepResult block(LpId lp, WaitMode mode, engine::EventKind kind, std::int32_t peer, std::int32_t tag,
+                           std::uint64_t bytes, std::uint8_t detail, engine::Scheduler& s);
+  engine::StepResult complete_now(LpId lp, engine::Scheduler& s);
+  void emit(engine::Scheduler& s, LpId lp, engine::EventKind kind, SimTime before, SimTime after, SimTime waited,
+            std::int32_t peer, std::int32_t tag, std::uint64_t bytes, std::uint8_t detail);
+  std::uint32_t new_request();
+  std::uint32_t new_message();
+  void free_request(std::uint32_t id);
+  std::string algorithm_for(engine::CollectiveKind kind) const;
+  std::string where(LpId lp) const;
+  void warn(std::string message);
+
+  traces::MpTraceSource& trace_;
+  machines::MachineModel& machine_;
+  MpOptions options_;
+  int processors_;
+  std::vector<Rank> ranks_;
+  std::vector<Request> requests_;
+  std::vector<Message> messages_;
+  std::uint32_t free_requests_ = none;
+  std::uint32_t free_messages_ = none;
+  std::map<std::uint64_t, Collective> collectives_;
+  traces::MpRecord record_;
+  std::vector<std::string> warnings_;
+  std::uint64_t warning_count_ = 0;
+  SimTime defer_until_ = 0;  ///< when a deferred any-source receive is retried
+};
+
+}  // namespace augur::models::mp

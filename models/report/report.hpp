@@ -1,0 +1,43 @@
+// The first report (issue 2): per variant the predicted run time and per LP compute, transfer and
+// waiting time with message and byte counts; as text (stdout) and JSON with stable keys
+// (documented in models/report/README.md).
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/report/run_stats.hpp"
+
+namespace augur::models::report {
+
+/// Result of one variant of a scenario.
+struct VariantResult {
+  int index = 0;                      ///< 1-based, in scenario order
+  int processors = 0;
+  std::string trace;                  ///< trace path as given
+  std::string machine_name;
+  std::string machine_model;
+  std::vector<std::pair<std::string, std::string>> machine_params;  ///< sorted by name
+  std::vector<std::pair<std::string, std::string>> swept;           ///< sweep values of this variant
+  std::string collectives;            ///< "default", "analytic", or an algorithm
+  std::string outcome;                ///< "completed", "deadlock", "error", ...
+  std::string message;                ///< deadlock report or error
+  double predicted_time_s = 0;
+  std::uint64_t events = 0;
+  std::vector<LpStats> lps;
+  std::vector<std::string> warnings;
+};
+
+/// Human-readable report on `out`; at most `max_rows` LP rows per variant (0 = all).
+void write_text(std::ostream& out, const std::string& scenario, const std::vector<VariantResult>& variants,
+                std::size_t max_rows = 64);
+/// The JSON document (keys in a fixed order, so same inputs give byte-identical files).
+nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<VariantResult>& variants);
+/// Writes to_json(...) to `path`, indented; throws std::runtime_error naming the file.
+void write_json(const std::string& path, const std::string& scenario, const std::vector<VariantResult>& variants);
+
+}  // namespace augur::models::report

@@ -1,0 +1,45 @@
+// Runs the variants of a scenario: builds machine, trace source, program model, scheduler and
+// observers for each, on a thread pool of --jobs workers; results come back in variant order.
+#pragma once
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "machines/registry.hpp"
+#include "models/report/report.hpp"
+#include "scenarios/scenario.hpp"
+
+namespace augur::tools {
+
+/// Options of a run that are not part of the scenario.
+struct RunOptions {
+  std::string event_log;        ///< event log file ("" = off); variant k > 1 of several gets ".vK" inserted
+  unsigned jobs = 1;            ///< worker threads for independent variants
+  std::uint64_t max_events = 0; ///< stop each variant after this many events (0 = no limit)
+  double max_time = 0;          ///< stop each variant at this simulated time (0 = no limit)
+  std::istream* step_in = nullptr;   ///< stepping: commands from here (forces jobs = 1)
+  std::ostream* step_out = nullptr;  ///< stepping: prompts and answers here
+};
+
+/// An input error found while preparing a variant (trace unreadable, processors mismatch):
+/// what() is the complete "file:line: error: ..." message.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Runs one variant. Throws InputError / traces::TraceError / scenarios::ConfigError for bad
+/// input found before the run starts; errors during the run end up in the result's outcome.
+models::report::VariantResult run_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
+                                          int index, const machines::MachineRegistry& registry,
+                                          const RunOptions& options);
+
+/// Runs every variant of `scenario` (in parallel when options.jobs > 1).
+std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenario& scenario,
+                                                        const machines::MachineRegistry& registry,
+                                                        const RunOptions& options);
+
+/// The event-log file name of variant `index` of `count`.
+std::string event_log_name(const std::string& base, int index, std::size_t count);
+
+}  // namespace augur::tools
