@@ -536,6 +536,7 @@ StepResult MpProgram::complete_now(LpId lp, engine::Scheduler& s) {
   const SimTime waited = std::clamp(started - before, SimTime{0}, clock - before);
   switch (r.wait) {
     case WaitMode::request: {
+      if (r.wait_detail == 1) r.wait_bytes = requests_[r.wait_req].bytes;  // a blocking receive: the size delivered
       auto it = std::find(r.pending.begin(), r.pending.end(), r.wait_req);
       if (it != r.pending.end()) r.pending.erase(it);
       free_request(r.wait_req);

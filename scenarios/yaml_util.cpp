@@ -1,0 +1,152 @@
+// yaml-cpp 0.7 behind positioned ConfigErrors: 0-based marks made 1-based, the file name added,
+// duplicate and unknown keys rejected where they stand (design section 3).
+#include "scenarios/yaml_util.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "machines/param.hpp"
+
+namespace augur::scenarios::detail {
+namespace {
+
+int one_based(int coordinate) { return coordinate < 0 ? 0 : coordinate + 1; }
+
+}  // namespace
+
+Document parse_text(const std::string& text, const std::string& file) {
+  try {
+    return Document{file, YAML::Load(text)};
+  } catch (const YAML::Exception& error) {
+    const YAML::Mark& mark = error.mark;
+    throw ConfigError(file, mark.is_null() ? 0 : one_based(mark.line),
+                      mark.is_null() ? 0 : one_based(mark.column), error.msg);
+  }
+}
+
+Document parse_file(const std::string& path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored))
+    throw ConfigError(path, 0, 0, std::string("cannot open: ") + std::strerror(EISDIR));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError(path, 0, 0, std::string("cannot read: ") + std::strerror(errno));
+  return parse_text(text.str(), path);
+}
+
+void fail_at(const std::string& file, const YAML::Node& node, const std::string& message) {
+  const YAML::Mark mark = node.Mark();
+  if (mark.is_null()) throw ConfigError(file, 0, 0, message);
+  throw ConfigError(file, one_based(mark.line), one_based(mark.column), message);
+}
+
+std::string describe_type(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map:
+      return "a map";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Scalar:
+      return "a scalar";
+    default:
+      return "nothing";
+  }
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string joined;
+  for (const auto& word : words) {
+    if (!joined.empty()) joined += ", ";
+    joined += word;
+  }
+  return joined;
+}
+
+std::string unknown_message(std::string_view word, const std::vector<std::string>& candidates,
+                            std::string_view noun) {
+  std::string message = "unknown " + std::string(noun) + " '" + std::string(word) + "'";
+  const std::string suggestion = machines::nearest_name(word, candidates);
+  if (!suggestion.empty()) return message + "; did you mean '" + suggestion + "'?";
+  return message + "; valid " + std::string(noun) + "s are: " + join(candidates);
+}
+
+MapReader::MapReader(std::string file, const YAML::Node& node, std::string_view what,
+                     const YAML::Node& owner)
+    : file_(std::move(file)), node_(node) {
+  if (!node.IsMap()) {
+    const std::string message =
+        "expected a map for " + std::string(what) + ", found " + describe_type(node);
+    fail_at(file_, node.IsNull() && owner.IsDefined() ? owner : node, message);
+  }
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const YAML::Node key = it->first;
+    if (!key.IsScalar())
+      fail_at(file_, key, "expected a plain key in " + std::string(what) + ", found " +
+                              describe_type(key));
+    for (const Entry& earlier : entries_)
+      if (earlier.key == key.Scalar())
+        fail_at(file_, key, "duplicate key '" + earlier.key + "' (first given at line " +
+                                std::to_string(one_based(earlier.key_node.Mark().line)) + ")");
+    entries_.push_back(Entry{key.Scalar(), key, it->second});
+  }
+}
+
+void MapReader::allow_only(const std::vector<std::string>& keys) const {
+  for (const Entry& entry : entries_)
+    if (std::find(keys.begin(), keys.end(), entry.key) == keys.end())
+      fail_at(file_, entry.key_node, unknown_message(entry.key, keys));
+}
+
+const Entry* MapReader::find(std::string_view key) const {
+  for (const Entry& entry : entries_)
+    if (entry.key == key) return &entry;
+  return nullptr;
+}
+
+const Entry& MapReader::require(std::string_view key) const {
+  if (const Entry* entry = find(key)) return *entry;
+  fail_at(file_, node_, "missing required key '" + std::string(key) + "'");
+}
+
+std::string scalar_value(const std::string& file, const Entry& entry) {
+  if (entry.value.IsNull()) fail_at(file, entry.key_node, "no value given for '" + entry.key + "'");
+  if (!entry.value.IsScalar())
+    fail_at(file, entry.value,
+            "expected a single value for '" + entry.key + "', found " + describe_type(entry.value));
+  return entry.value.Scalar();
+}
+
+int positive_int(const std::string& file, const YAML::Node& node, std::string_view what) {
+  if (!node.IsScalar())
+    fail_at(file, node, "expected a positive integer " + std::string(what) + ", found " +
+                            describe_type(node));
+  const std::string& text = node.Scalar();
+  long long value = 0;
+  bool valid = !text.empty() && text.size() <= 9;
+  for (char c : text) {
+    if (c < '0' || c > '9') valid = false;
+    value = value * 10 + (c - '0');
+  }
+  if (!valid || value <= 0)
+    fail_at(file, node, "invalid " + std::string(what) + " '" + text + "': expected a positive integer");
+  return static_cast<int>(value);
+}
+
+std::string flow_text(const std::string& file, const YAML::Node& sequence, std::string_view what) {
+  std::vector<std::string> items;
+  for (const YAML::Node& item : sequence) {
+    if (!item.IsScalar())
+      fail_at(file, item, "expected a single value in the list of '" + std::string(what) +
+                              "', found " + describe_type(item));
+    items.push_back(item.Scalar());
+  }
+  return "[" + join(items) + "]";
+}
+
+}  // namespace augur::scenarios::detail

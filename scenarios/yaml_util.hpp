@@ -1,0 +1,80 @@
+// Private to scenarios/: yaml-cpp 0.7 wrapped so that every error is a ConfigError with the file
+// and a 1-based position (design section 3: yaml-cpp's marks are 0-based, its exceptions never
+// name the file, and a missing key has no position at all).
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "scenarios/config_error.hpp"
+
+namespace augur::scenarios::detail {
+
+/// A parsed YAML document and the file name its errors carry.
+struct Document {
+  std::string file;
+  YAML::Node root;
+};
+
+/// Reads and parses `path`. Throws ConfigError(path, 0, 0, "cannot open: …") when the file cannot
+/// be read, and ConfigError with yaml-cpp's position (made 1-based) for a syntax error.
+Document parse_file(const std::string& path);
+/// Parses `text`; `file` names it in errors.
+Document parse_text(const std::string& text, const std::string& file);
+
+/// Throws ConfigError at `node`'s position (1-based; 0:0 when yaml-cpp has no mark for it).
+[[noreturn]] void fail_at(const std::string& file, const YAML::Node& node, const std::string& message);
+
+/// "a map", "a list", "a scalar" or "nothing", for "expected …, found …" messages.
+std::string describe_type(const YAML::Node& node);
+
+/// The words joined by ", " ("a, b, c").
+std::string join(const std::vector<std::string>& words);
+
+/// "unknown key 'x'; did you mean 'y'?" — or, with no close candidate, "unknown key 'x'; valid
+/// keys are: a, b". `noun` replaces "key" ("collective kind").
+std::string unknown_message(std::string_view word, const std::vector<std::string>& candidates,
+                            std::string_view noun = "key");
+
+/// One `key: value` entry of a map.
+struct Entry {
+  std::string key;     ///< the key's scalar text
+  YAML::Node key_node; ///< for errors about the key itself (unknown, duplicate, no value)
+  YAML::Node value;
+};
+
+/// The entries of one YAML map, checked once: the node is a map, every key is a scalar and no key
+/// repeats (yaml-cpp 0.7 silently keeps both). Keeps the file for positioned errors.
+class MapReader {
+ public:
+  /// `what` names the map in messages ("'model'", "the scenario"). A null node (`model:` with
+  /// nothing after it) is reported at `owner` (its key), since yaml-cpp gives it no useful mark.
+  MapReader(std::string file, const YAML::Node& node, std::string_view what,
+            const YAML::Node& owner = YAML::Node());
+
+  /// Rejects every key not in `keys`, at the key's own position, with a "did you mean".
+  void allow_only(const std::vector<std::string>& keys) const;
+  /// The entries in file order.
+  const std::vector<Entry>& entries() const { return entries_; }
+  /// The entry of `key`, or nullptr.
+  const Entry* find(std::string_view key) const;
+  /// The entry of `key`; a missing key is reported at the map's own position.
+  const Entry& require(std::string_view key) const;
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+  YAML::Node node_;
+  std::vector<Entry> entries_;
+};
+
+/// The value of `entry` as text; it must be a scalar (a missing value is reported at the key).
+std::string scalar_value(const std::string& file, const Entry& entry);
+/// `node` as a positive integer (what: "processor count"), or a positioned error.
+int positive_int(const std::string& file, const YAML::Node& node, std::string_view what);
+/// A list value written in YAML (`[1, 1]`) back as the text the parameter parsers read.
+std::string flow_text(const std::string& file, const YAML::Node& sequence, std::string_view what);
+
+}  // namespace augur::scenarios::detail
