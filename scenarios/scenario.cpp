@@ -1,1 +1,528 @@
-// placeholder: to be written
+// Scenario files (spec section 11): YAML → Scenario, `--set key=value` overrides and the
+// expansion into variants. Every value is validated at load time and every error is positioned.
+#include "scenarios/scenario.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+#include <string_view>
+
+#include "engine/collective_kind.hpp"
+#include "scenarios/machine_file.hpp"
+#include "scenarios/yaml_util.hpp"
+
+namespace augur::scenarios {
+namespace fs = std::filesystem;
+using detail::Entry;
+using detail::fail_at;
+using detail::MapReader;
+
+namespace {
+
+/// The file name of command-line overrides in errors.
+constexpr const char* set_file = "--set";
+
+const std::vector<std::string>& scenario_keys() {
+  static const std::vector<std::string> keys = {"schema_version", "name",       "trace",
+                                                "machine",        "overrides",  "processors",
+                                                "sweep",          "model",      "outputs"};
+  return keys;
+}
+
+/// The names of engine::CollectiveKind, in enum order. Written out here so that the scenarios
+/// library validates names without linking the engine; the static_assert keeps the two in step.
+constexpr std::array<std::string_view, 15> collective_kinds = {
+    "barrier",   "bcast",      "reduce",   "allreduce",      "gather", "gatherv",
+    "scatter",   "scatterv",   "allgather", "allgatherv",    "alltoall", "alltoallv",
+    "reduce_scatter", "scan", "exscan"};
+static_assert(collective_kinds.size() == static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1,
+              "collective_kinds must list every engine::CollectiveKind");
+
+std::vector<std::string> collective_kind_names() {
+  return {collective_kinds.begin(), collective_kinds.end()};
+}
+
+bool is_collective_kind(std::string_view name) {
+  return std::find(collective_kinds.begin(), collective_kinds.end(), name) != collective_kinds.end();
+}
+
+const std::vector<std::string>& eager_transfer_choices() {
+  static const std::vector<std::string> choices = {"match", "send"};
+  return choices;
+}
+
+std::string_view trim(std::string_view text) {
+  constexpr std::string_view blanks = " \t\r\n";
+  const auto first = text.find_first_not_of(blanks);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(blanks) - first + 1);
+}
+
+/// A relative `path` taken from a file in `base_dir` (as the user sees it from the working
+/// directory); absolute paths and an empty base stay as they are.
+std::string resolve_path(const std::string& base_dir, const std::string& path) {
+  if (base_dir.empty() || fs::path(path).is_absolute()) return path;
+  return (fs::path(base_dir) / path).lexically_normal().string();
+}
+
+/// "ti:PATH" → {"ti", "PATH"}; "PATH" → {"ti", "PATH"}. A prefix is a format when it is a word of
+/// two or more lower-case letters, digits or underscores (so "C:/x" and "./a:b" stay paths).
+/// Returns an error message, or "" when the reference is fine.
+std::string split_trace_ref(std::string_view text, std::string& format, std::string& path) {
+  format = trace_formats().front();
+  path = std::string(trim(text));
+  const auto colon = path.find(':');
+  if (colon != std::string::npos && colon >= 2 &&
+      std::all_of(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+      })) {
+    format = path.substr(0, colon);
+    path = std::string(trim(std::string_view(path).substr(colon + 1)));
+  }
+  if (std::find(trace_formats().begin(), trace_formats().end(), format) == trace_formats().end())
+    return detail::unknown_message(format, trace_formats(), "trace format");
+  if (path.empty()) return "empty trace path";
+  return {};
+}
+
+std::string invalid_choice(std::string_view what, const std::string& value,
+                           const std::vector<std::string>& choices) {
+  std::string message = "invalid " + std::string(what) + " '" + value + "'";
+  const std::string suggestion = machines::nearest_name(value, choices);
+  message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
+  return message + " Valid values are: " + detail::join(choices);
+}
+
+/// Every `machine.<param>` key of `machine`, with `prefix` before it.
+std::vector<std::string> machine_keys(const MachineDescription& machine, const std::string& prefix) {
+  std::vector<std::string> keys;
+  for (const auto& name : machine.params.names()) keys.push_back(prefix + "machine." + name);
+  return keys;
+}
+
+/// Splits "1us,10us", "[1us, 10us]" or "[[1, 1], [2, 2]]" at the commas outside brackets.
+/// Returns false on unbalanced brackets or an empty item.
+bool split_values(std::string_view text, std::vector<std::string>& items) {
+  text = trim(text);
+  auto wrapped = [](std::string_view body) {
+    if (body.size() < 2 || body.front() != '[' || body.back() != ']') return false;
+    int depth = 0;
+    for (std::size_t i = 0; i < body.size(); ++i) {
+      depth += body[i] == '[' ? 1 : body[i] == ']' ? -1 : 0;
+      if (depth == 0 && i + 1 < body.size()) return false;  // "[1],[2]" is two items
+    }
+    return true;
+  };
+  if (wrapped(text)) text = trim(text.substr(1, text.size() - 2));
+  if (text.empty()) return true;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    const char c = i < text.size() ? text[i] : ',';
+    if (c == '[') ++depth;
+    if (c == ']' && --depth < 0) return false;
+    if (c == ',' && depth == 0) {
+      const auto item = trim(text.substr(start, i - start));
+      if (item.empty()) return false;
+      items.emplace_back(item);
+      start = i + 1;
+    }
+  }
+  return depth == 0;
+}
+
+/// A parameter value, validated against `machine` without changing it; the error message or "".
+std::string check_param_value(const MachineDescription& machine, const std::string& param,
+                              const std::string& value) {
+  machines::ParamSet copy = machine.params;
+  try {
+    copy.set(param, value);
+  } catch (const machines::ParamError& error) {
+    return error.what();
+  }
+  return {};
+}
+
+/// What the scenario file said, with the nodes needed for errors found after the overrides.
+struct Loaded {
+  Scenario scenario;
+  YAML::Node trace_node;
+};
+
+void parse_trace(const std::string& file, const Entry& entry, const std::string& base_dir,
+                 Scenario& scenario) {
+  std::string format;
+  std::string path;
+  if (entry.value.IsMap()) {
+    const MapReader map(file, entry.value, "'trace'", entry.key_node);
+    map.allow_only({"format", "path"});
+    const Entry& path_entry = map.require("path");
+    std::string text = detail::scalar_value(file, path_entry);
+    if (const Entry* format_entry = map.find("format")) {
+      format = detail::scalar_value(file, *format_entry);
+      if (std::find(trace_formats().begin(), trace_formats().end(), format) == trace_formats().end())
+        fail_at(file, format_entry->value, detail::unknown_message(format, trace_formats(), "trace format"));
+    } else {
+      format = trace_formats().front();
+    }
+    path = std::string(trim(text));
+    if (path.empty()) fail_at(file, path_entry.value, "empty trace path");
+  } else if (entry.value.IsScalar()) {
+    const std::string error = split_trace_ref(entry.value.Scalar(), format, path);
+    if (!error.empty()) fail_at(file, entry.value, error);
+  } else {
+    fail_at(file, entry.value.IsNull() ? entry.key_node : entry.value,
+            "expected a trace path (\"ti:PATH\") or a map {format, path} for 'trace', found " +
+                detail::describe_type(entry.value));
+  }
+  scenario.trace_format = format;
+  scenario.trace_path = resolve_path(base_dir, path);
+}
+
+MachineDescription parse_machine(const std::string& file, const Entry& entry, const std::string& base_dir,
+                                 const machines::MachineRegistry& registry) {
+  if (entry.value.IsScalar())
+    return detail::resolve_machine_ref(std::string(trim(entry.value.Scalar())), base_dir, registry, file,
+                                       entry.value);
+  if (entry.value.IsMap()) {
+    MachineDescription machine = detail::parse_machine_map(file, entry.value, entry.key_node,
+                                                           detail::MachineForm::inline_map, registry);
+    if (machine.name.empty()) machine.name = "inline";
+    return machine;
+  }
+  fail_at(file, entry.value.IsNull() ? entry.key_node : entry.value,
+          "expected a machine name, a path or an inline machine map for 'machine', found " +
+              detail::describe_type(entry.value));
+}
+
+void parse_overrides(const std::string& file, const Entry& entry, MachineDescription& machine) {
+  const MapReader map(file, entry.value, "'overrides'", entry.key_node);
+  for (const Entry& override_entry : map.entries()) {
+    if (!machine.params.has(override_entry.key))
+      fail_at(file, override_entry.key_node,
+              detail::unknown_message(override_entry.key, machine.params.names()));
+    detail::set_param(file, machine.params, override_entry);
+  }
+}
+
+std::vector<int> parse_processors(const std::string& file, const Entry& entry) {
+  const YAML::Node& node = entry.value;
+  if (node.IsScalar()) return {detail::positive_int(file, node, "processor count")};
+  if (!node.IsSequence())
+    fail_at(file, node.IsNull() ? entry.key_node : node,
+            "expected a positive integer or a list of positive integers for '" + entry.key +
+                "', found " + detail::describe_type(node));
+  if (node.size() == 0)
+    fail_at(file, node, "empty list for '" + entry.key +
+                            "' (leave the key out to use the trace's rank count)");
+  std::vector<int> counts;
+  for (const YAML::Node& item : node) counts.push_back(detail::positive_int(file, item, "processor count"));
+  return counts;
+}
+
+void parse_sweep(const std::string& file, const Entry& entry, Scenario& scenario,
+                 bool processors_given) {
+  const MapReader map(file, entry.value, "'sweep'", entry.key_node);
+  std::vector<std::string> candidates = machine_keys(scenario.machine, "");
+  candidates.insert(candidates.begin(), "processors");
+  for (const Entry& axis : map.entries()) {
+    if (axis.key == "processors") {
+      if (processors_given)
+        fail_at(file, axis.key_node,
+                "'processors' is given both at the top level and in 'sweep'; keep one");
+      scenario.processors = parse_processors(file, axis);
+      continue;
+    }
+    const std::string param = axis.key.starts_with("machine.") ? axis.key.substr(8) : std::string();
+    if (param.empty() || !scenario.machine.params.has(param))
+      fail_at(file, axis.key_node, detail::unknown_message(axis.key, candidates));
+    if (!axis.value.IsSequence())
+      fail_at(file, axis.value.IsNull() ? axis.key_node : axis.value,
+              "expected a list of values for '" + axis.key + "', found " +
+                  detail::describe_type(axis.value));
+    if (axis.value.size() == 0) fail_at(file, axis.value, "empty list of values for '" + axis.key + "'");
+    std::vector<std::string> values;
+    for (const YAML::Node& item : axis.value) {
+      std::string text = detail::param_value_text(file, item, axis.key);
+      const std::string error = check_param_value(scenario.machine, param, text);
+      if (!error.empty()) fail_at(file, item, error);
+      values.push_back(std::move(text));
+    }
+    scenario.sweep.emplace_back(axis.key, std::move(values));
+  }
+}
+
+void parse_model(const std::string& file, const Entry& entry, ModelOptions& model) {
+  const MapReader map(file, entry.value, "'model'", entry.key_node);
+  map.allow_only({"collectives", "algorithms", "eager_transfer"});
+  if (const Entry* collectives = map.find("collectives")) {
+    model.collectives = std::string(trim(detail::scalar_value(file, *collectives)));
+    if (model.collectives.empty()) fail_at(file, collectives->value, "empty value for 'collectives'");
+  }
+  if (const Entry* algorithms = map.find("algorithms")) {
+    const MapReader kinds(file, algorithms->value, "'algorithms'", algorithms->key_node);
+    for (const Entry& kind : kinds.entries()) {
+      if (!is_collective_kind(kind.key))
+        fail_at(file, kind.key_node,
+                detail::unknown_message(kind.key, collective_kind_names(), "collective kind"));
+      const std::string algorithm(trim(detail::scalar_value(file, kind)));
+      if (algorithm.empty()) fail_at(file, kind.value, "empty algorithm name for '" + kind.key + "'");
+      model.algorithms[kind.key] = algorithm;
+    }
+  }
+  if (const Entry* eager = map.find("eager_transfer")) {
+    const std::string choice = detail::scalar_value(file, *eager);
+    if (std::find(eager_transfer_choices().begin(), eager_transfer_choices().end(), choice) ==
+        eager_transfer_choices().end())
+      fail_at(file, eager->value, invalid_choice("eager_transfer", choice, eager_transfer_choices()));
+    model.eager_transfer = choice;
+  }
+}
+
+void parse_outputs(const std::string& file, const Entry& entry, Outputs& outputs) {
+  const MapReader map(file, entry.value, "'outputs'", entry.key_node);
+  map.allow_only({"json", "text", "event_log"});
+  if (const Entry* json = map.find("json")) outputs.json = detail::scalar_value(file, *json);
+  if (const Entry* text = map.find("text")) outputs.text = detail::scalar_value(file, *text);
+  if (const Entry* log = map.find("event_log")) outputs.event_log = detail::scalar_value(file, *log);
+}
+
+Loaded parse_scenario(const detail::Document& document, const std::string& base_dir,
+                      const machines::MachineRegistry& registry) {
+  const std::string& file = document.file;
+  const MapReader root(file, document.root, "the scenario");
+  root.allow_only(scenario_keys());
+  detail::check_schema_version(file, root.require("schema_version"));
+
+  Loaded loaded;
+  Scenario& scenario = loaded.scenario;
+  scenario.file = file;
+  if (const Entry* name = root.find("name")) scenario.name = detail::scalar_value(file, *name);
+  const Entry& trace = root.require("trace");
+  parse_trace(file, trace, base_dir, scenario);
+  loaded.trace_node = trace.value;
+  // The machine comes first: overrides and sweep keys are validated against its model.
+  scenario.machine = parse_machine(file, root.require("machine"), base_dir, registry);
+  if (const Entry* overrides = root.find("overrides")) parse_overrides(file, *overrides, scenario.machine);
+  const Entry* processors = root.find("processors");
+  if (processors != nullptr) scenario.processors = parse_processors(file, *processors);
+  if (const Entry* sweep = root.find("sweep")) parse_sweep(file, *sweep, scenario, processors != nullptr);
+  if (const Entry* model = root.find("model")) parse_model(file, *model, scenario.model);
+  if (const Entry* outputs = root.find("outputs")) parse_outputs(file, *outputs, scenario.outputs);
+  return loaded;
+}
+
+std::string placeholder_error(const Scenario& scenario) {
+  if (scenario.processors.empty() && scenario.trace_path.find("{P}") != std::string::npos)
+    return "the trace path '" + scenario.trace_path +
+           "' contains {P} but no processor counts are given (set 'processors')";
+  return {};
+}
+
+Scenario finish(Loaded loaded, const machines::MachineRegistry& registry,
+                const std::vector<std::string>& overrides) {
+  const std::string trace_before = loaded.scenario.trace_path;
+  for (const auto& assignment : overrides) apply_override(loaded.scenario, assignment, registry);
+  const std::string error = placeholder_error(loaded.scenario);
+  if (!error.empty()) {
+    if (loaded.scenario.trace_path == trace_before) fail_at(loaded.scenario.file, loaded.trace_node, error);
+    throw ConfigError(set_file, 0, 0, error);
+  }
+  return std::move(loaded.scenario);
+}
+
+[[noreturn]] void set_error(const std::string& message) { throw ConfigError(set_file, 0, 0, message); }
+
+std::vector<int> processors_from_text(const std::string& key, const std::string& value) {
+  std::vector<std::string> items;
+  if (!split_values(value, items)) set_error("invalid list '" + value + "' for '" + key + "'");
+  std::vector<int> counts;
+  for (const auto& item : items) {
+    int count = 0;
+    if (!detail::parse_positive_int(item, count))
+      set_error("invalid processor count '" + item + "' for '" + key + "': expected a positive integer");
+    counts.push_back(count);
+  }
+  return counts;
+}
+
+/// Checks every `machine.*` sweep axis against the scenario's (possibly new) machine.
+void check_sweep_against_machine(const Scenario& scenario) {
+  for (const auto& [key, values] : scenario.sweep) {
+    const std::string param = key.substr(8);  // every axis key is "machine.<param>"
+    if (!scenario.machine.params.has(param))
+      set_error("the sweep key '" + key + "' is not a parameter of machine model '" +
+                scenario.machine.model + "'");
+    for (const auto& value : values) {
+      const std::string error = check_param_value(scenario.machine, param, value);
+      if (!error.empty()) set_error("sweep '" + key + "': " + error);
+    }
+  }
+}
+
+/// Every key `--set` accepts for this scenario, for "did you mean".
+std::vector<std::string> override_keys(const Scenario& scenario) {
+  std::vector<std::string> keys = {"name",
+                                   "trace",
+                                   "machine",
+                                   "processors",
+                                   "model.collectives",
+                                   "model.eager_transfer",
+                                   "outputs.json",
+                                   "outputs.text",
+                                   "outputs.event_log",
+                                   "sweep.processors"};
+  for (const auto& key : machine_keys(scenario.machine, "")) keys.push_back(key);
+  for (const auto& key : machine_keys(scenario.machine, "sweep.")) keys.push_back(key);
+  for (const auto kind : collective_kinds) keys.push_back("model.algorithms." + std::string(kind));
+  return keys;
+}
+
+}  // namespace
+
+const std::vector<std::string>& trace_formats() {
+  static const std::vector<std::string> formats = {"ti", "ptr"};
+  return formats;
+}
+
+std::string default_scenario_path() {
+  const char* from_environment = std::getenv("AUGUR_DEFAULT_SCENARIO");
+  if (from_environment != nullptr && *from_environment != '\0') return from_environment;
+  return AUGUR_SOURCE_DIR "/scenarios/examples/default.yaml";
+}
+
+Scenario load_scenario_file(const std::string& path, const machines::MachineRegistry& registry,
+                            const std::vector<std::string>& overrides) {
+  const detail::Document document = detail::parse_file(path);
+  try {
+    return finish(parse_scenario(document, fs::path(path).parent_path().string(), registry), registry,
+                  overrides);
+  } catch (const YAML::Exception& error) {  // a yaml-cpp surprise still gets the file and position
+    throw detail::yaml_error(path, error);
+  }
+}
+
+Scenario load_scenario_text(const std::string& text, const std::string& file, const std::string& base_dir,
+                            const machines::MachineRegistry& registry,
+                            const std::vector<std::string>& overrides) {
+  const detail::Document document = detail::parse_text(text, file);
+  try {
+    return finish(parse_scenario(document, base_dir, registry), registry, overrides);
+  } catch (const YAML::Exception& error) {
+    throw detail::yaml_error(file, error);
+  }
+}
+
+void apply_override(Scenario& scenario, const std::string& assignment,
+                    const machines::MachineRegistry& registry) {
+  const auto equals = assignment.find('=');
+  if (equals == std::string::npos) set_error("expected key=value, got '" + assignment + "'");
+  const std::string key(trim(std::string_view(assignment).substr(0, equals)));
+  const std::string value(trim(std::string_view(assignment).substr(equals + 1)));
+
+  if (key == "name") {
+    scenario.name = value;
+  } else if (key == "trace") {
+    std::string format;
+    std::string path;
+    const std::string error = split_trace_ref(value, format, path);
+    if (!error.empty()) set_error(error);
+    scenario.trace_format = format;
+    scenario.trace_path = path;  // relative to the working directory, like any command-line path
+  } else if (key == "machine") {
+    // Replaces the whole machine: `overrides:` and earlier `machine.*` values belonged to the old
+    // one (possibly another model). Later `--set machine.<param>=…` apply to the new machine.
+    scenario.machine = detail::resolve_machine_ref(value, "", registry, set_file, YAML::Node());
+    check_sweep_against_machine(scenario);
+  } else if (key == "processors" || key == "sweep.processors") {
+    scenario.processors = processors_from_text(key, value);
+  } else if (key.starts_with("machine.") && scenario.machine.params.has(key.substr(8))) {
+    try {
+      scenario.machine.params.set(key.substr(8), value);
+    } catch (const machines::ParamError& error) {
+      set_error(error.what());
+    }
+  } else if (key == "model.collectives") {
+    if (value.empty()) set_error("empty value for 'model.collectives'");
+    scenario.model.collectives = value;
+  } else if (key.starts_with("model.algorithms.") && is_collective_kind(key.substr(17))) {
+    if (value.empty())
+      scenario.model.algorithms.erase(key.substr(17));
+    else
+      scenario.model.algorithms[key.substr(17)] = value;
+  } else if (key == "model.eager_transfer") {
+    if (std::find(eager_transfer_choices().begin(), eager_transfer_choices().end(), value) ==
+        eager_transfer_choices().end())
+      set_error(invalid_choice("eager_transfer", value, eager_transfer_choices()));
+    scenario.model.eager_transfer = value;
+  } else if (key == "outputs.json") {
+    scenario.outputs.json = value;
+  } else if (key == "outputs.text") {
+    scenario.outputs.text = value;
+  } else if (key == "outputs.event_log") {
+    scenario.outputs.event_log = value;
+  } else if (key.starts_with("sweep.machine.") && scenario.machine.params.has(key.substr(14))) {
+    const std::string axis = key.substr(6);
+    const std::string param = key.substr(14);
+    std::vector<std::string> values;
+    if (!split_values(value, values)) set_error("invalid list '" + value + "' for '" + key + "'");
+    for (const auto& item : values) {
+      const std::string error = check_param_value(scenario.machine, param, item);
+      if (!error.empty()) set_error(error);
+    }
+    auto found = std::find_if(scenario.sweep.begin(), scenario.sweep.end(),
+                              [&](const auto& existing) { return existing.first == axis; });
+    if (values.empty()) {  // "sweep.machine.latency=" removes the axis
+      if (found != scenario.sweep.end()) scenario.sweep.erase(found);
+    } else if (found != scenario.sweep.end()) {
+      found->second = std::move(values);
+    } else {
+      scenario.sweep.emplace_back(axis, std::move(values));
+    }
+  } else {
+    set_error(detail::unknown_message(key, override_keys(scenario)));
+  }
+}
+
+std::vector<Variant> Scenario::variants() const {
+  const std::string error = placeholder_error(*this);
+  if (!error.empty()) throw ConfigError(file, 0, 0, error);
+  const std::vector<int> counts = processors.empty() ? std::vector<int>{0} : processors;
+  for (const auto& [key, values] : sweep)
+    if (values.empty()) throw ConfigError(file, 0, 0, "empty list of values for sweep '" + key + "'");
+
+  std::vector<Variant> result;
+  for (const int count : counts) {
+    // An odometer over the sweep axes: the last axis turns fastest, so the order is the
+    // nested loops written in file order.
+    std::vector<std::size_t> index(sweep.size(), 0);
+    while (true) {
+      Variant variant;
+      variant.processors = count;
+      variant.trace_path = trace_path;
+      const std::string p = std::to_string(count);
+      for (auto at = variant.trace_path.find("{P}"); at != std::string::npos;
+           at = variant.trace_path.find("{P}", at + p.size()))
+        variant.trace_path.replace(at, 3, p);
+      variant.machine = machine;
+      for (std::size_t axis = 0; axis < sweep.size(); ++axis) {
+        const auto& [key, values] = sweep[axis];
+        const std::string& value = values[index[axis]];
+        try {
+          variant.machine.params.set(key.substr(8), value);
+        } catch (const machines::ParamError& param_error) {
+          throw ConfigError(file, 0, 0, "sweep '" + key + "': " + param_error.what());
+        }
+        variant.swept.emplace_back(key, value);
+      }
+      result.push_back(std::move(variant));
+      std::size_t axis = sweep.size();
+      while (axis > 0 && ++index[axis - 1] == sweep[axis - 1].second.size()) index[--axis] = 0;
+      if (axis == 0) break;
+    }
+  }
+  return result;
+}
+
+}  // namespace augur::scenarios

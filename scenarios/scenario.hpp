@@ -68,8 +68,11 @@ struct Scenario {
 /// Folder of the bundled machine library (machines/library), found next to the executable's
 /// source tree or from $AUGUR_MACHINE_PATH.
 std::string machine_library_dir();
-/// The bundled default scenario file.
+/// The bundled default scenario file (scenarios/examples/default.yaml, or
+/// $AUGUR_DEFAULT_SCENARIO when set).
 std::string default_scenario_path();
+/// The trace formats a scenario may name ("ti", "ptr"); the first is the default.
+const std::vector<std::string>& trace_formats();
 
 /// Loads a machine YAML file. Throws ConfigError.
 MachineDescription load_machine_file(const std::string& path, const machines::MachineRegistry& registry);

@@ -18,13 +18,17 @@ int one_based(int coordinate) { return coordinate < 0 ? 0 : coordinate + 1; }
 
 }  // namespace
 
+ConfigError yaml_error(const std::string& file, const YAML::Exception& error) {
+  const YAML::Mark& mark = error.mark;
+  if (mark.is_null()) return ConfigError(file, 0, 0, error.msg);
+  return ConfigError(file, one_based(mark.line), one_based(mark.column), error.msg);
+}
+
 Document parse_text(const std::string& text, const std::string& file) {
   try {
     return Document{file, YAML::Load(text)};
   } catch (const YAML::Exception& error) {
-    const YAML::Mark& mark = error.mark;
-    throw ConfigError(file, mark.is_null() ? 0 : one_based(mark.line),
-                      mark.is_null() ? 0 : one_based(mark.column), error.msg);
+    throw yaml_error(file, error);
   }
 }
 
@@ -122,20 +126,27 @@ std::string scalar_value(const std::string& file, const Entry& entry) {
   return entry.value.Scalar();
 }
 
+bool parse_positive_int(std::string_view text, int& value) {
+  if (text.empty() || text.size() > 9) return false;
+  int parsed = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    parsed = parsed * 10 + (c - '0');
+  }
+  if (parsed <= 0) return false;
+  value = parsed;
+  return true;
+}
+
 int positive_int(const std::string& file, const YAML::Node& node, std::string_view what) {
   if (!node.IsScalar())
     fail_at(file, node, "expected a positive integer " + std::string(what) + ", found " +
                             describe_type(node));
-  const std::string& text = node.Scalar();
-  long long value = 0;
-  bool valid = !text.empty() && text.size() <= 9;
-  for (char c : text) {
-    if (c < '0' || c > '9') valid = false;
-    value = value * 10 + (c - '0');
-  }
-  if (!valid || value <= 0)
-    fail_at(file, node, "invalid " + std::string(what) + " '" + text + "': expected a positive integer");
-  return static_cast<int>(value);
+  int value = 0;
+  if (!parse_positive_int(node.Scalar(), value))
+    fail_at(file, node, "invalid " + std::string(what) + " '" + node.Scalar() +
+                            "': expected a positive integer");
+  return value;
 }
 
 std::string flow_text(const std::string& file, const YAML::Node& sequence, std::string_view what) {

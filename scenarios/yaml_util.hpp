@@ -24,6 +24,9 @@ Document parse_file(const std::string& path);
 /// Parses `text`; `file` names it in errors.
 Document parse_text(const std::string& text, const std::string& file);
 
+/// A yaml-cpp exception as a ConfigError in `file` at its mark (made 1-based).
+ConfigError yaml_error(const std::string& file, const YAML::Exception& error);
+
 /// Throws ConfigError at `node`'s position (1-based; 0:0 when yaml-cpp has no mark for it).
 [[noreturn]] void fail_at(const std::string& file, const YAML::Node& node, const std::string& message);
 
@@ -72,6 +75,8 @@ class MapReader {
 
 /// The value of `entry` as text; it must be a scalar (a missing value is reported at the key).
 std::string scalar_value(const std::string& file, const Entry& entry);
+/// Parses decimal digits as a positive int (at most 9 digits); false otherwise.
+bool parse_positive_int(std::string_view text, int& value);
 /// `node` as a positive integer (what: "processor count"), or a positioned error.
 int positive_int(const std::string& file, const YAML::Node& node, std::string_view what);
 /// A list value written in YAML (`[1, 1]`) back as the text the parameter parsers read.

@@ -1,6 +1,6 @@
 // The point-to-point algorithms behind expand_collective. The "default" ones reproduce, message
-// for message, what SimGrid 3.32 runs under smpi/coll-selector:default when it replays a TI trace;
-// each function names where its pattern comes from.
+// for message and in posting order, what SimGrid 3.32's smpirun -replay runs under
+// smpi/coll-selector:default (checked against its smpi_request log); each names its origin.
 #include "models/mp/collective_algorithms.hpp"
 
 #include <algorithm>
@@ -115,7 +115,7 @@ void bcast_binomial(const CollectiveCall& call, int p, OpWriter& w) {
 }
 
 // Flat tree (linear): the root posts one isend per rank in relative order and waits for all;
-// the others receive (blocking). The pattern of SimGrid's bcast-flat-tree.cpp (Faraj & Yuan).
+// the others receive (blocking). SimGrid's bcast "flattree" (Faraj & Yuan) sends the same.
 void bcast_flat(const CollectiveCall& call, int p, OpWriter& w) {
   const int root = call.root;
   if (w.rank() != root) {
@@ -127,9 +127,11 @@ void bcast_flat(const CollectiveCall& call, int p, OpWriter& w) {
 }
 
 // Scatter + ring allgather (van de Geijn; MPICH's bcast for long messages,
-// MPIR_Bcast_scatter_ring_allgather, Thakur, Rabenseifner & Gropp 2005): the message is cut
-// into P chunks of ceil(n/P) bytes, scattered down a binomial tree (blocking), then every
-// rank passes chunks to its right neighbour P-1 times (sendrecv, 0-byte chunks included).
+// MPIR_Bcast_scatter_ring_allgather, Thakur, Rabenseifner & Gropp 2005; SimGrid's
+// "scatter_LR_allgather"): the message is cut into P chunks of ceil(n/P) bytes, scattered down a
+// binomial tree (blocking), then every rank passes chunks to its right neighbour P-1 times
+// (sendrecv, 0-byte chunks included). A receive carries the bytes actually sent (MPICH posts
+// a larger buffer).
 void bcast_scatter_allgather(const CollectiveCall& call, int p, OpWriter& w) {
   const int root = call.root;
   const int rank = w.rank();
@@ -262,8 +264,9 @@ void allreduce_recursive_doubling(const CollectiveCall& call, int p, OpWriter& w
 }
 
 // Ring (reduce-scatter then allgather on a ring), Patarasuk & Yuan, "Bandwidth optimal all-reduce
-// algorithms for clusters of workstations", JPDC 2009; the pattern of SimGrid allreduce-lr.cpp.
-// The buffer is cut into P chunks (n/P bytes, the first n mod P chunks one byte more); each of
+// algorithms for clusters of workstations", JPDC 2009, chunked as Open MPI's
+// ompi_coll_base_allreduce_intra_ring: P chunks of n/P bytes, the first n mod P one byte more
+// (SimGrid's "lr" uses equal chunks and a separate reduce + bcast of the remainder). Each of
 // the 2(P-1) steps is one sendrecv to the right neighbour and from the left one.
 void allreduce_ring(const CollectiveCall& call, int p, OpWriter& w) {
   const int rank = w.rank();
@@ -305,8 +308,8 @@ void barrier_dissemination(const CollectiveCall&, int p, OpWriter& w) {
     w.sendrecv(wrap(rank + distance, p), 0, wrap(rank - distance, p), 0);
 }
 
-// Binomial barrier: a 0-byte binomial reduce to rank 0 followed by a 0-byte binomial bcast
-// (MPICH's classic tree barrier, cf. Open MPI's "tree" barrier).
+// Binomial barrier: a 0-byte binomial reduce to rank 0 followed by a 0-byte binomial bcast; the
+// same messages as Open MPI's "tree" barrier (SimGrid barrier__ompi_tree).
 void barrier_binomial(const CollectiveCall& call, int p, OpWriter& w) {
   CollectiveCall empty = with_root(call, 0);
   empty.send_bytes = 0;
@@ -557,9 +560,10 @@ void scatter_flat(const CollectiveCall& call, int p, OpWriter& w) {
     if (dst != root) w.send(dst, call.send_bytes);
 }
 
-// Binomial tree, Open MPI's ompi_coll_base_scatter_intra_binomial / MPICH's scatter: the mirror
-// of the binomial gather. A rank receives its subtree's blocks from its parent, then sends each
-// child (vr + 2^k, decreasing k) that child's subtree.
+// Binomial tree, MPICH's MPIR_Scatter_intra_binomial (Thakur, Rabenseifner & Gropp 2005): the
+// mirror of the binomial gather. A rank receives its subtree's blocks from its parent, then
+// sends each child (vr + 2^k, decreasing k: largest subtree first; Open MPI's binomial scatter
+// sends the same messages smallest first) that child's subtree.
 void scatter_binomial(const CollectiveCall& call, int p, OpWriter& w) {
   const int root = call.root;
   const int vr = relative(w.rank(), root, p);
@@ -620,9 +624,9 @@ void allgather_default(const CollectiveCall& call, int p, OpWriter& w) {
   w.waitall();
 }
 
-// Ring, MPICH's allgather for long messages (Thakur, Rabenseifner & Gropp 2005; SimGrid
-// allgather-ring.cpp): P-1 sendrecvs, each passing one block to the right neighbour and taking
-// one from the left.
+// Ring, MPICH's MPIR_Allgather_intra_ring for long messages (Thakur, Rabenseifner & Gropp 2005):
+// P-1 sendrecvs, each passing one block to the right neighbour and taking one from the left
+// (SimGrid's allgather "ring" is another pattern: step i exchanges with rank+i and rank-i).
 void allgather_ring(const CollectiveCall& call, int p, OpWriter& w) {
   const int rank = w.rank();
   for (int step = 0; step < p - 1; ++step)
@@ -631,9 +635,10 @@ void allgather_ring(const CollectiveCall& call, int p, OpWriter& w) {
 }
 
 // Recursive doubling, MPICH's allgather for power-of-two sizes (Thakur, Rabenseifner & Gropp
-// 2005): in step k ranks sendrecv, with rank XOR 2^k, everything gathered so far. Other sizes
-// are folded onto the largest power of two pof2 below P: rank pof2+i first hands its block to
-// rank i and finally receives the other P-1 blocks from it (blocking).
+// 2005; SimGrid "rdb"): in step k ranks sendrecv, with rank XOR 2^k, everything gathered so far.
+// Other sizes are folded onto the largest power of two pof2 below P (as the recursive-doubling
+// allreduce does; MPICH instead forwards inside incomplete subtrees): rank pof2+i first hands
+// its block to rank i and finally receives the other P-1 blocks from it (blocking).
 void allgather_recursive_doubling(const CollectiveCall& call, int p, OpWriter& w) {
   const int rank = w.rank();
   const Bytes block = per_source(call);
@@ -669,8 +674,8 @@ void allgatherv_default(const CollectiveCall& call, int p, OpWriter& w) {
   w.waitall();
 }
 
-// Ring, MPICH's allgatherv ring (SimGrid allgatherv-mpich-ring.cpp): step s passes block
-// rank-s to the right neighbour and takes block rank-s-1 from the left.
+// Ring, MPICH's allgatherv ring (SimGrid "mpich_ring"): step s passes block rank-s to the right
+// neighbour and takes block rank-s-1 from the left.
 void allgatherv_ring(const CollectiveCall& call, int p, OpWriter& w) {
   const int rank = w.rank();
   const auto block = [&](int owner) {

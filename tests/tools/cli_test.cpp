@@ -1,1 +1,203 @@
-// placeholder: to be written
+// End-to-end tests of the `augur` executable: fidelity against SimGrid on the sample traces,
+// deadlock reports, determinism, stepping, exit statuses.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+fs::path temp_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("augur_cli_test_" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+// Runs augur with `args` (a shell fragment) and `input` on stdin.
+Result augur(const std::string& args, const std::string& input = "") {
+  static int counter = 0;
+  const fs::path d = fs::temp_directory_path() / "augur_cli_test_io";
+  fs::create_directories(d);
+  const std::string id = std::to_string(counter++);
+  const fs::path in = d / ("in" + id), out = d / ("out" + id), err = d / ("err" + id);
+  std::ofstream(in) << input;
+  const std::string cmd = std::string("'") + AUGUR_BINARY + "' " + args + " < '" + in.string() + "' > '" +
+                          out.string() + "' 2> '" + err.string() + "'";
+  const int raw = std::system(cmd.c_str());
+  Result r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+const std::string shared = AUGUR_SHARED_DIR;
+const std::string source = AUGUR_SOURCE_DIR;
+
+}  // namespace
+
+TEST_SUITE("golden") {
+TEST_CASE("augur predicts every PRK sample within 2 percent of SimGrid CM02") {
+  // The minimal machine file of the acceptance check: equivalent to ti-samples/platform.xml
+  // (1 Gflop/s hosts, host-to-host 1 us latency and 10 GB/s).
+  const fs::path d = temp_dir("prk");
+  std::ofstream(d / "m.yaml") << "{schema_version: 1, model: loggp_smp, cpu_speed: 1Gflops, latency: 1us, bandwidth: 10GBps}\n";
+  std::ifstream tsv(shared + "/ti-samples/predictions.tsv");
+  REQUIRE(tsv);
+  std::string line;
+  std::getline(tsv, line);
+  int checked = 0;
+  while (std::getline(tsv, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
+    if (f[0].rfind("prk-", 0) != 0) continue;
+    const double simgrid = std::stod(f[10]);  // replay_cm02_sim_s
+    const Result r = augur("run --trace ti:" + shared + "/ti-samples/" + f[0] + "/trace.txt --machine " +
+                           (d / "m.yaml").string() + " --json " + (d / "out.json").string());
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    const auto j = nlohmann::json::parse(slurp(d / "out.json"));
+    const double ours = j["variants"][0]["predicted_time_s"].get<double>();
+    const double dev = (ours - simgrid) / simgrid;
+    MESSAGE(f[0] << ": augur " << ours << " s, SimGrid " << simgrid << " s, deviation " << dev * 100 << " %");
+    CHECK(std::abs(dev) < 0.02);
+    ++checked;
+  }
+  CHECK(checked == 9);
+}
+
+TEST_CASE("augur replays the old-grammar SimGrid example") {
+  const Result r = augur("run --trace ti:" + shared + "/ti-samples/simgrid-example-32/trace.txt --machine platform_cluster_64");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(r.out.find("32 processors") != std::string::npos);
+}
+
+TEST_CASE("augur shows the per-rank waiting times of tiny-4") {
+  const fs::path d = temp_dir("tiny");
+  const Result r = augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --machine platform_cluster_64 --json " +
+                         (d / "t.json").string());
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(r.out.find("wait_s") != std::string::npos);
+  const auto j = nlohmann::json::parse(slurp(d / "t.json"));
+  const auto& p = j["variants"][0]["processors"];
+  REQUIRE(p.size() == 4);
+  // compute = flops / 1 Gflop/s, plus the allreduce's 1e6 flops run after it:
+  // rank 0: 1e9 + 1e6 → 1.001 s; rank 1: 2.001 s; rank 2: 0.501 s; rank 3: 0.5 + 3 + 0.001 = 3.501 s.
+  CHECK(p[0]["compute_s"].get<double>() == doctest::Approx(1.001));
+  CHECK(p[1]["compute_s"].get<double>() == doctest::Approx(2.001));
+  CHECK(p[2]["compute_s"].get<double>() == doctest::Approx(0.501));
+  CHECK(p[3]["compute_s"].get<double>() == doctest::Approx(3.501));
+  // Rank 0 sends 1 MB (rendezvous) at 1 s and waits for rank 1's receive at 2 s (late receiver);
+  // everyone but rank 3 waits about 3 s at the final barrier: waits exceed 3 s on ranks 0..2.
+  CHECK(p[0]["wait_s"].get<double>() > 3.9);
+  CHECK(p[1]["wait_s"].get<double>() > 3.0);
+  CHECK(p[2]["wait_s"].get<double>() > 4.4);
+  CHECK(p[3]["wait_s"].get<double>() < 1.6);
+}
+
+TEST_CASE("augur reports the wait-for cycle of two ranks that both receive first") {
+  const fs::path d = temp_dir("deadlock");
+  std::ofstream(d / "rank0.txt") << "0 init\n0 recv 1 0 8 0\n0 send 1 0 8 0\n0 finalize\n";
+  std::ofstream(d / "rank1.txt") << "1 init\n1 recv 0 0 8 0\n1 send 0 0 8 0\n1 finalize\n";
+  std::ofstream(d / "trace.txt") << "rank0.txt\nrank1.txt\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const Result r = augur("run --trace ti:" + (d / "trace.txt").string());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  MESSAGE("deadlock detected in " << seconds << " s");
+  CHECK(r.status == 1);
+  CHECK(r.out.find("run ended by deadlock") != std::string::npos);
+  CHECK(r.out.find("wait-for cycle: LP 0 -> LP 1 -> LP 0") != std::string::npos);
+  CHECK(r.out.find("LP 0 (clock 0.000000000 s) waits for a message from rank 1 (tag 0) (at ") != std::string::npos);
+  CHECK(r.out.find("rank0.txt:2)") != std::string::npos);
+}
+
+TEST_CASE("augur gives byte-identical JSON and event logs on two runs") {
+  const fs::path d = temp_dir("determinism");
+  for (int i = 0; i < 2; ++i) {
+    const Result r = augur("run --jobs 2 --json " + (d / ("r" + std::to_string(i) + ".json")).string() + " --event-log " +
+                           (d / ("e" + std::to_string(i) + ".log")).string());
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+  }
+  CHECK(slurp(d / "r0.json") == slurp(d / "r1.json"));
+  const std::string log0 = slurp(d / "e0.v1.log");
+  CHECK(log0.size() > 1000);
+  CHECK(log0 == slurp(d / "e1.v1.log"));
+  CHECK(slurp(d / "e0.v3.log") == slurp(d / "e1.v3.log"));
+  // A parallel run equals a serial one.
+  const Result serial = augur("run --jobs 1 --json " + (d / "serial.json").string());
+  REQUIRE(serial.status == 0);
+  CHECK(slurp(d / "serial.json") == slurp(d / "r0.json"));
+}
+
+TEST_CASE("augur step follows scripted commands") {
+  const Result r = augur("step --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt",
+                         "break lp 2\ncontinue\nprint 2\nblocked\nbreak kind waitall\ndelete\nstep 3\nbreak event 40\ncontinue\nprint 9\nquit\n");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(r.out.find("[event 1] t=0.000000000 lp=0 compute") != std::string::npos);
+  CHECK(r.out.find("breakpoint on LP 2") != std::string::npos);
+  CHECK(r.out.find("LP 2: clock=") != std::string::npos);
+  CHECK(r.out.find("trace position: ") != std::string::npos);
+  CHECK(r.out.find("[event 40]") != std::string::npos);
+  CHECK(r.out.find("no LP 9 (there are 4)") != std::string::npos);
+  CHECK(r.out.find("run ended by stopped") != std::string::npos);
+}
+
+TEST_CASE("augur rejects a broken trace with file line and exit status 2") {
+  const fs::path d = temp_dir("broken");
+  std::ofstream(d / "rank0.txt") << "0 init\n0 compute 10\n0 sned 1 0 8\n";
+  std::ofstream(d / "trace.txt") << "rank0.txt\n";
+  const Result r = augur("run --trace ti:" + (d / "trace.txt").string());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("rank0.txt:3: error: unknown action 'sned'") != std::string::npos);
+}
+
+TEST_CASE("augur rejects bad command lines with exit status 2") {
+  CHECK(augur("run --bogus").status == 2);
+  const Result r = augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --set machine.latncy=1us");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("latency") != std::string::npos);
+}
+
+TEST_CASE("augur info lists the machine models with their parameters") {
+  const Result r = augur("info machines");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("bus") != std::string::npos);
+  CHECK(r.out.find("transputer_grid") != std::string::npos);
+  CHECK(r.out.find("loggp_smp") != std::string::npos);
+  CHECK(r.out.find("eager_threshold") != std::string::npos);
+  CHECK(augur("info formats").status == 0);
+  CHECK(augur("info collectives").out.find("allreduce") != std::string::npos);
+}
+
+TEST_CASE("augur runs every bundled example scenario") {
+  for (const auto& entry : fs::directory_iterator(source + "/scenarios/examples")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const Result r = augur("run " + entry.path().string());
+    CHECK_MESSAGE(r.status == 0, entry.path().string() + ": " + r.err);
+    CHECK(r.out.find("predicted time:") != std::string::npos);
+  }
+}
+}

@@ -1,0 +1,175 @@
+// Machine descriptions from YAML (the format of machines/library/*.yaml) and the machine library:
+// every value is validated by the model's parameter declarations, every error is positioned.
+#include "scenarios/machine_file.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+namespace augur::scenarios {
+namespace fs = std::filesystem;
+
+namespace detail {
+namespace {
+
+/// The keys of a machine map that are not parameters of the model.
+const std::vector<std::string>& fixed_machine_keys() {
+  static const std::vector<std::string> keys = {"schema_version", "model", "description", "name"};
+  return keys;
+}
+
+bool is_file(const fs::path& path) {
+  std::error_code ignored;
+  return fs::is_regular_file(path, ignored);
+}
+
+/// Stems of the *.yaml files in `dir`, sorted; empty when the folder is missing.
+std::vector<std::string> library_names(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error))
+    if (it->path().extension() == ".yaml" && is_file(it->path()))
+      names.push_back(it->path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
+void check_schema_version(const std::string& file, const Entry& entry) {
+  const std::string text = scalar_value(file, entry);
+  const bool digits = !text.empty() && text.size() < 10 &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits)
+    fail_at(file, entry.value,
+            "invalid schema_version '" + text + "': expected " + std::to_string(schema_version));
+  if (std::stoi(text) != schema_version)
+    fail_at(file, entry.value,
+            "unsupported schema_version " + text + " (this augur reads " +
+                std::to_string(schema_version) + ")");
+}
+
+void set_param(const std::string& file, machines::ParamSet& params, const Entry& entry) {
+  if (entry.value.IsNull()) fail_at(file, entry.key_node, "no value given for '" + entry.key + "'");
+  if (entry.value.IsMap())
+    fail_at(file, entry.value, "expected a value or a list for '" + entry.key + "', found a map");
+  try {
+    if (entry.value.IsSequence()) {
+      std::vector<std::string> items;
+      for (const YAML::Node& item : entry.value) {
+        if (!item.IsScalar())
+          fail_at(file, item, "expected a single value in the list of '" + entry.key +
+                                  "', found " + describe_type(item));
+        items.push_back(item.Scalar());
+      }
+      params.set_list(entry.key, items);
+    } else {
+      params.set(entry.key, entry.value.Scalar());
+    }
+  } catch (const machines::ParamError& error) {
+    // Point at the first list item that is wrong by itself, if there is one.
+    if (entry.value.IsSequence())
+      for (const YAML::Node& item : entry.value) {
+        machines::ParamSet trial = params;
+        try {
+          trial.set(entry.key, item.Scalar());
+        } catch (const machines::ParamError&) {
+          fail_at(file, item, error.what());
+        }
+      }
+    fail_at(file, entry.value, error.what());
+  }
+}
+
+std::string param_value_text(const std::string& file, const YAML::Node& node, const std::string& what) {
+  if (node.IsScalar()) return node.Scalar();
+  if (node.IsSequence()) return flow_text(file, node, what);
+  fail_at(file, node, "expected a value for '" + what + "', found " + describe_type(node));
+}
+
+MachineDescription parse_machine_map(const std::string& file, const YAML::Node& node,
+                                     const YAML::Node& owner, MachineForm form,
+                                     const machines::MachineRegistry& registry) {
+  const MapReader map(file, node, form == MachineForm::file ? "the machine" : "'machine'", owner);
+  if (form == MachineForm::file)
+    check_schema_version(file, map.require("schema_version"));
+  else if (const Entry* version = map.find("schema_version"))
+    check_schema_version(file, *version);
+
+  const Entry& model_entry = map.require("model");
+  MachineDescription machine;
+  machine.model = scalar_value(file, model_entry);
+  const machines::MachineModelInfo* info = nullptr;
+  try {
+    info = &registry.get(machine.model);
+  } catch (const machines::ParamError& error) {
+    fail_at(file, model_entry.value, error.what());
+  }
+  machine.params = machines::make_params(*info);
+  if (const Entry* description = map.find("description"))
+    machine.description = scalar_value(file, *description);
+  if (const Entry* name = map.find("name")) machine.name = scalar_value(file, *name);
+
+  const auto& fixed = fixed_machine_keys();
+  for (const Entry& entry : map.entries()) {
+    if (std::find(fixed.begin(), fixed.end(), entry.key) != fixed.end()) continue;
+    if (!machine.params.has(entry.key)) {
+      std::vector<std::string> candidates = fixed;
+      for (const auto& param : machine.params.names()) candidates.push_back(param);
+      fail_at(file, entry.key_node, unknown_message(entry.key, candidates));
+    }
+    set_param(file, machine.params, entry);
+  }
+  return machine;
+}
+
+MachineDescription resolve_machine_ref(const std::string& ref, const std::string& base_dir,
+                                       const machines::MachineRegistry& registry,
+                                       const std::string& file, const YAML::Node& at) {
+  if (ref.empty()) fail_at(file, at, "empty machine name");
+  if (!base_dir.empty() && fs::path(ref).is_relative()) {
+    const fs::path beside = (fs::path(base_dir) / ref).lexically_normal();
+    if (is_file(beside)) return load_machine_file(beside.string(), registry);
+  }
+  if (is_file(ref)) return load_machine_file(ref, registry);
+  const std::string dir = machine_library_dir();
+  const std::string stem = fs::path(ref).extension() == ".yaml" ? fs::path(ref).stem().string() : ref;
+  const fs::path in_library = fs::path(dir) / (stem + ".yaml");
+  if (ref.find('/') == std::string::npos && is_file(in_library))
+    return load_machine_file(in_library.string(), registry);
+
+  const auto names = library_names(dir);
+  std::string message = "unknown machine '" + ref + "': no such file, and no '" + stem +
+                        ".yaml' in the machine library (" + dir + ")";
+  const std::string suggestion = machines::nearest_name(stem, names);
+  if (!suggestion.empty()) message += "; did you mean '" + suggestion + "'?";
+  message += names.empty() ? std::string(" The library is empty.") : " Library machines: " + join(names);
+  fail_at(file, at, message);
+}
+
+}  // namespace detail
+
+std::string machine_library_dir() {
+  const char* from_environment = std::getenv("AUGUR_MACHINE_PATH");
+  if (from_environment != nullptr && *from_environment != '\0') return from_environment;
+  return AUGUR_SOURCE_DIR "/machines/library";
+}
+
+MachineDescription load_machine_file(const std::string& path, const machines::MachineRegistry& registry) {
+  const detail::Document document = detail::parse_file(path);
+  try {
+    MachineDescription machine = detail::parse_machine_map(document.file, document.root, YAML::Node(),
+                                                           detail::MachineForm::file, registry);
+    machine.source = path;
+    if (machine.name.empty()) machine.name = fs::path(path).stem().string();
+    return machine;
+  } catch (const YAML::Exception& error) {  // a yaml-cpp surprise still gets the file and position
+    throw detail::yaml_error(path, error);
+  }
+}
+
+MachineDescription resolve_machine(const std::string& ref, const machines::MachineRegistry& registry) {
+  return detail::resolve_machine_ref(ref, "", registry, "", YAML::Node());
+}
+
+}  // namespace augur::scenarios
