@@ -48,6 +48,10 @@ void EventLog::on_event(const Event& event) {
   if (logger_->should_log(spdlog::level::info)) logger_->info(format_event(event));
 }
 
+void EventLog::on_status(LpId lp, LpStatus from, LpStatus to, SimTime at) {
+  logger_->info(fmt::format("t={:.9f} lp={} status {}->{}", at, lp, to_string(from), to_string(to)));
+}
+
 void EventLog::on_finish(SimTime end) {
   logger_->info(fmt::format("end t={:.9f}", end));
   logger_->flush();

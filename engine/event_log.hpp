@@ -21,6 +21,7 @@ class EventLog final : public Observer {
   explicit EventLog(const std::string& path);
   ~EventLog() override;
   void on_event(const Event& event) override;
+  void on_status(LpId lp, LpStatus from, LpStatus to, SimTime at) override;
   void on_finish(SimTime end) override;
 
  private:

@@ -35,8 +35,9 @@ void Scheduler::push(LpId id, SimTime at) {
 void Scheduler::wake(LpId id, SimTime at) {
   LogicalProcess& p = lps_[id];
   if (p.status == LpStatus::done || p.status == LpStatus::exception) return;
-  p.status = LpStatus::running;
-  push(id, std::max(p.clock, at));
+  const SimTime when = std::max(p.clock, at);
+  set_status(id, LpStatus::running, when);
+  push(id, when);
 }
 
 void Scheduler::resume_at(LpId id, SimTime at) { push(id, std::max(lps_[id].clock, at)); }
@@ -46,7 +47,7 @@ void Scheduler::fail(LpId id, std::string message) {
   failed_ = true;
   failed_lp_ = id;
   failure_ = std::move(message);
-  lps_[id].status = LpStatus::exception;
+  set_status(id, LpStatus::exception, lps_[id].clock);
 }
 
 RunResult Scheduler::run(Program& program, const RunLimits& limits) {
@@ -92,9 +93,9 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
         continue;
       }
       if (r == StepResult::done) {
-        p.status = LpStatus::done;
+        set_status(next.lp, LpStatus::done, p.clock);
       } else if (r == StepResult::blocked) {
-        if (p.status == LpStatus::running && !p.queued) p.status = LpStatus::blocked;
+        if (p.status == LpStatus::running && !p.queued) set_status(next.lp, LpStatus::blocked, p.clock);
       }
       break;
     }

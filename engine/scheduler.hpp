@@ -88,6 +88,13 @@ class Scheduler {
     return a.time > b.time || (a.time == b.time && a.lp > b.lp);
   }
   void push(LpId id, SimTime at);
+  void set_status(LpId id, LpStatus to, SimTime at) {
+    LogicalProcess& p = lps_[id];
+    if (p.status == to) return;
+    const LpStatus from = p.status;
+    p.status = to;
+    for (Observer* o : observers_) o->on_status(id, from, to, at);
+  }
   void diagnose_deadlock(const Program& program, RunResult& result) const;
 
   std::vector<LogicalProcess> lps_;

@@ -28,8 +28,7 @@ std::vector<std::string> library_names(const std::string& dir) {
   std::vector<std::string> names;
   std::error_code error;
   for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error))
-    if (it->path().extension() == ".yaml" && is_file(it->path()))
-      names.push_back(it->path().stem().string());
+    if (it->path().extension() == ".yaml" && is_file(it->path())) names.push_back(it->path().stem().string());
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -44,9 +43,9 @@ void check_schema_version(const std::string& file, const Entry& entry) {
     fail_at(file, entry.value,
             "invalid schema_version '" + text + "': expected " + std::to_string(schema_version));
   if (std::stoi(text) != schema_version)
-    fail_at(file, entry.value,
-            "unsupported schema_version " + text + " (this augur reads " +
-                std::to_string(schema_version) + ")");
+    fail_at(
+        file, entry.value,
+        "unsupported schema_version " + text + " (this augur reads " + std::to_string(schema_version) + ")");
 }
 
 void set_param(const std::string& file, machines::ParamSet& params, const Entry& entry) {
@@ -58,8 +57,8 @@ void set_param(const std::string& file, machines::ParamSet& params, const Entry&
       std::vector<std::string> items;
       for (const YAML::Node& item : entry.value) {
         if (!item.IsScalar())
-          fail_at(file, item, "expected a single value in the list of '" + entry.key +
-                                  "', found " + describe_type(item));
+          fail_at(file, item,
+                  "expected a single value in the list of '" + entry.key + "', found " + describe_type(item));
         items.push_back(item.Scalar());
       }
       params.set_list(entry.key, items);
@@ -87,9 +86,8 @@ std::string param_value_text(const std::string& file, const YAML::Node& node, co
   fail_at(file, node, "expected a value for '" + what + "', found " + describe_type(node));
 }
 
-MachineDescription parse_machine_map(const std::string& file, const YAML::Node& node,
-                                     const YAML::Node& owner, MachineForm form,
-                                     const machines::MachineRegistry& registry) {
+MachineDescription parse_machine_map(const std::string& file, const YAML::Node& node, const YAML::Node& owner,
+                                     MachineForm form, const machines::MachineRegistry& registry) {
   const MapReader map(file, node, form == MachineForm::file ? "the machine" : "'machine'", owner);
   if (form == MachineForm::file)
     check_schema_version(file, map.require("schema_version"));
@@ -124,8 +122,8 @@ MachineDescription parse_machine_map(const std::string& file, const YAML::Node& 
 }
 
 MachineDescription resolve_machine_ref(const std::string& ref, const std::string& base_dir,
-                                       const machines::MachineRegistry& registry,
-                                       const std::string& file, const YAML::Node& at) {
+                                       const machines::MachineRegistry& registry, const std::string& file,
+                                       const YAML::Node& at) {
   if (ref.empty()) fail_at(file, at, "empty machine name");
   if (!base_dir.empty() && fs::path(ref).is_relative()) {
     const fs::path beside = (fs::path(base_dir) / ref).lexically_normal();

@@ -1,9 +1,9 @@
 // Private to scenarios/: the machine-file format (machines/library/*.yaml), shared by machine
 // files, inline `machine:` maps and the scenario's `overrides:` and `sweep:` sections.
 #pragma once
-#include <string>
-
 #include <yaml-cpp/yaml.h>
+
+#include <string>
 
 #include "machines/registry.hpp"
 #include "scenarios/scenario.hpp"
@@ -22,9 +22,8 @@ void check_schema_version(const std::string& file, const Entry& entry);
 
 /// Reads a map in the machine-file format (schema_version, model, description, name, then the
 /// model's parameters). `owner` is the key the map hangs under (for a missing map), if any.
-MachineDescription parse_machine_map(const std::string& file, const YAML::Node& node,
-                                     const YAML::Node& owner, MachineForm form,
-                                     const machines::MachineRegistry& registry);
+MachineDescription parse_machine_map(const std::string& file, const YAML::Node& node, const YAML::Node& owner,
+                                     MachineForm form, const machines::MachineRegistry& registry);
 
 /// Sets the parameter `entry.key` of `params` from its YAML value: a scalar through
 /// ParamSet::set, a list through ParamSet::set_list. Bad values are reported at the value.
@@ -36,7 +35,7 @@ std::string param_value_text(const std::string& file, const YAML::Node& node, co
 /// Resolves a machine reference: `base_dir`/ref (when base_dir is not empty), then ref as a path,
 /// then the machine library. An unknown name is reported in `file` at `at` (0:0 when undefined).
 MachineDescription resolve_machine_ref(const std::string& ref, const std::string& base_dir,
-                                       const machines::MachineRegistry& registry,
-                                       const std::string& file, const YAML::Node& at);
+                                       const machines::MachineRegistry& registry, const std::string& file,
+                                       const YAML::Node& at);
 
 }  // namespace augur::scenarios::detail

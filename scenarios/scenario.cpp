@@ -3,7 +3,6 @@
 #include "scenarios/scenario.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
@@ -24,27 +23,21 @@ namespace {
 constexpr const char* set_file = "--set";
 
 const std::vector<std::string>& scenario_keys() {
-  static const std::vector<std::string> keys = {"schema_version", "name",       "trace",
-                                                "machine",        "overrides",  "processors",
-                                                "sweep",          "model",      "outputs"};
+  static const std::vector<std::string> keys = {"schema_version", "name",  "trace", "machine", "overrides",
+                                                "processors",     "sweep", "model", "outputs"};
   return keys;
 }
 
-/// The names of engine::CollectiveKind, in enum order. Written out here so that the scenarios
-/// library validates names without linking the engine; the static_assert keeps the two in step.
-constexpr std::array<std::string_view, 15> collective_kinds = {
-    "barrier",   "bcast",      "reduce",   "allreduce",      "gather", "gatherv",
-    "scatter",   "scatterv",   "allgather", "allgatherv",    "alltoall", "alltoallv",
-    "reduce_scatter", "scan", "exscan"};
-static_assert(collective_kinds.size() == static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1,
-              "collective_kinds must list every engine::CollectiveKind");
-
+/// The names of every engine::CollectiveKind, in enum order (for "did you mean" and help).
 std::vector<std::string> collective_kind_names() {
-  return {collective_kinds.begin(), collective_kinds.end()};
+  std::vector<std::string> names;
+  for (int kind = 0; kind <= static_cast<int>(engine::CollectiveKind::exscan); ++kind)
+    names.emplace_back(engine::to_string(static_cast<engine::CollectiveKind>(kind)));
+  return names;
 }
 
 bool is_collective_kind(std::string_view name) {
-  return std::find(collective_kinds.begin(), collective_kinds.end(), name) != collective_kinds.end();
+  return engine::collective_kind_from_string(name).has_value();
 }
 
 const std::vector<std::string>& eager_transfer_choices() {
@@ -74,9 +67,8 @@ std::string split_trace_ref(std::string_view text, std::string& format, std::str
   path = std::string(trim(text));
   const auto colon = path.find(':');
   if (colon != std::string::npos && colon >= 2 &&
-      std::all_of(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-      })) {
+      std::all_of(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(colon),
+                  [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; })) {
     format = path.substr(0, colon);
     path = std::string(trim(std::string_view(path).substr(colon + 1)));
   }
@@ -211,26 +203,24 @@ std::vector<int> parse_processors(const std::string& file, const Entry& entry) {
   if (node.IsScalar()) return {detail::positive_int(file, node, "processor count")};
   if (!node.IsSequence())
     fail_at(file, node.IsNull() ? entry.key_node : node,
-            "expected a positive integer or a list of positive integers for '" + entry.key +
-                "', found " + detail::describe_type(node));
+            "expected a positive integer or a list of positive integers for '" + entry.key + "', found " +
+                detail::describe_type(node));
   if (node.size() == 0)
-    fail_at(file, node, "empty list for '" + entry.key +
-                            "' (leave the key out to use the trace's rank count)");
+    fail_at(file, node,
+            "empty list for '" + entry.key + "' (leave the key out to use the trace's rank count)");
   std::vector<int> counts;
   for (const YAML::Node& item : node) counts.push_back(detail::positive_int(file, item, "processor count"));
   return counts;
 }
 
-void parse_sweep(const std::string& file, const Entry& entry, Scenario& scenario,
-                 bool processors_given) {
+void parse_sweep(const std::string& file, const Entry& entry, Scenario& scenario, bool processors_given) {
   const MapReader map(file, entry.value, "'sweep'", entry.key_node);
   std::vector<std::string> candidates = machine_keys(scenario.machine, "");
   candidates.insert(candidates.begin(), "processors");
   for (const Entry& axis : map.entries()) {
     if (axis.key == "processors") {
       if (processors_given)
-        fail_at(file, axis.key_node,
-                "'processors' is given both at the top level and in 'sweep'; keep one");
+        fail_at(file, axis.key_node, "'processors' is given both at the top level and in 'sweep'; keep one");
       scenario.processors = parse_processors(file, axis);
       continue;
     }
@@ -239,8 +229,7 @@ void parse_sweep(const std::string& file, const Entry& entry, Scenario& scenario
       fail_at(file, axis.key_node, detail::unknown_message(axis.key, candidates));
     if (!axis.value.IsSequence())
       fail_at(file, axis.value.IsNull() ? axis.key_node : axis.value,
-              "expected a list of values for '" + axis.key + "', found " +
-                  detail::describe_type(axis.value));
+              "expected a list of values for '" + axis.key + "', found " + detail::describe_type(axis.value));
     if (axis.value.size() == 0) fail_at(file, axis.value, "empty list of values for '" + axis.key + "'");
     std::vector<std::string> values;
     for (const YAML::Node& item : axis.value) {
@@ -352,8 +341,8 @@ void check_sweep_against_machine(const Scenario& scenario) {
   for (const auto& [key, values] : scenario.sweep) {
     const std::string param = key.substr(8);  // every axis key is "machine.<param>"
     if (!scenario.machine.params.has(param))
-      set_error("the sweep key '" + key + "' is not a parameter of machine model '" +
-                scenario.machine.model + "'");
+      set_error("the sweep key '" + key + "' is not a parameter of machine model '" + scenario.machine.model +
+                "'");
     for (const auto& value : values) {
       const std::string error = check_param_value(scenario.machine, param, value);
       if (!error.empty()) set_error("sweep '" + key + "': " + error);
@@ -375,7 +364,7 @@ std::vector<std::string> override_keys(const Scenario& scenario) {
                                    "sweep.processors"};
   for (const auto& key : machine_keys(scenario.machine, "")) keys.push_back(key);
   for (const auto& key : machine_keys(scenario.machine, "sweep.")) keys.push_back(key);
-  for (const auto kind : collective_kinds) keys.push_back("model.algorithms." + std::string(kind));
+  for (const auto& kind : collective_kind_names()) keys.push_back("model.algorithms." + kind);
   return keys;
 }
 
@@ -433,8 +422,10 @@ void apply_override(Scenario& scenario, const std::string& assignment,
   } else if (key == "machine") {
     // Replaces the whole machine: `overrides:` and earlier `machine.*` values belonged to the old
     // one (possibly another model). Later `--set machine.<param>=…` apply to the new machine.
-    scenario.machine = detail::resolve_machine_ref(value, "", registry, set_file, YAML::Node());
-    check_sweep_against_machine(scenario);
+    Scenario changed = scenario;  // all or nothing: the sweep is checked before anything changes
+    changed.machine = detail::resolve_machine_ref(value, "", registry, set_file, YAML::Node());
+    check_sweep_against_machine(changed);
+    scenario.machine = std::move(changed.machine);
   } else if (key == "processors" || key == "sweep.processors") {
     scenario.processors = processors_from_text(key, value);
   } else if (key.starts_with("machine.") && scenario.machine.params.has(key.substr(8))) {
@@ -481,7 +472,14 @@ void apply_override(Scenario& scenario, const std::string& assignment,
       scenario.sweep.emplace_back(axis, std::move(values));
     }
   } else {
-    set_error(detail::unknown_message(key, override_keys(scenario)));
+    const std::string suggestion = machines::nearest_name(key, override_keys(scenario));
+    if (!suggestion.empty()) set_error("unknown key '" + key + "'; did you mean '" + suggestion + "'?");
+    set_error("unknown key '" + key +
+              "'; valid keys are: name, trace, machine, processors, machine.<parameter>, "
+              "model.collectives, model.algorithms.<collective kind>, model.eager_transfer, "
+              "outputs.json, outputs.text, outputs.event_log, sweep.processors, "
+              "sweep.machine.<parameter> (parameters of machine model '" +
+              scenario.machine.model + "': " + detail::join(scenario.machine.params.names()) + ")");
   }
 }
 

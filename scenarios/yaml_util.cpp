@@ -80,23 +80,21 @@ std::string unknown_message(std::string_view word, const std::vector<std::string
   return message + "; valid " + std::string(noun) + "s are: " + join(candidates);
 }
 
-MapReader::MapReader(std::string file, const YAML::Node& node, std::string_view what,
-                     const YAML::Node& owner)
+MapReader::MapReader(std::string file, const YAML::Node& node, std::string_view what, const YAML::Node& owner)
     : file_(std::move(file)), node_(node) {
   if (!node.IsMap()) {
-    const std::string message =
-        "expected a map for " + std::string(what) + ", found " + describe_type(node);
+    const std::string message = "expected a map for " + std::string(what) + ", found " + describe_type(node);
     fail_at(file_, node.IsNull() && owner.IsDefined() ? owner : node, message);
   }
   for (auto it = node.begin(); it != node.end(); ++it) {
     const YAML::Node key = it->first;
     if (!key.IsScalar())
-      fail_at(file_, key, "expected a plain key in " + std::string(what) + ", found " +
-                              describe_type(key));
+      fail_at(file_, key, "expected a plain key in " + std::string(what) + ", found " + describe_type(key));
     for (const Entry& earlier : entries_)
       if (earlier.key == key.Scalar())
-        fail_at(file_, key, "duplicate key '" + earlier.key + "' (first given at line " +
-                                std::to_string(one_based(earlier.key_node.Mark().line)) + ")");
+        fail_at(file_, key,
+                "duplicate key '" + earlier.key + "' (first given at line " +
+                    std::to_string(one_based(earlier.key_node.Mark().line)) + ")");
     entries_.push_back(Entry{key.Scalar(), key, it->second});
   }
 }
@@ -140,12 +138,12 @@ bool parse_positive_int(std::string_view text, int& value) {
 
 int positive_int(const std::string& file, const YAML::Node& node, std::string_view what) {
   if (!node.IsScalar())
-    fail_at(file, node, "expected a positive integer " + std::string(what) + ", found " +
-                            describe_type(node));
+    fail_at(file, node,
+            "expected a positive integer " + std::string(what) + ", found " + describe_type(node));
   int value = 0;
   if (!parse_positive_int(node.Scalar(), value))
-    fail_at(file, node, "invalid " + std::string(what) + " '" + node.Scalar() +
-                            "': expected a positive integer");
+    fail_at(file, node,
+            "invalid " + std::string(what) + " '" + node.Scalar() + "': expected a positive integer");
   return value;
 }
 
@@ -153,8 +151,9 @@ std::string flow_text(const std::string& file, const YAML::Node& sequence, std::
   std::vector<std::string> items;
   for (const YAML::Node& item : sequence) {
     if (!item.IsScalar())
-      fail_at(file, item, "expected a single value in the list of '" + std::string(what) +
-                              "', found " + describe_type(item));
+      fail_at(
+          file, item,
+          "expected a single value in the list of '" + std::string(what) + "', found " + describe_type(item));
     items.push_back(item.Scalar());
   }
   return "[" + join(items) + "]";

@@ -2,11 +2,11 @@
 // and a 1-based position (design section 3: yaml-cpp's marks are 0-based, its exceptions never
 // name the file, and a missing key has no position at all).
 #pragma once
+#include <yaml-cpp/yaml.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "scenarios/config_error.hpp"
 
@@ -43,8 +43,8 @@ std::string unknown_message(std::string_view word, const std::vector<std::string
 
 /// One `key: value` entry of a map.
 struct Entry {
-  std::string key;     ///< the key's scalar text
-  YAML::Node key_node; ///< for errors about the key itself (unknown, duplicate, no value)
+  std::string key;      ///< the key's scalar text
+  YAML::Node key_node;  ///< for errors about the key itself (unknown, duplicate, no value)
   YAML::Node value;
 };
 

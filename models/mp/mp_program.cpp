@@ -169,7 +169,6 @@ StepResult MpProgram::start_record(LpId lp, engine::Scheduler& s) {
       warn(fmt::format("rank {} finished with {} non-blocking request(s) never waited for (last line {})", lp,
                        r.pending.size(), where(lp)));
     }
-    s.lp(lp).status = engine::LpStatus::done;
     emit(s, lp, EventKind::finish, clock, clock, 0, -1, 0, 0, 0);
     return StepResult::done;
   }
