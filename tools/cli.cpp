@@ -130,6 +130,16 @@ CommandLine parse(const std::vector<std::string>& args) {
   return cl;
 }
 
+// A YAML double-quoted scalar holding `text` exactly.
+std::string yaml_quote(const std::string& text) {
+  std::string q = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
 bool has_set(const CommandLine& cl, const std::string& key) {
   for (const auto& s : cl.sets) {
     if (s.rfind(key + "=", 0) == 0) return true;
@@ -141,13 +151,20 @@ scenarios::Scenario load(const CommandLine& cl, const machines::MachineRegistry&
   if (!cl.scenario.empty()) return scenarios::load_scenario_file(cl.scenario, registry, cl.sets);
   if (!has_set(cl, "trace")) return scenarios::load_scenario_file(scenarios::default_scenario_path(), registry, cl.sets);
   // A scenario made of command-line options only: the cluster machine unless --machine says otherwise.
-  std::vector<std::string> sets;
-  if (!has_set(cl, "machine")) sets.push_back("machine=platform_cluster_64");
-  sets.insert(sets.end(), cl.sets.begin(), cl.sets.end());
-  scenarios::Scenario sc = scenarios::load_scenario_text("schema_version: 1\nname: command line\n", "(command line)", ".",
-                                                         registry, {});
-  for (const auto& s : sets) scenarios::apply_override(sc, s, registry);
-  return sc;
+  std::string trace, machine = "platform_cluster_64";
+  std::vector<std::string> rest;
+  for (const auto& s : cl.sets) {
+    if (s.rfind("trace=", 0) == 0) {
+      trace = s.substr(6);
+    } else if (s.rfind("machine=", 0) == 0) {
+      machine = s.substr(8);
+    } else {
+      rest.push_back(s);
+    }
+  }
+  const std::string text = fmt::format("schema_version: 1\nname: command line\ntrace: {}\nmachine: {}\n",
+                                       yaml_quote(trace), yaml_quote(machine));
+  return scenarios::load_scenario_text(text, "(command line)", ".", registry, rest);
 }
 
 void info_machines(std::ostream& out, const machines::MachineRegistry& registry, const std::string& name) {

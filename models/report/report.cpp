@@ -109,7 +109,8 @@ nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<Va
     for (std::size_t i = 0; i < v.lps.size(); ++i) {
       nlohmann::ordered_json p;
       p["rank"] = i;
-      for (auto& [k, val] : lp_json(v.lps[i]).items()) p[k] = val;
+      const nlohmann::ordered_json stats = lp_json(v.lps[i]);
+      for (const auto& item : stats.items()) p[item.key()] = item.value();
       procs.push_back(std::move(p));
     }
     j["processors"] = std::move(procs);

@@ -196,7 +196,7 @@ TEST_CASE("augur runs every bundled example scenario") {
   for (const auto& entry : fs::directory_iterator(source + "/scenarios/examples")) {
     if (entry.path().extension() != ".yaml") continue;
     const Result r = augur("run " + entry.path().string());
-    CHECK_MESSAGE(r.status == 0, entry.path().string() + ": " + r.err);
+    CHECK_MESSAGE(r.status == 0, entry.path().string() << ": " << r.err);
     CHECK(r.out.find("predicted time:") != std::string::npos);
   }
 }
