@@ -4,6 +4,12 @@ add_library(augur::settings ALIAS augur_settings)
 target_compile_features(augur_settings INTERFACE cxx_std_20)
 target_compile_options(augur_settings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
                        -Wno-sign-conversion -Wnon-virtual-dtor -Wold-style-cast)
+# GCC 12 reports false -Wrestrict positives inside libstdc++'s string concatenation at -O3
+# (GCC bug 105329); the warning is off for GCC 12 only.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 12
+   AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+  target_compile_options(augur_settings INTERFACE -Wno-restrict)
+endif()
 if(AUGUR_WERROR)
   target_compile_options(augur_settings INTERFACE -Werror)
 endif()
