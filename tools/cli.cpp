@@ -39,6 +39,7 @@ const char* const usage_text =
     "  --log CAT=LEVEL[,...]    log levels (engine, machines, traces, models, scenarios, tools)\n"
     "  --jobs N                 variants run in parallel (default: number of cores)\n"
     "  --max-events N           stop each variant after N events\n"
+    "  --max-time SECONDS       stop each variant at this simulated time\n"
     "exit status: 0 ok, 1 a run deadlocked or failed, 2 bad input (file:line: error: ...)\n";
 
 struct CommandLine {
@@ -51,6 +52,7 @@ struct CommandLine {
   std::string log_levels;
   unsigned jobs = 0;
   std::uint64_t max_events = 0;
+  double max_time = 0;
   std::vector<std::string> positional;
 };
 
@@ -116,6 +118,13 @@ CommandLine parse(const std::vector<std::string>& args) {
         cl.max_events = std::stoull(v);
       } catch (const std::exception&) {
         throw UsageError(fmt::format("--max-events: '{}' is not a number", v));
+      }
+    } else if (a == "--max-time") {
+      const std::string v = val(a);
+      try {
+        cl.max_time = std::stod(v);
+      } catch (const std::exception&) {
+        throw UsageError(fmt::format("--max-time: '{}' is not a number of seconds", v));
       }
     } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
       throw UsageError(fmt::format("unknown option '{}'", a));
@@ -271,6 +280,7 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     opts.event_log = sc.outputs.event_log;
     opts.jobs = cl.jobs != 0 ? cl.jobs : std::max(1u, std::thread::hardware_concurrency());
     opts.max_events = cl.max_events;
+    opts.max_time = cl.max_time;
     if (cl.command == "step") {
       opts.step_in = &in;
       opts.step_out = &out;

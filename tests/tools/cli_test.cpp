@@ -201,3 +201,38 @@ TEST_CASE("augur runs every bundled example scenario") {
   }
 }
 }
+
+TEST_SUITE("golden") {
+TEST_CASE("augur stops at an event limit with a partial report") {
+  const Result r = augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --max-events 10");
+  CHECK(r.status == 1);
+  CHECK(r.out.find("run ended by event_limit") != std::string::npos);
+  const Result t = augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --max-time 1.5");
+  CHECK(t.status == 1);
+  CHECK(t.out.find("run ended by time_limit") != std::string::npos);
+}
+
+TEST_CASE("augur prices collectives analytically or with a chosen algorithm") {
+  const fs::path d = temp_dir("analytic");
+  const std::string trace = "run --trace ti:" + shared + "/ti-samples/prk-stencil-4/trace.txt ";
+  const Result a = augur(trace + "--set model.collectives=analytic --json " + (d / "a.json").string());
+  REQUIRE_MESSAGE(a.status == 0, a.err);
+  const Result b = augur(trace + "--set model.algorithms.allreduce=recursive_doubling --json " + (d / "b.json").string());
+  REQUIRE_MESSAGE(b.status == 0, b.err);
+  const double ta = nlohmann::json::parse(slurp(d / "a.json"))["variants"][0]["predicted_time_s"].get<double>();
+  const double tb = nlohmann::json::parse(slurp(d / "b.json"))["variants"][0]["predicted_time_s"].get<double>();
+  // The stencil is compute bound: 52 tiny collectives change the prediction by far less than 1 %.
+  CHECK(ta == doctest::Approx(1.813871).epsilon(0.01));
+  CHECK(tb == doctest::Approx(1.813871).epsilon(0.01));
+}
+
+TEST_CASE("augur replays on the bus and the transputer grid") {
+  const std::string trace = "run --trace ti:" + shared + "/ti-samples/prk-stencil-16/trace.txt ";
+  const Result bus = augur(trace + "--machine ethernet_bus");
+  CHECK_MESSAGE(bus.status == 0, bus.err);
+  CHECK(bus.out.find("(bus)") != std::string::npos);
+  const Result grid = augur(trace + "--machine transputer_4x4");
+  CHECK_MESSAGE(grid.status == 0, grid.err);
+  CHECK(grid.out.find("(transputer_grid)") != std::string::npos);
+}
+}
