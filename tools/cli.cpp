@@ -36,6 +36,8 @@ const char* const usage_text =
     "  --json FILE              write the JSON report\n"
     "  --text FILE              write the text report to FILE instead of stdout\n"
     "  --event-log FILE         write one line per event\n"
+    "  --chrome-trace FILE      write the timeline as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
+    "  --paraver PREFIX         write the timeline as a Paraver trace: PREFIX.prv, PREFIX.pcf, PREFIX.row\n"
     "  --log CAT=LEVEL[,...]    log levels (engine, machines, traces, models, scenarios, tools)\n"
     "  --jobs N                 variants run in parallel (default: number of cores)\n"
     "  --max-events N           stop each variant after N events\n"
@@ -49,6 +51,8 @@ struct CommandLine {
   std::string json;
   std::string text;
   std::string event_log;
+  std::string chrome_trace;
+  std::string paraver;
   std::string log_levels;
   unsigned jobs = 0;
   std::uint64_t max_events = 0;
@@ -103,6 +107,10 @@ CommandLine parse(const std::vector<std::string>& args) {
       cl.text = val(a);
     } else if (a == "--event-log") {
       cl.event_log = val(a);
+    } else if (a == "--chrome-trace") {
+      cl.chrome_trace = val(a);
+    } else if (a == "--paraver") {
+      cl.paraver = val(a);
     } else if (a == "--log") {
       cl.log_levels = val(a);
     } else if (a == "--jobs" || a == "-j") {
@@ -278,6 +286,8 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     }
     RunOptions opts;
     opts.event_log = sc.outputs.event_log;
+    opts.chrome_trace = cl.chrome_trace;
+    opts.paraver = cl.paraver;
     opts.jobs = cl.jobs != 0 ? cl.jobs : std::max(1u, std::thread::hardware_concurrency());
     opts.max_events = cl.max_events;
     opts.max_time = cl.max_time;

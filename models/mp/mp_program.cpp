@@ -459,12 +459,14 @@ void MpProgram::deliver(std::uint32_t mid, std::uint32_t rid, engine::Scheduler&
                      where(rq.owner), m.bytes, m.src, m.tag, rq.bytes));
   }
   rq.start = m.start;
+  rq.matched = m.src;
   rq.complete = std::max(m.arrival, rq.post) + m.recv_overhead;
   rq.known = true;
   rq.bytes = m.bytes;
   const std::uint32_t send_req = m.send_req;
   if (send_req != none) {
     Request& sq = requests_[send_req];
+    sq.matched = static_cast<std::int32_t>(rq.owner);
     sq.start = m.start;
     sq.complete = m.arrival;
     sq.known = true;
@@ -484,15 +486,23 @@ void MpProgram::on_known(std::uint32_t req, engine::Scheduler& s) {
   if (wait_satisfied(r, done, started)) s.wake(owner, done);
 }
 
-bool MpProgram::wait_satisfied(const Rank& r, SimTime& done, SimTime& started) const {
+bool MpProgram::wait_satisfied(const Rank& r, SimTime& done, SimTime& started, std::int32_t* last_peer,
+                               bool* last_is_send) const {
+  // `last_peer`: the peer of the request whose transfer started last (the one waited for).
   auto over = [&](const std::vector<std::uint32_t>& ids) {
     done = 0;
     started = 0;
+    bool first = true;
     for (std::uint32_t id : ids) {
       const Request& q = requests_[id];
       if (!q.known) return false;
       done = std::max(done, q.complete);
-      started = std::max(started, q.start);
+      if (first || q.start > started) {
+        started = q.start;
+        if (last_peer != nullptr) *last_peer = q.matched >= 0 ? q.matched : q.peer;
+        if (last_is_send != nullptr) *last_is_send = q.is_send;
+      }
+      first = false;
     }
     return true;
   };
@@ -502,6 +512,8 @@ bool MpProgram::wait_satisfied(const Rank& r, SimTime& done, SimTime& started) c
       if (!q.known) return false;
       done = q.complete;
       started = q.start;
+      if (last_peer != nullptr) *last_peer = q.matched >= 0 ? q.matched : q.peer;
+      if (last_is_send != nullptr) *last_is_send = q.is_send;
       return true;
     }
     case WaitMode::group: return over(r.group);
@@ -528,7 +540,11 @@ StepResult MpProgram::block(LpId lp, WaitMode mode, EventKind kind, std::int32_t
 StepResult MpProgram::complete_now(LpId lp, engine::Scheduler& s) {
   Rank& r = ranks_[lp];
   SimTime done = 0, started = 0;
-  wait_satisfied(r, done, started);
+  std::int32_t waited_peer = r.wait_peer;
+  bool last_is_send = false;
+  wait_satisfied(r, done, started, &waited_peer, &last_is_send);
+  std::uint8_t detail = r.wait_detail;
+  if ((r.wait_event == EventKind::wait || r.wait_event == EventKind::waitall) && last_is_send) detail = 2;
   SimTime& clock = s.lp(lp).clock;
   const SimTime before = r.wait_since;
   clock = std::max(clock, done);
@@ -554,7 +570,9 @@ StepResult MpProgram::complete_now(LpId lp, engine::Scheduler& s) {
       break;
   }
   r.wait = WaitMode::none;
-  emit(s, lp, r.wait_event, before, clock, waited, r.wait_peer, r.wait_tag, r.wait_bytes, r.wait_detail);
+  // The event names the peer actually waited for (the source an any-source receive matched, the
+  // last partner of a waitall).
+  emit(s, lp, r.wait_event, before, clock, waited, waited_peer, r.wait_tag, r.wait_bytes, detail);
   return StepResult::advanced;
 }
 

@@ -59,6 +59,7 @@ class MpProgram final : public engine::Program {
     std::uint64_t bytes = 0;
     std::uint64_t line = 0;
     std::int32_t peer = -1;
+    std::int32_t matched = -1;  ///< the peer it matched (the actual source of an any-source receive)
     std::int32_t tag = 0;
     std::uint32_t owner = 0;
     std::uint32_t next = none;  ///< link in the owner's posted-receive queue / free list
@@ -124,7 +125,8 @@ class MpProgram final : public engine::Program {
                           engine::Scheduler& s);
   void deliver(std::uint32_t msg, std::uint32_t recv, engine::Scheduler& s);
   void on_known(std::uint32_t req, engine::Scheduler& s);
-  bool wait_satisfied(const Rank& r, SimTime& done, SimTime& started) const;
+  bool wait_satisfied(const Rank& r, SimTime& done, SimTime& started, std::int32_t* last_peer = nullptr,
+                      bool* last_is_send = nullptr) const;
   engine::StepResult block(LpId lp, WaitMode mode, engine::EventKind kind, std::int32_t peer, std::int32_t tag,
                            std::uint64_t bytes, std::uint8_t detail, engine::Scheduler& s);
   engine::StepResult complete_now(LpId lp, engine::Scheduler& s);

@@ -46,6 +46,51 @@ nlohmann::ordered_json lp_json(const LpStats& s) {
   return j;
 }
 
+nlohmann::ordered_json amount_json(const analysis::WaitAmount& a) {
+  nlohmann::ordered_json j;
+  j["total_s"] = a.total_s;
+  j["direct_s"] = a.direct_s();
+  j["indirect_s"] = a.indirect_s;
+  j["count"] = a.count;
+  return j;
+}
+
+std::string operation_name(std::size_t i) {
+  return i == 0 ? std::string("point_to_point")
+                : std::string(engine::to_string(static_cast<engine::CollectiveKind>(i - 1)));
+}
+
+void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max_rows) {
+  analysis::LpWaits total;
+  for (const auto& l : v.waits) {
+    for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
+      total.patterns[i].total_s += l.patterns[i].total_s;
+      total.patterns[i].indirect_s += l.patterns[i].indirect_s;
+    }
+  }
+  if (!(total.total_s() > 0)) return;
+  out << fmt::format("  wait states (s):\n  {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "rank",
+                     "late_sender", "late_recv", "barrier", "early_reduce", "late_bcast", "wait_nxn", "indirect");
+  auto row = [&](const std::string& name, const analysis::LpWaits& w) {
+    double indirect = 0;
+    for (const auto& a : w.patterns) indirect += a.indirect_s;
+    out << fmt::format("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f}\n", name,
+                       w.patterns[0].total_s, w.patterns[1].total_s, w.patterns[2].total_s, w.patterns[3].total_s,
+                       w.patterns[4].total_s, w.patterns[5].total_s, indirect);
+  };
+  const std::size_t n = max_rows == 0 ? v.waits.size() : std::min(max_rows, v.waits.size());
+  for (std::size_t i = 0; i < n; ++i) row(std::to_string(i), v.waits[i]);
+  row("total", total);
+  std::string ops;
+  for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
+    const auto& a = v.waits_by_operation[i];
+    if (!(a.total_s > 0)) continue;
+    ops += fmt::format("{}{} {:.6f} s ({} waits, {:.0f} % indirect)", ops.empty() ? "" : "; ", operation_name(i),
+                       a.total_s, a.count, 100.0 * a.indirect_s / a.total_s);
+  }
+  out << "  waiting by operation: " << ops << "\n";
+}
+
 }  // namespace
 
 void write_text(std::ostream& out, const std::string& scenario, const std::vector<VariantResult>& variants,
@@ -74,6 +119,7 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
     for (std::size_t i = 0; i < n; ++i) row(std::to_string(i), v.lps[i]);
     if (n < v.lps.size()) out << fmt::format("  ... {} more ranks (see --json)\n", v.lps.size() - n);
     row("total", totals(v.lps));
+    write_waits_text(out, v, max_rows);
     for (const std::string& w : v.warnings) out << "  " << w << "\n";
   }
 }
@@ -114,6 +160,39 @@ nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<Va
       procs.push_back(std::move(p));
     }
     j["processors"] = std::move(procs);
+    if (!v.waits.empty()) {
+      nlohmann::ordered_json ws;
+      nlohmann::ordered_json patterns;
+      for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
+        analysis::WaitAmount sum;
+        for (const auto& l : v.waits) {
+          sum.total_s += l.patterns[i].total_s;
+          sum.indirect_s += l.patterns[i].indirect_s;
+          sum.count += l.patterns[i].count;
+        }
+        patterns[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i)))] = amount_json(sum);
+      }
+      ws["patterns"] = patterns;
+      nlohmann::ordered_json ops = nlohmann::ordered_json::object();
+      for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
+        if (v.waits_by_operation[i].count > 0) ops[operation_name(i)] = amount_json(v.waits_by_operation[i]);
+      }
+      ws["by_operation"] = ops;
+      nlohmann::ordered_json per = nlohmann::ordered_json::array();
+      for (std::size_t r = 0; r < v.waits.size(); ++r) {
+        nlohmann::ordered_json p;
+        p["rank"] = r;
+        double indirect = 0;
+        for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
+          p[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i))) + "_s"] = v.waits[r].patterns[i].total_s;
+          indirect += v.waits[r].patterns[i].indirect_s;
+        }
+        p["indirect_s"] = indirect;
+        per.push_back(std::move(p));
+      }
+      ws["processors"] = std::move(per);
+      j["wait_states"] = std::move(ws);
+    }
     j["warnings"] = v.warnings;
     doc["variants"].push_back(std::move(j));
   }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/analysis/wait_states.hpp"
 #include "models/report/run_stats.hpp"
 
 namespace augur::models::report {
@@ -29,6 +30,8 @@ struct VariantResult {
   double predicted_time_s = 0;
   std::uint64_t events = 0;
   std::vector<LpStats> lps;
+  std::vector<analysis::LpWaits> waits;             ///< wait states per LP (empty: not analysed)
+  std::vector<analysis::WaitAmount> waits_by_operation;  ///< [0] point-to-point, [1 + CollectiveKind]
   std::vector<std::string> warnings;
 };
 

@@ -1,0 +1,122 @@
+// Wait states on hand-made traces: each pattern alone with its expected time, and an indirect
+// wait propagated across three ranks (test machine: L = 1 us, G = 1 ns/B, eager <= 100 B).
+#include <doctest/doctest.h>
+
+#include "engine/scheduler.hpp"
+#include "models/analysis/wait_states.hpp"
+#include "models/mp/mp_program.hpp"
+#include "tests/models/mp_test_support.hpp"
+
+using namespace augur;
+using namespace augur::test;
+using models::analysis::WaitPattern;
+
+namespace {
+
+std::vector<models::analysis::LpWaits> waits(std::vector<std::vector<MpRecord>> ranks, models::mp::MpOptions options = {}) {
+  MemoryTrace trace(std::move(ranks));
+  TestMachine machine(trace.rank_count());
+  models::mp::MpProgram program(trace, machine, options);
+  engine::Scheduler s(static_cast<std::uint32_t>(trace.rank_count()));
+  models::analysis::WaitStateAnalyzer analyzer(static_cast<std::uint32_t>(trace.rank_count()));
+  s.add_observer(&analyzer);
+  const auto r = s.run(program);
+  REQUIRE(r.outcome == engine::RunOutcome::completed);
+  return analyzer.lps();
+}
+
+const models::analysis::WaitAmount& at(const std::vector<models::analysis::LpWaits>& w, std::size_t lp, WaitPattern p) {
+  return w[lp].patterns[static_cast<std::size_t>(p)];
+}
+
+MpRecord compute_us(double us) { return rec(MpOpKind::compute, -1, 0, 0, us * 1000); }
+
+MpRecord coll(MpOpKind k, int root = 0, std::uint64_t bytes = 8) {
+  MpRecord r = rec(k, -1, 0, bytes);
+  r.root = root;
+  return r;
+}
+
+}  // namespace
+
+TEST_SUITE("unit") {
+TEST_CASE("WaitStateAnalyzer finds a late sender") {
+  // rank 0 receives at 0; rank 1 sends at 5 us: w = 5 us, direct (rank 1 did not wait).
+  auto w = waits({{rec(MpOpKind::recv, 1, 0, 10)}, {compute_us(5), rec(MpOpKind::send, 0, 0, 10)}});
+  CHECK(at(w, 0, WaitPattern::late_sender).total_s == doctest::Approx(5e-6));
+  CHECK(at(w, 0, WaitPattern::late_sender).indirect_s == doctest::Approx(0.0));
+  CHECK(at(w, 0, WaitPattern::late_sender).count == 1);
+  CHECK(w[1].total_s() == doctest::Approx(0.0));
+}
+
+TEST_CASE("WaitStateAnalyzer finds a late receiver") {
+  // 1000 B rendezvous sent at 0; the receive is posted at 3 us: the sender waits 3 us.
+  auto w = waits({{rec(MpOpKind::send, 1, 0, 1000)}, {compute_us(3), rec(MpOpKind::recv, 0, 0, 1000)}});
+  CHECK(at(w, 0, WaitPattern::late_receiver).total_s == doctest::Approx(3e-6));
+  CHECK(at(w, 1, WaitPattern::late_sender).total_s == doctest::Approx(0.0));
+}
+
+TEST_CASE("WaitStateAnalyzer finds a late receiver through a TI wait on an isend") {
+  // isend 1000 B at 0 then wait: the receive comes at 4 us: the wait on the send request is late receiver.
+  auto w = waits({{rec(MpOpKind::isend, 1, 3, 1000), rec(MpOpKind::wait, 0, 3, 0, 0, 1)},
+                  {compute_us(4), rec(MpOpKind::recv, 0, 3, 1000)}});
+  CHECK(at(w, 0, WaitPattern::late_receiver).total_s == doctest::Approx(4e-6));
+  CHECK(at(w, 0, WaitPattern::late_sender).total_s == doctest::Approx(0.0));
+}
+
+TEST_CASE("WaitStateAnalyzer measures waits at a barrier from the entry times") {
+  // Entries at 1, 2 and 4 us: waits 3, 2 and 0 us, whichever way the barrier is priced.
+  for (const char* mode : {"default", "analytic"}) {
+    models::mp::MpOptions o;
+    o.collectives = mode;
+    auto w = waits({{compute_us(1), coll(MpOpKind::barrier)},
+                    {compute_us(2), coll(MpOpKind::barrier)},
+                    {compute_us(4), coll(MpOpKind::barrier)}},
+                   o);
+    CHECK(at(w, 0, WaitPattern::wait_at_barrier).total_s == doctest::Approx(3e-6));
+    CHECK(at(w, 1, WaitPattern::wait_at_barrier).total_s == doctest::Approx(2e-6));
+    CHECK(at(w, 2, WaitPattern::wait_at_barrier).count == 0);
+  }
+}
+
+TEST_CASE("WaitStateAnalyzer finds an early reduce on the root only") {
+  // Root 0 enters at 0; contributors at 2 and 5 us: the root waits 5 us; nobody else waits.
+  auto w = waits({{coll(MpOpKind::reduce)}, {compute_us(2), coll(MpOpKind::reduce)}, {compute_us(5), coll(MpOpKind::reduce)}});
+  CHECK(at(w, 0, WaitPattern::early_reduce).total_s == doctest::Approx(5e-6));
+  CHECK(w[1].total_s() == doctest::Approx(0.0));
+  CHECK(w[2].total_s() == doctest::Approx(0.0));
+}
+
+TEST_CASE("WaitStateAnalyzer finds a late broadcast") {
+  // Root 1 enters at 4 us; ranks 0 and 2 at 0 and 1 us: waits 4 and 3 us.
+  auto w = waits({{coll(MpOpKind::bcast, 1)}, {compute_us(4), coll(MpOpKind::bcast, 1)}, {compute_us(1), coll(MpOpKind::bcast, 1)}});
+  CHECK(at(w, 0, WaitPattern::late_broadcast).total_s == doctest::Approx(4e-6));
+  CHECK(at(w, 2, WaitPattern::late_broadcast).total_s == doctest::Approx(3e-6));
+  CHECK(w[1].total_s() == doctest::Approx(0.0));
+}
+
+TEST_CASE("WaitStateAnalyzer finds a wait at an all-to-all collective") {
+  // allreduce entries at 1 and 3 us: rank 0 waits 2 us (N x N).
+  auto w = waits({{compute_us(1), coll(MpOpKind::allreduce)}, {compute_us(3), coll(MpOpKind::allreduce)}});
+  CHECK(at(w, 0, WaitPattern::wait_at_nxn).total_s == doctest::Approx(2e-6));
+  CHECK(at(w, 1, WaitPattern::wait_at_nxn).count == 0);
+  // The messages of the expanded allreduce are not counted as point-to-point waits.
+  CHECK(at(w, 0, WaitPattern::late_sender).total_s == doctest::Approx(0.0));
+}
+
+TEST_CASE("WaitStateAnalyzer separates an indirect wait propagated across three ranks") {
+  // rank 2 computes 10 us and sends 10 B to rank 1; rank 1 (posted at 0) waits 10 us: direct late
+  // sender; it receives at 10 + 1 + 0.01 = 11.01 us and sends to rank 0. Rank 0, posted at 0, waits
+  // w = 11.01 us, of which rank 1 spent 10 us waiting itself: indirect 10 us, direct 1.01 us.
+  auto w = waits({{rec(MpOpKind::recv, 1, 0, 10)},
+                  {rec(MpOpKind::recv, 2, 0, 10), rec(MpOpKind::send, 0, 0, 10)},
+                  {compute_us(10), rec(MpOpKind::send, 1, 0, 10)}});
+  const auto& r1 = at(w, 1, WaitPattern::late_sender);
+  CHECK(r1.total_s == doctest::Approx(10e-6));
+  CHECK(r1.indirect_s == doctest::Approx(0.0));
+  const auto& r0 = at(w, 0, WaitPattern::late_sender);
+  CHECK(r0.total_s == doctest::Approx(11.01e-6));
+  CHECK(r0.indirect_s == doctest::Approx(10e-6));
+  CHECK(r0.direct_s() == doctest::Approx(1.01e-6));
+}
+}

@@ -1,0 +1,318 @@
+#!/usr/bin/env bash
+# Issue 4 benchmark: replays the same TI traces with augur and with SimGrid's `smpirun -replay`
+# on the equivalent platform, measures both with /usr/bin/time -v and prints one Markdown table
+# (actions, CPU seconds, actions/s, peak RSS, CPU ratio, predicted times). See README.md.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+
+usage() {
+  cat <<EOF
+usage: tools/bench/compare.sh [AUGUR] [options]
+  AUGUR                 the augur binary of a Release build (default: $repo/build/release/tools/augur)
+  --gen PATH            augur_ti_gen (default: <AUGUR's folder>/bench/augur_ti_gen)
+  --scratch DIR         traces, logs and results go here (default: /tmp/augur-bench)
+  --sizes LIST          synthetic sizes to run, from 64,1024,4096,16384,1000000 (default: all);
+                        iterations per size as in issue 4: 200, 200, 100, 10, 10
+  --iterations LIST     override the iterations, one per size in --sizes
+  --no-real             skip the real traces of ti-samples
+  --only-real           run the real traces only
+  --samples DIR         the real traces (default: $repo/../shared/ti-samples)
+  --no-simgrid          augur only
+  --no-synthetic-source skip the extra augur rows replaying the on-the-fly synthetic source
+  --timeout S           per run, for both tools (default: 1800); a run past it reads "timeout"
+  --repeat N            repeat a run that took under 10 s of CPU up to N times in all and keep
+                        the least CPU time (default: 3; timer resolution is 10 ms)
+  --keep                keep the generated traces (default: deleted after each size)
+  -h, --help            this text
+The 1,000,000-rank size always runs augur only, on the synthetic source (no files).
+Results: the table on stdout, and in DIR/results.md; raw figures in DIR/results.tsv.
+EOF
+}
+
+augur="$repo/build/release/tools/augur"
+gen=""
+scratch="/tmp/augur-bench"
+sizes="64,1024,4096,16384,1000000"
+iterations=""
+run_real=1
+run_synthetic=1
+samples="$repo/../shared/ti-samples"
+run_simgrid=1
+synthetic_rows=1
+timeout_s=1800
+repeat=3
+keep=0
+while (($#)); do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --gen) gen="$2"; shift ;;
+    --scratch) scratch="$2"; shift ;;
+    --sizes) sizes="$2"; shift ;;
+    --iterations) iterations="$2"; shift ;;
+    --no-real) run_real=0 ;;
+    --only-real) run_synthetic=0 ;;
+    --samples) samples="$2"; shift ;;
+    --no-simgrid) run_simgrid=0 ;;
+    --no-synthetic-source) synthetic_rows=0 ;;
+    --timeout) timeout_s="$2"; shift ;;
+    --repeat) repeat="$2"; shift ;;
+    --keep) keep=1 ;;
+    -*) echo "compare.sh: error: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    *) augur="$1" ;;
+  esac
+  shift
+done
+augur="$(realpath -m "$augur")"
+[ -n "$gen" ] || gen="$(dirname "$augur")/bench/augur_ti_gen"
+gen="$(realpath -m "$gen")"
+for exe in "$augur" "$gen"; do
+  if [ ! -x "$exe" ]; then
+    echo "compare.sh: error: $exe not found; build it first: cmake --workflow --preset release" >&2
+    exit 2
+  fi
+done
+
+log() { echo "compare.sh: $*" >&2; }
+
+# --- tools: /usr/bin/time (package time), zstd, and SimGrid's smpirun (libsimgrid-dev) -------------
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  log "installing $*"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  # Never libboost1.81-dev: it conflicts with libboost-dev 1.74 and removes libsimgrid-dev.
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
+}
+[ -x /usr/bin/time ] || apt_install time
+command -v zstd >/dev/null || apt_install zstd
+if ((run_simgrid)) && ! command -v smpirun >/dev/null; then apt_install libsimgrid-dev; fi
+if ((run_simgrid)) && ! command -v smpirun >/dev/null; then
+  log "smpirun still missing after installing libsimgrid-dev: SimGrid rows skipped"
+  run_simgrid=0
+fi
+# Every rank file is open at once in both replayers.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+mkdir -p "$scratch"
+scratch="$(realpath "$scratch")"
+results_tsv="$scratch/results.tsv"
+results_md="$scratch/results.md"
+printf 'workload\tP\tI\tactions\ttool\tstatus\tcpu_s\twall_s\trss_kb\tpredicted_s\n' > "$results_tsv"
+
+# --- the equivalent platforms ---------------------------------------------------------------------
+# SimGrid: P hosts of 1 Gflop/s, each with a private 10 GB/s, 0.5 us link to a non-blocking switch
+# (1 us and 10 GB/s host to host), loopback 10 GB/s, 0 us: ../shared/ti-samples/platform.xml with
+# P hosts. augur: the same as a loggp_smp machine (machines/library/platform_cluster_64.yaml); it
+# has no host count, one process per node makes as many nodes as ranks.
+write_platform() {  # P DIR
+  local p="$1" dir="$2"
+  cat > "$dir/platform.xml" <<EOF
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<!-- compare.sh: $p hosts node-0 .. node-$((p - 1)), 1 Gflop/s, private 10 GB/s 0.5 us links. -->
+<platform version="4.1">
+  <cluster id="cluster" prefix="node-" suffix="" radical="0-$((p - 1))"
+           speed="1Gf" core="1" bw="10GBps" lat="0.5us"
+           loopback_bw="10GBps" loopback_lat="0us"/>
+</platform>
+EOF
+  seq -f 'node-%.0f' 0 $((p - 1)) > "$dir/hostfile"
+}
+machine_yaml="$scratch/machine.yaml"
+cat > "$machine_yaml" <<'EOF'
+# compare.sh: the SimGrid cluster of platform.xml (any host count) as a LogGP SMP machine:
+# 1 Gflop/s hosts, 1 us and 10 GB/s host to host (two 0.5 us private links), loopback 10 GB/s
+# without latency, each host's private link as its up/down link, SMPI's 64 KiB eager limit.
+schema_version: 1
+model: loggp_smp
+description: "compare.sh cluster: 1 Gflop/s hosts, 1us and 10GBps host to host (SimGrid cluster, CM02)"
+cpu_speed: 1Gflops
+latency: 1us
+bandwidth: 10GBps
+overhead: 0s
+gap: 0s
+mtu: 0
+processes_per_node: 1
+mapping: block
+intra_node_latency: 0s
+intra_node_bandwidth: 10GBps
+link_contention: true
+eager_threshold: 64KiB
+EOF
+
+# --- one measured run ------------------------------------------------------------------------------
+# measure_once NAME DIR CMD... : runs CMD in DIR under timeout and /usr/bin/time -v; sets m_status
+# (ok, timeout, failed), m_cpu, m_wall, m_rss_kb and leaves the output in $scratch/logs/NAME.out.
+mkdir -p "$scratch/logs"
+# timeout runs its command in a process group of its own, out of reach of the terminal's Ctrl-C:
+# on INT/TERM, stop the run in progress (the children of its /usr/bin/time) before leaving.
+running_pid=""
+stop_running() {
+  if [ -n "$running_pid" ]; then pkill -TERM -P "$running_pid" 2>/dev/null || true; fi
+  exit 130
+}
+trap stop_running INT TERM
+measure_once() {
+  local name="$1" dir="$2"
+  shift 2
+  local tfile="$scratch/logs/$name.time" out="$scratch/logs/$name.out" rc=0
+  (cd "$dir" && exec /usr/bin/time -v -o "$tfile" timeout -k 10 "$timeout_s" "$@") > "$out" 2>&1 &
+  running_pid=$!
+  wait "$running_pid" || rc=$?
+  running_pid=""
+  m_cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$tfile")
+  m_rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tfile")
+  m_wall=$(awk '/Elapsed \(wall clock\)/ {n = split($NF, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.2f", s}' "$tfile")
+  if ((rc == 124 || rc == 137)); then
+    m_status=timeout
+  elif ((rc != 0)); then
+    m_status="failed($rc)"
+  else
+    m_status=ok
+  fi
+}
+
+# measure NAME DIR CMD... : measure_once, repeated while short (see --repeat); keeps the run with
+# the least CPU time (its wall time and RSS too).
+measure() {
+  measure_once "$@"
+  local n=1 best_cpu="$m_cpu" best_wall="$m_wall" best_rss="$m_rss_kb"
+  while [ "$m_status" = ok ] && ((n < repeat)) && awk -v c="$m_cpu" 'BEGIN { exit !(c < 10) }'; do
+    measure_once "$@"
+    n=$((n + 1))
+    [ "$m_status" = ok ] || break
+    if awk -v a="$m_cpu" -v b="$best_cpu" 'BEGIN { exit !(a < b) }'; then
+      best_cpu="$m_cpu" best_wall="$m_wall" best_rss="$m_rss_kb"
+    fi
+  done
+  if [ "$m_status" = ok ]; then m_cpu="$best_cpu" m_wall="$best_wall" m_rss_kb="$best_rss"; fi
+}
+
+record() {  # workload P I actions tool predicted
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$m_status" "$m_cpu" "$m_wall" \
+    "${m_rss_kb:-0}" "$6" >> "$results_tsv"
+}
+
+augur_predicted() { sed -n 's/.*predicted time: \([0-9.eE+-]*\) s.*/\1/p' "$1" | head -1; }
+simgrid_predicted() { sed -n 's/.*Simulation time \([0-9.eE+-]*\).*/\1/p' "$1" | tail -1; }
+
+run_augur() {  # workload P I actions TRACE-REF [tool-label]
+  local label="${6:-augur}"
+  log "$1: $label"
+  measure "$1.$label" "$scratch" "$augur" run --trace "$5" --machine "$machine_yaml" --jobs 1
+  record "$1" "$2" "$3" "$4" "$label" "$(augur_predicted "$scratch/logs/$1.$label.out")"
+  [ "$m_status" = ok ] || log "$1: $label: $m_status (see $scratch/logs/$1.$label.out)"
+}
+
+run_simgrid() {  # workload P I actions DIR (holding trace.txt) PLATFORM HOSTFILE
+  log "$1: simgrid (timeout ${timeout_s}s)"
+  measure "$1.simgrid" "$5" smpirun -np "$2" -platform "$6" -hostfile "$7" -replay trace.txt \
+    --cfg=network/model:CM02 --cfg=network/crosstraffic:0
+  record "$1" "$2" "$3" "$4" "SimGrid 3.32" "$(simgrid_predicted "$scratch/logs/$1.simgrid.out")"
+  [ "$m_status" = ok ] || log "$1: simgrid: $m_status (see $scratch/logs/$1.simgrid.out)"
+}
+
+# The on-the-fly source: `--trace synthetic:SPEC` once the scenario loader knows the format,
+# `ti:synthetic:SPEC` (understood by tools/runner.cpp) until then.
+synthetic_prefix="synthetic:"
+if ! "$augur" run --trace "synthetic:P=2,I=1" --machine "$machine_yaml" > /dev/null 2>&1; then
+  synthetic_prefix="ti:synthetic:"
+fi
+
+# --- synthetic workload ----------------------------------------------------------------------------
+default_iterations() {
+  case "$1" in
+    64|1024) echo 200 ;;
+    4096) echo 100 ;;
+    *) echo 10 ;;
+  esac
+}
+if ((run_synthetic)); then
+  IFS=, read -r -a size_list <<< "$sizes"
+  iter_list=()
+  [ -z "$iterations" ] || IFS=, read -r -a iter_list <<< "$iterations"
+  for k in "${!size_list[@]}"; do
+    p="${size_list[$k]}"
+    it="${iter_list[$k]:-$(default_iterations "$p")}"
+    spec="P=$p,I=$it"
+    name="synthetic-$p"
+    actions=$("$gen" --count "$spec")
+    if ((p >= 100000)); then  # no million files: augur's on-the-fly source only
+      run_augur "$name" "$p" "$it" "$actions" "$synthetic_prefix$spec" "augur (synthetic source)"
+      continue
+    fi
+    dir="$scratch/$name"
+    rm -rf "$dir"
+    log "$name: generating $spec"
+    "$gen" "$spec" "$dir" >&2
+    run_augur "$name" "$p" "$it" "$actions" "$dir/trace.txt"
+    if ((synthetic_rows)); then
+      run_augur "$name" "$p" "$it" "$actions" "$synthetic_prefix$spec" "augur (synthetic source)"
+    fi
+    if ((run_simgrid)); then
+      write_platform "$p" "$dir"
+      run_simgrid "$name" "$p" "$it" "$actions" "$dir" "$dir/platform.xml" "$dir/hostfile"
+    fi
+    if ((!keep)); then rm -rf "$dir"; fi
+  done
+fi
+
+# --- the real traces of ti-samples (the ten of predictions.tsv; tiny-4 has its own platform) -----
+if ((run_real)); then
+  for src in "$samples"/prk-stencil-{4,8,16} "$samples"/prk-transpose-{4,8,16} "$samples"/prk-p2p-{4,8,16} \
+             "$samples"/simgrid-example-32; do
+    [ -f "$src/trace.txt" ] || { log "missing $src/trace.txt: skipped"; continue; }
+    name="$(basename "$src")"
+    dir="$scratch/real/$name"
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    cp "$src/trace.txt" "$dir/"
+    for z in "$src"/rank*.txt.zst; do zstd -dq "$z" -o "$dir/$(basename "$z" .zst)"; done
+    p=$(grep -cv '^[[:space:]]*\(#.*\)\?$' "$dir/trace.txt")
+    actions=$(cat "$dir"/rank*.txt | grep -cv '^[[:space:]]*\(#.*\)\?$')
+    run_augur "$name" "$p" "-" "$actions" "$dir/trace.txt"
+    if ((run_simgrid)); then
+      run_simgrid "$name" "$p" "-" "$actions" "$dir" "$samples/platform.xml" "$samples/hostfile"
+    fi
+    if ((!keep)); then rm -rf "$dir"; fi
+  done
+fi
+
+# --- the table -------------------------------------------------------------------------------------
+# One row per (workload, tool). On augur rows: SimGrid's CPU over augur's, and the relative
+# difference of the predicted times (augur - SimGrid) / SimGrid.
+awk -F'\t' -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v host="$(nproc) cores, $(. /etc/os-release && echo "$PRETTY_NAME")" '
+  NR == 1 { next }
+  {
+    n++; w[n] = $1; p[n] = $2; it[n] = $3; act[n] = $4; tool[n] = $5; st[n] = $6; cpu[n] = $7
+    wall[n] = $8; rss[n] = $9; pred[n] = $10
+    if ($5 ~ /SimGrid/ && $6 == "ok") { sg_cpu[$1] = $7; sg_pred[$1] = $10 }
+  }
+  function num(x) { return x + 0 }
+  END {
+    printf "augur vs SimGrid 3.32 TI replay (CM02), %s, %s\n\n", date, host
+    printf "| workload | P | I | actions | tool | CPU s | wall s | actions/s (CPU) | peak RSS MB | KB/rank | SimGrid CPU / augur CPU | predicted s | pred. diff |\n"
+    printf "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n"
+    for (i = 1; i <= n; i++) {
+      c = num(cpu[i])
+      if (st[i] != "ok") { rate = st[i] }
+      else if (c < 0.01) { rate = sprintf("> %.3g M", act[i] / 0.01 / 1e6) }
+      else if (act[i] / c >= 1e6) { rate = sprintf("%.2f M", act[i] / c / 1e6) }
+      else { rate = sprintf("%.1f k", act[i] / c / 1e3) }
+      cputxt = (c < 0.01 && st[i] == "ok") ? "< 0.01" : sprintf("%.2f", c)
+      if (st[i] == "timeout") cputxt = "timeout (" cputxt ")"
+      rssmb = sprintf("%.1f", rss[i] / 1024)
+      kbrank = sprintf("%.2f", rss[i] / p[i])
+      ratio = ""; diff = ""
+      if (tool[i] !~ /SimGrid/ && (w[i] in sg_cpu)) {
+        s = num(sg_cpu[w[i]])
+        ratio = (c < 0.01) ? sprintf("> %.0f×", s / 0.01) : sprintf("%.1f×", s / c)
+        if (pred[i] != "" && num(sg_pred[w[i]]) > 0)
+          diff = sprintf("%+.2e", (num(pred[i]) - num(sg_pred[w[i]])) / num(sg_pred[w[i]]))
+      }
+      printf "| %s | %s | %s | %s | %s | %s | %.2f | %s | %s | %s | %s | %s | %s |\n", w[i], p[i], it[i], act[i], \
+             tool[i], cputxt, wall[i], rate, rssmb, kbrank, ratio, (pred[i] == "" ? "-" : pred[i]), diff
+    }
+  }' "$results_tsv" | tee "$results_md"
