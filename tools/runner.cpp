@@ -127,6 +127,8 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   result.lps = stats.lps();
   result.waits = waits.lps();
   result.waits_by_operation = waits.by_operation();
+  result.explained_by_operation = waits.explained_by_operation();
+  result.causes = waits.causes();
   result.warnings = program->warnings();
   return result;
 }

@@ -14,8 +14,8 @@ namespace augur::tools {
 /// Options of a run that are not part of the scenario.
 struct RunOptions {
   std::string event_log;        ///< event log file ("" = off); variant k > 1 of several gets ".vK" inserted
-  std::string chrome_trace;     ///< Chrome trace-event JSON file ("" = off); ".vK" inserted as for the event log
-  std::string paraver;          ///< Paraver prefix ("" = off): PREFIX.prv/.pcf/.row; ".vK" appended with several variants
+  std::string chrome_trace;     ///< Chrome trace-event JSON file ("" = off); ".vK" inserted like the event log's
+  std::string paraver;          ///< Paraver PREFIX.prv/.pcf/.row ("" = off); several variants: PREFIX.vK
   unsigned jobs = 1;            ///< worker threads for independent variants
   std::uint64_t max_events = 0; ///< stop each variant after this many events (0 = no limit)
   double max_time = 0;          ///< stop each variant at this simulated time (0 = no limit)

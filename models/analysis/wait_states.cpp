@@ -5,6 +5,8 @@
 // point-to-point waits: the collective's pattern accounts for them.
 #include "models/analysis/wait_states.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace augur::models::analysis {
@@ -13,7 +15,23 @@ using engine::CollectiveKind;
 using engine::EventKind;
 
 namespace {
-constexpr std::size_t history_limit = 64;  // wait intervals kept per LP for indirect-wait queries
+constexpr std::size_t history_limit = 16;  // wait intervals kept per LP for indirect-wait queries
+
+std::string call_signature(const engine::Event& e) {
+  switch (e.kind) {
+    case EventKind::send: return e.peer >= 0 ? fmt::format("send to {} tag {}", e.peer, e.tag) : "send";
+    case EventKind::recv: return e.peer >= 0 ? fmt::format("recv from {} tag {}", e.peer, e.tag) : "recv";
+    case EventKind::wait: return "wait";
+    case EventKind::waitall: return "waitall";
+    case EventKind::test: return "test";
+    case EventKind::collective:
+    case EventKind::collective_begin:
+    case EventKind::collective_end:
+      return std::string(engine::to_string(static_cast<CollectiveKind>(e.detail - 1)));
+    case EventKind::finish: return "the end";
+    default: return std::string(engine::to_string(e.kind));
+  }
+}
 }
 
 std::string_view to_string(WaitPattern pattern) {
@@ -36,7 +54,101 @@ double LpWaits::total_s() const {
 
 WaitStateAnalyzer::WaitStateAnalyzer(std::uint32_t lp_count)
     : lps_(lp_count), by_operation_(2 + static_cast<std::size_t>(CollectiveKind::exscan)), history_(lp_count),
-      collective_seq_(lp_count, 0) {}
+      collective_seq_(lp_count, 0), traces_(lp_count), explained_(by_operation_.size(), 0.0) {
+  call_names_.push_back("the start");
+  call_ids_.emplace("the start", 0);
+}
+
+std::uint32_t WaitStateAnalyzer::intern(std::map<std::string, std::uint32_t>& table, std::vector<std::string>& names,
+                                        std::string name) {
+  auto [it, inserted] = table.emplace(name, static_cast<std::uint32_t>(names.size()));
+  if (inserted) names.push_back(std::move(name));
+  return it->second;
+}
+
+// Ends the computation phase before a communication call: its region is named by the calls that
+// bracket it. Completions of blocking operations are synchronisation points.
+void WaitStateAnalyzer::close_phase(engine::LpId lp, const engine::Event& e) {
+  LpTrace& t = traces_[lp];
+  const std::uint32_t call = intern(call_ids_, call_names_, call_signature(e));
+  if (t.pending) {
+    const std::uint32_t region = intern(
+        region_ids_, region_names_, fmt::format("compute between {} and {}", call_names_[t.prev_call], call_names_[call]));
+    if (regions_.size() < region_names_.size()) regions_.resize(region_names_.size());
+    regions_[region].name = region_names_[region];
+    t.phases[t.phase_count % phase_ring] = Phase{t.pending_begin, t.pending_end, region};
+    ++t.phase_count;
+    t.pending = false;
+  }
+  t.prev_call = call;
+}
+
+double WaitStateAnalyzer::last_sync(engine::LpId lp, double before) const {
+  const LpTrace& t = traces_[lp];
+  double best = 0;
+  const std::uint32_t n = std::min<std::uint32_t>(t.sync_count, sync_ring);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const double s = t.syncs[(t.sync_count - 1 - i) % sync_ring];
+    if (s <= before) best = std::max(best, s);
+  }
+  return best;
+}
+
+// H-CWP-DM: in the synchronisation interval before the wait, each region's excess time on the
+// waited-for LP q over the waiting LP p, t(q,c) − t(p,c) when positive (computation only: own waits
+// excluded), is that region's share of p's direct waiting time (scaled down when the excesses
+// add up to more than the wait).
+void WaitStateAnalyzer::attribute(engine::LpId p, engine::LpId q, std::size_t op, double enter_p, double enter_q,
+                                  double direct) {
+  if (!(direct > 0) || p == q) return;
+  const double sp = last_sync(p, enter_p);
+  const double sq = last_sync(q, enter_q);
+  std::array<std::pair<std::uint32_t, double>, 2 * phase_ring> time{};
+  std::size_t used = 0;
+  auto add = [&](std::uint32_t region, double dt) {
+    for (std::size_t i = 0; i < used; ++i) {
+      if (time[i].first == region) {
+        time[i].second += dt;
+        return;
+      }
+    }
+    time[used++] = {region, dt};
+  };
+  auto scan = [&](engine::LpId lp, double from, double to, double sign) {
+    const LpTrace& t = traces_[lp];
+    const std::uint32_t n = std::min<std::uint32_t>(t.phase_count, phase_ring);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const Phase& ph = t.phases[(t.phase_count - 1 - i) % phase_ring];
+      const double dt = std::min(ph.end, to) - std::max(ph.begin, from);
+      if (dt > 0) add(ph.region, sign * dt);
+    }
+  };
+  scan(q, sq, enter_q, 1.0);
+  scan(p, sp, enter_p, -1.0);
+  double excess = 0;
+  for (std::size_t i = 0; i < used; ++i) excess += std::max(0.0, time[i].second);
+  if (!(excess > 0)) return;
+  const double factor = std::min(1.0, direct / excess);
+  for (std::size_t i = 0; i < used; ++i) {
+    if (!(time[i].second > 0)) continue;
+    RegionCause& c = regions_[time[i].first];
+    c.caused_s += time[i].second * factor;
+    c.excess_s += time[i].second;
+    ++c.waits;
+  }
+  explained_[op] += std::min(direct, excess);
+}
+
+std::vector<RegionCause> WaitStateAnalyzer::causes() const {
+  std::vector<RegionCause> out;
+  for (const RegionCause& c : regions_) {
+    if (c.caused_s > 0) out.push_back(c);
+  }
+  std::sort(out.begin(), out.end(), [](const RegionCause& a, const RegionCause& b) {
+    return a.caused_s > b.caused_s || (a.caused_s == b.caused_s && a.name < b.name);
+  });
+  return out;
+}
 
 double WaitStateAnalyzer::waiting_within(engine::LpId q, double begin, double end) const {
   double sum = 0;
@@ -61,18 +173,42 @@ void WaitStateAnalyzer::record(engine::LpId p, WaitPattern pattern, std::size_t 
   o.total_s += w;
   o.indirect_s += indirect;
   ++o.count;
+  attribute(p, q, op, enter_p, enter_q, w - indirect);
   auto& h = history_[p];
   if (h.size() >= history_limit) h.erase(h.begin());
   h.push_back(Interval{enter_p, enter_q});
 }
 
 void WaitStateAnalyzer::on_event(const engine::Event& e) {
+  if (e.internal) return;  // messages of expanded collectives: the collective is the unit
+  LpTrace& t = traces_[e.lp];
+  if (e.kind == EventKind::compute || e.kind == EventKind::sleep || e.kind == EventKind::loop_block) {
+    if (!t.pending) {
+      t.pending = true;
+      t.pending_begin = e.clock_before;
+    }
+    t.pending_end = e.clock_after;
+    return;
+  }
+  if (e.kind == EventKind::interval_enter || e.kind == EventKind::interval_exit) return;
+  if (e.kind != EventKind::collective_end) close_phase(e.lp, e);
+  const bool completes = e.kind == EventKind::recv || e.kind == EventKind::wait || e.kind == EventKind::waitall ||
+                         e.kind == EventKind::collective || e.kind == EventKind::collective_end ||
+                         (e.kind == EventKind::send && e.waited > 0);  // an eager send synchronises nothing
+  classify(e);
+  if (completes) {
+    t.syncs[t.sync_count % sync_ring] = e.clock_after;
+    ++t.sync_count;
+  }
+}
+
+void WaitStateAnalyzer::classify(const engine::Event& e) {
   switch (e.kind) {
     case EventKind::recv:
     case EventKind::wait:
     case EventKind::waitall:
     case EventKind::send: {
-      if (e.internal || !(e.waited > 0) || e.peer < 0 || static_cast<std::uint32_t>(e.peer) >= lps_.size()) return;
+      if (!(e.waited > 0) || e.peer < 0 || static_cast<std::uint32_t>(e.peer) >= lps_.size()) return;
       // A blocking send (detail 1) or a wait on a send request that waited: late receiver; any
       // other waiting completion of a receive: late sender.
       const bool sender_side = e.kind == EventKind::send || e.detail == 2;

@@ -4,6 +4,8 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -34,6 +36,17 @@ struct WaitAmount {
   double direct_s() const { return total_s - indirect_s; }
 };
 
+/// A code region's share of the waiting it caused (root causes, H-CWP-DM). Regions are the
+/// computation phases between two consecutive communication calls of a rank, named by those calls
+/// ("compute between recv from 2 tag 7 and allreduce"), so the same phase of every iteration
+/// aggregates into one region a user can find in the program.
+struct RegionCause {
+  std::string name;
+  double caused_s = 0;       ///< waiting time of other LPs attributed to this region
+  double excess_s = 0;       ///< sum of its positive excesses over the waiting LPs
+  std::uint64_t waits = 0;   ///< waits it contributed to
+};
+
 /// Per-LP results.
 struct LpWaits {
   std::array<WaitAmount, wait_pattern_count> patterns{};
@@ -54,11 +67,32 @@ class WaitStateAnalyzer final : public engine::Observer {
   LpWaits totals() const;
   /// Waiting time per operation kind: index 0 = point-to-point, 1 + CollectiveKind otherwise.
   const std::vector<WaitAmount>& by_operation() const { return by_operation_; }
+  /// Per operation kind (same indexing): the part of its direct waiting explained by regions.
+  const std::vector<double>& explained_by_operation() const { return explained_; }
+  /// Every region that caused waiting, sorted by caused time (largest first; ties by name).
+  std::vector<RegionCause> causes() const;
 
  private:
   struct Interval {
     double begin;
     double end;
+  };
+  struct Phase {
+    double begin;
+    double end;
+    std::uint32_t region;
+  };
+  static constexpr std::size_t phase_ring = 8;  // computation phases kept per LP
+  static constexpr std::size_t sync_ring = 4;   // synchronisation points kept per LP
+  struct LpTrace {
+    std::array<Phase, phase_ring> phases{};
+    std::array<double, sync_ring> syncs{};
+    std::uint32_t phase_count = 0;
+    std::uint32_t sync_count = 0;
+    std::uint32_t prev_call = 0;   ///< signature id of the last communication call (0 = start)
+    double pending_begin = 0;
+    double pending_end = 0;
+    bool pending = false;
   };
   struct OpenCollective {
     engine::CollectiveKind kind = engine::CollectiveKind::barrier;
@@ -68,6 +102,11 @@ class WaitStateAnalyzer final : public engine::Observer {
   };
 
   void record(engine::LpId p, WaitPattern pattern, std::size_t op, double enter_p, double enter_q, engine::LpId q);
+  void attribute(engine::LpId p, engine::LpId q, std::size_t op, double enter_p, double enter_q, double direct);
+  void close_phase(engine::LpId lp, const engine::Event& e);
+  void classify(const engine::Event& e);
+  double last_sync(engine::LpId lp, double before) const;
+  std::uint32_t intern(std::map<std::string, std::uint32_t>& table, std::vector<std::string>& names, std::string name);
   double waiting_within(engine::LpId q, double begin, double end) const;
   void close_collective(std::uint64_t seq, OpenCollective& c);
 
@@ -76,6 +115,13 @@ class WaitStateAnalyzer final : public engine::Observer {
   std::vector<std::vector<Interval>> history_;   ///< recent wait intervals per LP (bounded)
   std::vector<std::uint64_t> collective_seq_;    ///< collectives entered per LP
   std::vector<std::pair<std::uint64_t, OpenCollective>> open_;  ///< collectives not yet entered by all
+  std::vector<LpTrace> traces_;
+  std::vector<double> explained_;
+  std::map<std::string, std::uint32_t> call_ids_;
+  std::vector<std::string> call_names_;
+  std::map<std::string, std::uint32_t> region_ids_;
+  std::vector<std::string> region_names_;
+  std::vector<RegionCause> regions_;
 };
 
 }  // namespace augur::models::analysis

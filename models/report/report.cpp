@@ -60,6 +60,50 @@ std::string operation_name(std::size_t i) {
                 : std::string(engine::to_string(static_cast<engine::CollectiveKind>(i - 1)));
 }
 
+// The analyzer's method (seed 001 section 3.2) applied to the numbers: which component of the
+// lost time dominates, and the next thing to look at.
+std::string advice(const VariantResult& v) {
+  const LpStats t = totals(v.lps);
+  const double total = v.predicted_time_s * static_cast<double>(v.lps.size());
+  if (!(total > 0)) return "nothing ran.";
+  const double lost = total - t.compute_s;
+  const double idle = total - t.compute_s - t.transfer_s - t.wait_s - t.sleep_s;
+  std::string text = fmt::format("efficiency {:.1f} % (compute over processors x time); ", 100.0 * t.compute_s / total);
+  if (!(lost > 0.01 * total)) return text + "little time is lost: nothing to fix.";
+  struct Part {
+    const char* name;
+    double value;
+  };
+  const Part parts[] = {{"waiting", t.wait_s}, {"transfer", t.transfer_s}, {"idle (finished early)", idle}, {"sleep", t.sleep_s}};
+  const Part* top = &parts[0];
+  for (const Part& p : parts) {
+    if (p.value > top->value) top = &p;
+  }
+  text += fmt::format("{} dominates the lost time ({:.1f} % of it)", top->name, 100.0 * top->value / lost);
+  if (top == &parts[0] && !v.waits_by_operation.empty()) {
+    std::size_t op = 0;
+    for (std::size_t i = 1; i < v.waits_by_operation.size(); ++i) {
+      if (v.waits_by_operation[i].total_s > v.waits_by_operation[op].total_s) op = i;
+    }
+    const auto& a = v.waits_by_operation[op];
+    if (a.total_s > 0) {
+      text += fmt::format("; {:.1f} % of the waiting is at {} ({:.1f} % of that explained by excess computation "
+                          "of the late ranks)",
+                          100.0 * a.total_s / t.wait_s, operation_name(op),
+                          std::min(100.0, 100.0 * v.explained_by_operation[op] / a.total_s));
+      if (!v.causes.empty()) {
+        text += fmt::format("; the region causing the most waiting is \"{}\" ({:.6f} s in {} waits)",
+                            v.causes.front().name, v.causes.front().caused_s, v.causes.front().waits);
+      }
+    }
+  } else if (top == &parts[1]) {
+    text += "; the network is the bottleneck: fewer or larger messages, or a faster machine";
+  } else if (top == &parts[2]) {
+    text += "; some ranks finish much earlier: the work is unevenly distributed";
+  }
+  return text + ".";
+}
+
 void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max_rows) {
   analysis::LpWaits total;
   for (const auto& l : v.waits) {
@@ -89,6 +133,14 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
                        a.total_s, a.count, 100.0 * a.indirect_s / a.total_s);
   }
   out << "  waiting by operation: " << ops << "\n";
+  if (!v.causes.empty()) {
+    out << "  root causes (waiting caused in other ranks, by code region):\n";
+    for (std::size_t i = 0; i < v.causes.size() && i < 10; ++i) {
+      const auto& c = v.causes[i];
+      out << fmt::format("    {:>10.6f} s  {} ({} waits)\n", c.caused_s, c.name, c.waits);
+    }
+  }
+  out << "  advice: " << advice(v) << "\n";
 }
 
 }  // namespace
@@ -177,7 +229,22 @@ nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<Va
       for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
         if (v.waits_by_operation[i].count > 0) ops[operation_name(i)] = amount_json(v.waits_by_operation[i]);
       }
+      for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
+        if (v.waits_by_operation[i].count > 0 && i < v.explained_by_operation.size()) {
+          ops[operation_name(i)]["explained_s"] = v.explained_by_operation[i];
+        }
+      }
       ws["by_operation"] = ops;
+      nlohmann::ordered_json causes = nlohmann::ordered_json::array();
+      for (const auto& c : v.causes) {
+        nlohmann::ordered_json cj;
+        cj["region"] = c.name;
+        cj["caused_s"] = c.caused_s;
+        cj["excess_s"] = c.excess_s;
+        cj["waits"] = c.waits;
+        causes.push_back(std::move(cj));
+      }
+      ws["root_causes"] = std::move(causes);
       nlohmann::ordered_json per = nlohmann::ordered_json::array();
       for (std::size_t r = 0; r < v.waits.size(); ++r) {
         nlohmann::ordered_json p;

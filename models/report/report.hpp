@@ -32,6 +32,8 @@ struct VariantResult {
   std::vector<LpStats> lps;
   std::vector<analysis::LpWaits> waits;             ///< wait states per LP (empty: not analysed)
   std::vector<analysis::WaitAmount> waits_by_operation;  ///< [0] point-to-point, [1 + CollectiveKind]
+  std::vector<double> explained_by_operation;        ///< direct waiting explained by regions, same indexing
+  std::vector<analysis::RegionCause> causes;         ///< root causes, largest first
   std::vector<std::string> warnings;
 };
 

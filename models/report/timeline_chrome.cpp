@@ -268,12 +268,15 @@ ChromeTrace::ChromeTrace(const std::string& path, std::uint32_t lp_count, const 
   auto out = std::back_inserter(buf_);
   fmt::format_to(out, "{{\"traceEvents\":[\n");
   begin_event();
-  fmt::format_to(out, "{{\"name\":\"process_name\",\"ph\":\"M\",\"ts\":0,\"pid\":0,\"tid\":0,\"args\":{{\"name\":{}}}}}",
+  fmt::format_to(out,
+                 "{{\"name\":\"process_name\",\"ph\":\"M\",\"ts\":0,\"pid\":0,\"tid\":0,"
+                 "\"args\":{{\"name\":{}}}}}",
                  nlohmann::json(title).dump());
   for (std::uint32_t lp = 0; lp < lp_count; ++lp) {
     begin_event();
     fmt::format_to(out,
-                   "{{\"name\":\"thread_name\",\"ph\":\"M\",\"ts\":0,\"pid\":0,\"tid\":{0},\"args\":{{\"name\":\"rank {0}\"}}}}",
+                   "{{\"name\":\"thread_name\",\"ph\":\"M\",\"ts\":0,\"pid\":0,\"tid\":{0},"
+                   "\"args\":{{\"name\":\"rank {0}\"}}}}",
                    lp);
     begin_event();
     fmt::format_to(out,
@@ -363,7 +366,8 @@ void ChromeTrace::on_event(const engine::Event& e) {
     case EventKind::compute:
       if (a > b) {
         slice("computing", "compute", e.lp, b, a,
-              fmt::format("\"category\":\"{}\"{}", compute_category(e.detail), e.internal ? ",\"in_collective\":1" : ""));
+              fmt::format("\"category\":\"{}\"{}", compute_category(e.detail),
+                          e.internal ? ",\"in_collective\":1" : ""));
       }
       break;
     case EventKind::loop_block:

@@ -41,16 +41,18 @@ struct MatchedMessage {
 ///   on, no new message into that rank is drawn (receives posted before it still are);
 /// * a `wait` names (peer, tag) but not the direction: it finishes the oldest pending non-blocking
 ///   request of the rank with that key, receive or send; a `waitall` finishes every pending
-///   request of its scope (trace level, or the current expanded collective);
+///   request of its scope (trace level, or the current expanded collective), so the waitall of a
+///   `sendRecv` also ends the trace-level receives still pending then (their arrow ends early);
 /// * a non-blocking receive completed by `test` and never waited for is dropped when its rank ends.
 /// Memory: one entry per message in flight, one per open channel, one per pending request.
 class MessageMatcher {
  public:
+  /// A matcher for LPs 0 … lp_count - 1.
   explicit MessageMatcher(std::uint32_t lp_count) : lps_(lp_count) {}
   /// Feeds one event; appends every message completed by it to `out`.
   void on_event(const engine::Event& e, std::vector<MatchedMessage>& out);
-  /// The earliest send_call among messages whose send is known but not yet matched (infinite when
-  /// none): a timeline keyed by send time may not write anything later than this yet.
+  /// The earliest send_call among messages whose send was seen but whose receive has not completed
+  /// (infinite when none): a writer ordering messages by send time must hold back records from then on.
   engine::SimTime earliest_pending_send() const;
   /// Messages not drawn so far: wildcard receives, sends to ranks after their first wildcard
   /// receive, receives never waited for.

@@ -1,5 +1,6 @@
-// Paraver writer: state, event and communication records in time order through a bounded reorder
-// buffer, header written last. Formats as produced by BSC's Extrae merger (mpi2prv): header
+// Paraver writer: state, event and communication records put in time order by a reorder buffer
+// that spills to sorted temporary runs, merged under the header at the end. Formats as produced by
+// BSC's Extrae merger (mpi2prv): header
 // `#Paraver (date):end_ns:nodes(cpus):appls:tasks(threads:node,…)`, records `1:`, `2:`, `3:`.
 #include "models/report/timeline_paraver.hpp"
 
@@ -137,9 +138,10 @@ void ParaverTrace::on_event(const engine::Event& e) {
     case EventKind::wait:
     case EventKind::waitall:
     case EventKind::test: {
+      const bool blocking = e.detail == 1;
       ParaverState transfer = ParaverState::wait_all;
-      if (e.kind == EventKind::send) transfer = e.detail == 1 ? ParaverState::blocking_send : ParaverState::immediate_send;
-      if (e.kind == EventKind::recv) transfer = e.detail == 1 ? ParaverState::send_receive : ParaverState::immediate_receive;
+      if (e.kind == EventKind::send) transfer = blocking ? ParaverState::blocking_send : ParaverState::immediate_send;
+      if (e.kind == EventKind::recv) transfer = blocking ? ParaverState::send_receive : ParaverState::immediate_receive;
       event(e.lp, b, paraver_p2p_type, p2p_value(e));
       communication(e, ParaverState::waiting_message, transfer);
       event(e.lp, a, paraver_p2p_type, 0);
@@ -230,8 +232,9 @@ void ParaverTrace::open_run() {
   run.path = fmt::format("{}.prv.tmp{}", prefix_, runs_.size());
   run.file = std::fopen(run.path.c_str(), "w+b");
   if (run.file == nullptr) {
-    throw std::runtime_error(
-        fmt::format("{}: error: cannot write the Paraver trace: {}", run.path, std::strerror(errno)));
+    // The first run is created with the observer: name the file the user asked for.
+    throw std::runtime_error(fmt::format("{}: error: cannot write the Paraver trace: {}",
+                                         runs_.empty() ? prefix_ + ".prv" : run.path, std::strerror(errno)));
   }
   runs_.push_back(std::move(run));
 }
@@ -344,7 +347,9 @@ void ParaverTrace::close(SimTime end) {
     std::fclose(prv);
     throw;
   }
-  if (std::fclose(prv) != 0) throw std::runtime_error(fmt::format("{}: error: writing the Paraver trace failed", prv_path));
+  if (std::fclose(prv) != 0) {
+    throw std::runtime_error(fmt::format("{}: error: writing the Paraver trace failed", prv_path));
+  }
   remove_runs();
 
   // .pcf: the standard state table, then augur's event types.
@@ -360,9 +365,13 @@ void ParaverTrace::close(SimTime end) {
       "DEFAULT_SEMANTIC\n\n"
       "THREAD_FUNC          State As Is\n\n\n"
       "STATES\n";
-  for (std::size_t i = 0; i < standard_states.size(); ++i) pcf += fmt::format("{:<5}{}\n", i, standard_states[i].first);
+  for (std::size_t i = 0; i < standard_states.size(); ++i) {
+    pcf += fmt::format("{:<5}{}\n", i, standard_states[i].first);
+  }
   pcf += "\n\nSTATES_COLOR\n";
-  for (std::size_t i = 0; i < standard_states.size(); ++i) pcf += fmt::format("{:<5}{}\n", i, standard_states[i].second);
+  for (std::size_t i = 0; i < standard_states.size(); ++i) {
+    pcf += fmt::format("{:<5}{}\n", i, standard_states[i].second);
+  }
   pcf += fmt::format("\n\nEVENT_TYPE\n0    {}    Collective operation\nVALUES\n0      End\n", paraver_collective_type);
   for (int k = 0; k <= static_cast<int>(engine::CollectiveKind::exscan); ++k) {
     pcf += fmt::format("{:<7}{}\n", k + 1, engine::to_string(static_cast<engine::CollectiveKind>(k)));

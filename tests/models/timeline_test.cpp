@@ -171,7 +171,9 @@ ChromeSummary validate_chrome(const std::string& text) {
     if (ph == "M") {
       if (name == "process_name") process_named = true;
       if (name == "thread_name") sum.named_tids.insert(tid);
-      if ((name == "process_name" || name == "thread_name") && !e["args"].contains("name")) problem(at + "no args.name");
+      if ((name == "process_name" || name == "thread_name") && !e["args"].contains("name")) {
+        problem(at + "no args.name");
+      }
     } else if (ph == "X") {
       if (!e.contains("dur") || !e["dur"].is_number() || e["dur"].get<double>() < 0) {
         problem(at + "X without a dur >= 0");
@@ -216,8 +218,9 @@ ChromeSummary validate_chrome(const std::string& text) {
   constexpr double eps = 1e-6;
   for (auto& [tid, list] : slices) {
     if (sum.named_tids.count(tid) == 0) problem("tid " + std::to_string(tid) + " has no thread_name");
-    std::sort(list.begin(), list.end(),
-              [](const Slice& a, const Slice& b) { return a.begin != b.begin ? a.begin < b.begin : a.order < b.order; });
+    std::sort(list.begin(), list.end(), [](const Slice& a, const Slice& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.order < b.order;
+    });
     std::vector<Slice> stack;
     for (const Slice& sl : list) {
       while (!stack.empty() && sl.begin >= stack.back().end - eps) stack.pop_back();
@@ -233,7 +236,9 @@ ChromeSummary validate_chrome(const std::string& text) {
       problem("flow " + std::to_string(id) + " has not exactly one s and one f");
       continue;
     }
-    if (f->second.cat != st.cat || f->second.name != st.name) problem("flow " + std::to_string(id) + ": s and f differ");
+    if (f->second.cat != st.cat || f->second.name != st.name) {
+      problem("flow " + std::to_string(id) + ": s and f differ");
+    }
     if (f->second.ts < st.ts - eps) problem("flow " + std::to_string(id) + " ends before it starts");
     ++sum.flows;
   }
@@ -245,7 +250,9 @@ ChromeSummary validate_chrome(const std::string& text) {
     const bool inside = std::any_of(list.begin(), list.end(), [&, t = ts](const Slice& sl) {
       return sl.begin <= t + eps && t <= sl.end + eps;
     });
-    if (!inside) problem("flow point at " + std::to_string(ts) + " on tid " + std::to_string(tid) + " outside every slice");
+    if (!inside) {
+      problem("flow point at " + std::to_string(ts) + " on tid " + std::to_string(tid) + " outside every slice");
+    }
   }
   return sum;
 }
@@ -395,7 +402,8 @@ TEST_CASE("MessageMatcher tells a waited send from a waited receive by what is p
 
 TEST_CASE("ChromeTrace validator finds each defect of a broken trace") {
   auto problems = [](const std::string& events) {
-    return validate_chrome(R"({"traceEvents":[{"name":"process_name","ph":"M","ts":0,"pid":0,"tid":0,"args":{"name":"p"}},)"
+    return validate_chrome(R"({"traceEvents":[)"
+                           R"({"name":"process_name","ph":"M","ts":0,"pid":0,"tid":0,"args":{"name":"p"}},)"
                            R"({"name":"thread_name","ph":"M","ts":0,"pid":0,"tid":0,"args":{"name":"t"}})" +
                            events + R"(],"displayTimeUnit":"ns","otherData":{}})")
         .problems.size();
@@ -548,6 +556,9 @@ TEST_CASE("ParaverTrace writes the expected records of a tiny run") {
   const std::string row = slurp(d / "tiny.row");
   CHECK(row.find("LEVEL THREAD SIZE 2\nrank 0\nrank 1\n") != std::string::npos);
   CHECK(row.find("LEVEL CPU SIZE 2\nCPU 1\nCPU 2\n") != std::string::npos);
+  CHECK_THROWS_WITH_AS(models::report::ParaverTrace((d / "no/such/dir/x").string(), 1),
+                       doctest::Contains("no/such/dir/x.prv: error: cannot write the Paraver trace"),
+                       std::runtime_error);
 }
 
 TEST_CASE("ParaverTrace keeps a long run sorted while streaming") {

@@ -13,7 +13,14 @@ using models::analysis::WaitPattern;
 
 namespace {
 
-std::vector<models::analysis::LpWaits> waits(std::vector<std::vector<MpRecord>> ranks, models::mp::MpOptions options = {}) {
+struct Analysis {
+  std::vector<models::analysis::LpWaits> lps;
+  std::vector<models::analysis::RegionCause> causes;
+  std::vector<double> explained;
+  std::vector<models::analysis::WaitAmount> by_operation;
+};
+
+Analysis analyse(std::vector<std::vector<MpRecord>> ranks, models::mp::MpOptions options = {}) {
   MemoryTrace trace(std::move(ranks));
   TestMachine machine(trace.rank_count());
   models::mp::MpProgram program(trace, machine, options);
@@ -22,7 +29,11 @@ std::vector<models::analysis::LpWaits> waits(std::vector<std::vector<MpRecord>> 
   s.add_observer(&analyzer);
   const auto r = s.run(program);
   REQUIRE(r.outcome == engine::RunOutcome::completed);
-  return analyzer.lps();
+  return Analysis{analyzer.lps(), analyzer.causes(), analyzer.explained_by_operation(), analyzer.by_operation()};
+}
+
+std::vector<models::analysis::LpWaits> waits(std::vector<std::vector<MpRecord>> ranks, models::mp::MpOptions options = {}) {
+  return analyse(std::move(ranks), options).lps;
 }
 
 const models::analysis::WaitAmount& at(const std::vector<models::analysis::LpWaits>& w, std::size_t lp, WaitPattern p) {
@@ -118,5 +129,39 @@ TEST_CASE("WaitStateAnalyzer separates an indirect wait propagated across three 
   CHECK(r0.total_s == doctest::Approx(11.01e-6));
   CHECK(r0.indirect_s == doctest::Approx(10e-6));
   CHECK(r0.direct_s() == doctest::Approx(1.01e-6));
+}
+}
+
+TEST_SUITE("unit") {
+TEST_CASE("WaitStateAnalyzer blames the region that makes the last rank late") {
+  // Two barriers. Phase 1 ("the start" to barrier): 1 us on rank 0, 3 us on rank 1: rank 0 waits
+  // 2 us at the first barrier, caused by rank 1's excess 3 − 1 = 2 us in that region. Phase 2
+  // (barrier to barrier): 1 us on rank 0, 4 us on rank 1: rank 0 waits 3 us, excess 3 us.
+  auto a = analyse({{compute_us(1), coll(MpOpKind::barrier), compute_us(1), coll(MpOpKind::barrier)},
+                    {compute_us(3), coll(MpOpKind::barrier), compute_us(4), coll(MpOpKind::barrier)}});
+  CHECK(at(a.lps, 0, WaitPattern::wait_at_barrier).total_s == doctest::Approx(5e-6));
+  REQUIRE(a.causes.size() == 2);
+  CHECK(a.causes[0].name == "compute between barrier and barrier");
+  CHECK(a.causes[0].caused_s == doctest::Approx(3e-6));
+  CHECK(a.causes[1].name == "compute between the start and barrier");
+  CHECK(a.causes[1].caused_s == doctest::Approx(2e-6));
+  // Every microsecond of barrier waiting is explained.
+  const std::size_t barrier = 1 + static_cast<std::size_t>(engine::CollectiveKind::barrier);
+  CHECK(a.explained[barrier] == doctest::Approx(a.by_operation[barrier].total_s));
+}
+
+TEST_CASE("WaitStateAnalyzer attributes a late sender to the sender's extra phase") {
+  // rank 0: allreduce, compute 1 us, recv from 1; rank 1: allreduce, compute 4 us, send to 0.
+  // Both leave the allreduce at about the same time t0; rank 0 posts its receive at t0 + 1 us and
+  // the send starts at t0 + 4 us: w = 3 us, direct. Since their last synchronisation, rank 1 spent
+  // 4 us in "compute between allreduce and send to 0 tag 0", a region rank 0 never ran (its own
+  // phase is a different region): excess 4 us, of which the 3 us wait is attributed.
+  auto a = analyse({{coll(MpOpKind::allreduce), compute_us(1), rec(MpOpKind::recv, 1, 0, 10)},
+                    {coll(MpOpKind::allreduce), compute_us(4), rec(MpOpKind::send, 0, 0, 10)}});
+  CHECK(at(a.lps, 0, WaitPattern::late_sender).total_s == doctest::Approx(3e-6));
+  REQUIRE(a.causes.size() == 1);
+  CHECK(a.causes[0].name == "compute between allreduce and send to 0 tag 0");
+  CHECK(a.causes[0].caused_s == doctest::Approx(3e-6));
+  CHECK(a.causes[0].excess_s == doctest::Approx(4e-6));
 }
 }

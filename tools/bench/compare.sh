@@ -20,6 +20,10 @@ usage: tools/bench/compare.sh [AUGUR] [options]
   --only-real           run the real traces only
   --samples DIR         the real traces (default: $repo/../shared/ti-samples)
   --no-simgrid          augur only
+  --simgrid-privatize   run smpirun with its default globals privatization (one dlopen'ed copy
+                        of the replay binary per rank: slower, and past ~16,000 ranks it exceeds
+                        vm.max_map_count = 65530); default: -no-privatize, which the replay
+                        does not need (same predictions)
   --no-synthetic-source skip the extra augur rows replaying the on-the-fly synthetic source
   --timeout S           per run, for both tools (default: 1800); a run past it reads "timeout"
   --repeat N            repeat a run that took under 10 s of CPU up to N times in all and keep
@@ -40,6 +44,7 @@ run_real=1
 run_synthetic=1
 samples="$repo/../shared/ti-samples"
 run_simgrid=1
+simgrid_privatize=0
 synthetic_rows=1
 timeout_s=1800
 repeat=3
@@ -55,6 +60,7 @@ while (($#)); do
     --only-real) run_synthetic=0 ;;
     --samples) samples="$2"; shift ;;
     --no-simgrid) run_simgrid=0 ;;
+    --simgrid-privatize) simgrid_privatize=1 ;;
     --no-synthetic-source) synthetic_rows=0 ;;
     --timeout) timeout_s="$2"; shift ;;
     --repeat) repeat="$2"; shift ;;
@@ -208,7 +214,9 @@ run_augur() {  # workload P I actions TRACE-REF [tool-label]
 
 run_simgrid() {  # workload P I actions DIR (holding trace.txt) PLATFORM HOSTFILE
   log "$1: simgrid (timeout ${timeout_s}s)"
-  measure "$1.simgrid" "$5" smpirun -np "$2" -platform "$6" -hostfile "$7" -replay trace.txt \
+  local privatize=(-no-privatize)
+  if ((simgrid_privatize)); then privatize=(); fi
+  measure "$1.simgrid" "$5" smpirun "${privatize[@]}" -np "$2" -platform "$6" -hostfile "$7" -replay trace.txt \
     --cfg=network/model:CM02 --cfg=network/crosstraffic:0
   record "$1" "$2" "$3" "$4" "SimGrid 3.32" "$(simgrid_predicted "$scratch/logs/$1.simgrid.out")"
   [ "$m_status" = ok ] || log "$1: simgrid: $m_status (see $scratch/logs/$1.simgrid.out)"

@@ -59,6 +59,38 @@ std::string existing(const std::string& base) {
   return {};
 }
 
+/// The file to open first for `path` read as `requested`, and the form it is read in
+/// (DvmTraceForm says how `automatic` decides).
+std::string resolve(const std::string& path, DvmTraceForm requested, DvmTraceForm& form) {
+  std::string prefix;
+  if (requested == DvmTraceForm::merged) {
+    form = DvmTraceForm::merged;
+    return path;
+  }
+  if (requested == DvmTraceForm::raw) {
+    form = DvmTraceForm::raw;
+    if (raw_prefix(path, prefix)) return path;
+    if (!merged_prefix(path, prefix)) {
+      throw TraceError(path, 0, "a raw Lib-DVM trace is named <prog>0_0.ptr");
+    }
+    std::string raw = existing(prefix + "0_0.ptr");
+    return raw.empty() ? path : raw;
+  }
+  form = DvmTraceForm::merged;
+  if (is_file(path)) {
+    if (raw_prefix(path, prefix)) form = DvmTraceForm::raw;
+    return path;
+  }
+  if (std::string compressed = existing(path); !compressed.empty()) return compressed;
+  if (merged_prefix(path, prefix)) {
+    if (std::string raw = existing(prefix + "0_0.ptr"); !raw.empty()) {
+      form = DvmTraceForm::raw;
+      return raw;
+    }
+  }
+  return path;  // opening it reports that it is missing
+}
+
 std::string event_label(DvmLineKind kind, std::string_view name) {
   return std::string(dvm_event_prefix(kind)) + std::string(name);
 }
@@ -80,29 +112,7 @@ struct DvmTraceReader::Impl {
   bool done = false;
 
   Impl(const std::string& path, DvmTraceForm requested) {
-    std::string first = path;
-    std::string prefix;
-    form = requested;
-    if (requested == DvmTraceForm::automatic) {
-      form = DvmTraceForm::merged;
-      if (is_file(path)) {
-        if (raw_prefix(path, prefix)) form = DvmTraceForm::raw;
-      } else if (const std::string compressed = existing(path); !compressed.empty()) {
-        first = compressed;
-      } else if (merged_prefix(path, prefix)) {
-        if (std::string raw = existing(prefix + "0_0.ptr"); !raw.empty()) {
-          first = raw;
-          form = DvmTraceForm::raw;
-        }
-      }
-    } else if (requested == DvmTraceForm::raw) {
-      if (!raw_prefix(path, prefix)) {
-        if (!merged_prefix(path, prefix)) {
-          throw TraceError(path, 0, "a raw Lib-DVM trace is named <prog>0_0.ptr");
-        }
-        if (std::string raw = existing(prefix + "0_0.ptr"); !raw.empty()) first = raw;
-      }
-    }
+    const std::string first = resolve(path, requested, form);
     files.push_back(first);
     auto lines = std::make_unique<DvmFileLines>(
         first, form == DvmTraceForm::raw ? raw_buffer_size : LineReader::default_buffer_size);
@@ -111,7 +121,8 @@ struct DvmTraceReader::Impl {
       source = std::move(lines);
       return;
     }
-    raw_prefix(first, prefix);
+    std::string prefix;
+    if (!raw_prefix(first, prefix)) merged_prefix(first, prefix);
     const std::int64_t count = preamble.proc_count.value_or(1);
     if (count < 1 || count > max_raw_files) {
       throw TraceError(first, 0,
