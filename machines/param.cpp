@@ -125,6 +125,32 @@ ParamValue ParamSet::parse_value(const ParamSpec& spec, std::string_view text) c
     message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
     throw ParamError(message + " Valid values are: " + join(spec.choices));
   }
+  if (spec.kind == UnitKind::size_table) {
+    // "size:factor;size:factor;…" → list [size, factor, size, factor, …] by decreasing size.
+    std::vector<std::pair<double, double>> rows;
+    std::string_view rest = trim(text);
+    while (!rest.empty()) {
+      const auto semi = rest.find(';');
+      const std::string_view item = trim(rest.substr(0, semi));
+      rest = semi == std::string_view::npos ? std::string_view() : rest.substr(semi + 1);
+      if (item.empty()) continue;
+      const auto colon = item.find(':');
+      try {
+        if (colon == std::string_view::npos) throw UnitError("");
+        rows.emplace_back(parse_quantity(item.substr(0, colon), UnitKind::count),
+                          parse_quantity(item.substr(colon + 1), UnitKind::real));
+      } catch (const UnitError&) {
+        throw ParamError(prefix + "invalid entry '" + std::string(item) +
+                         "': expected size:factor items separated by ';', e.g. 65472:0.94;0:0.81");
+      }
+    }
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [size, factor] : rows) {
+      value.list.push_back(size);
+      value.list.push_back(factor);
+    }
+    return value;
+  }
   if (is_list(spec.kind)) {
     std::vector<std::string> items;
     if (!split_list(text, items))
@@ -194,6 +220,7 @@ std::vector<std::pair<std::string, std::string>> ParamSet::describe() const {
     std::string text;
     switch (declared.kind) {
       case UnitKind::choice:
+      case UnitKind::size_table:
         text = stored.text;
         break;
       case UnitKind::int_list:

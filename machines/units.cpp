@@ -158,6 +158,8 @@ std::string_view to_string(UnitKind kind) {
       return "int_list";
     case UnitKind::real_list:
       return "real_list";
+    case UnitKind::size_table:
+      return "size_table";
   }
   return "unknown";
 }
@@ -195,6 +197,7 @@ double parse_quantity(std::string_view text, UnitKind kind) {
     case UnitKind::choice:
     case UnitKind::int_list:
     case UnitKind::real_list:
+    case UnitKind::size_table:
       fail(kind, text, "a " + std::string(to_string(kind)) + " is not a single quantity");
     default:
       break;
@@ -234,6 +237,7 @@ std::string format_quantity(double value, UnitKind kind) {
     case UnitKind::choice:
     case UnitKind::int_list:
     case UnitKind::real_list:
+    case UnitKind::size_table:
       return format_plain(value);
     default:
       break;

@@ -19,6 +19,7 @@ enum class UnitKind {
   choice,     ///< one word out of a declared list
   int_list,   ///< list of non-negative integers, e.g. a grid shape [4, 4]
   real_list,  ///< list of reals, e.g. per-processor power ratios
+  size_table, ///< piecewise factors by message size, SimGrid's syntax "65472:0.94;1426:0.61;0:0.81"
 };
 
 /// Error of a unit parse: the message says what was expected. Callers add file:line:col.

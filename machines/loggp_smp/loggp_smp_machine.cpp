@@ -47,6 +47,17 @@ std::vector<ParamSpec> loggp_smp_params() {
                    "0",
                    "bandwidth of the shared-memory channel (0 = same as bandwidth)",
                    {}});
+  specs.push_back({"latency_factors",
+                   UnitKind::size_table,
+                   "",
+                   "SimGrid SMPI's latency correction by message size (size:factor;…): L·factor of the "
+                   "largest size <= n; empty = 1",
+                   {}});
+  specs.push_back({"bandwidth_factors",
+                   UnitKind::size_table,
+                   "",
+                   "SimGrid SMPI's bandwidth correction by message size (size:factor;…); empty = 1",
+                   {}});
   specs.push_back({"link_contention",
                    UnitKind::boolean,
                    "true",
@@ -66,6 +77,8 @@ LoggpSmpMachine::LoggpSmpMachine(const ParamSet& params, int processors)
       round_robin_(params.text("mapping") == "round_robin"),
       intra_latency_(params.number("intra_node_latency")),
       intra_bandwidth_(params.number("intra_node_bandwidth")),
+      latency_factors_(params.list("latency_factors")),
+      bandwidth_factors_(params.list("bandwidth_factors")),
       link_contention_(params.flag("link_contention")) {
   if (!(bandwidth_ > 0)) throw ParamError("parameter 'bandwidth': must be positive");
   if (processes_per_node_ < 1)
@@ -89,7 +102,25 @@ int LoggpSmpMachine::node_of(int rank) const {
   return round_robin_ ? rank % nodes_ : rank / processes_per_node_;
 }
 
+double LoggpSmpMachine::size_factor(const std::vector<double>& table, std::uint64_t bytes) {
+  for (std::size_t i = 0; i + 1 < table.size(); i += 2) {
+    if (static_cast<double>(bytes) >= table[i]) return table[i + 1];
+  }
+  return 1.0;
+}
+
 SimTime LoggpSmpMachine::network_time(std::uint64_t bytes) const {
+  // With SMPI's corrections (SimGrid's default network model): L·lf(n) + n / (B·bf(n)).
+  if (!latency_factors_.empty() || !bandwidth_factors_.empty()) {
+    const double latency = latency_ * size_factor(latency_factors_, bytes);
+    const double bandwidth = bandwidth_ * size_factor(bandwidth_factors_, bytes);
+    if (mtu_ == 0 || bytes <= mtu_) return latency + static_cast<double>(bytes) / bandwidth;
+    const std::uint64_t fragments = bytes / mtu_;
+    const std::uint64_t rest = bytes % mtu_;
+    SimTime time = static_cast<double>(fragments) * (latency + static_cast<double>(mtu_) / bandwidth);
+    if (rest > 0) time += latency + static_cast<double>(rest) / bandwidth;
+    return time;
+  }
   // No MTU (or n <= m): Post(n) = L + n·G, written n / bandwidth so that the sample platform's
   // 1us + n / 10GBps comes out to the last bit.
   if (mtu_ == 0 || bytes <= mtu_) return latency_ + static_cast<double>(bytes) / bandwidth_;
@@ -104,8 +135,10 @@ SimTime LoggpSmpMachine::network_time(std::uint64_t bytes) const {
 
 SimTime LoggpSmpMachine::wire_time(std::uint64_t bytes) const {
   // W(n) = (L + W(n)) − L: the first fragment's latency is flight time, not link occupancy.
-  if (mtu_ == 0 || bytes <= mtu_) return static_cast<double>(bytes) / bandwidth_;
-  return network_time(bytes) - latency_;
+  if (mtu_ == 0 || bytes <= mtu_) {
+    return static_cast<double>(bytes) / (bandwidth_ * size_factor(bandwidth_factors_, bytes));
+  }
+  return network_time(bytes) - latency_ * size_factor(latency_factors_, bytes);
 }
 
 Transfer LoggpSmpMachine::transfer(int src, int dst, std::uint64_t bytes, SimTime ready) {

@@ -43,6 +43,8 @@ class LoggpSmpMachine final : public MachineModel {
   SimTime wire_time(std::uint64_t bytes) const;
   /// Whole cost of a message between nodes once injected: L + W(n).
   SimTime network_time(std::uint64_t bytes) const;
+  /// SimGrid SMPI's piecewise correction: the factor of the largest size threshold <= bytes.
+  static double size_factor(const std::vector<double>& table, std::uint64_t bytes);
 
  private:
   SimTime latency_;    ///< L, s
@@ -54,6 +56,8 @@ class LoggpSmpMachine final : public MachineModel {
   bool round_robin_;
   SimTime intra_latency_;
   double intra_bandwidth_;  ///< B/s
+  std::vector<double> latency_factors_;    ///< [size, factor, …] by decreasing size; empty = 1
+  std::vector<double> bandwidth_factors_;  ///< same for the bandwidth
   bool link_contention_;
   int nodes_;
   std::vector<SimTime> up_free_;      ///< per node: when its link to the network is free

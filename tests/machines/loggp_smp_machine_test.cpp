@@ -210,3 +210,28 @@ TEST_SUITE("unit") {
                          ParamError);
   }
 }  // TEST_SUITE
+
+TEST_SUITE("unit") {
+  TEST_CASE("LoggpSmpMachine applies SMPI's size-dependent corrections") {
+    // The tiny-4 platform (host to host 101 us, 125 MBps) with SMPI's default factors: a 1 MB
+    // message takes L·11.6436 + n / (B·0.940694) = 101e-6·11.6436 + 1e6 / (125e6·0.940694)
+    // = 1.1760036e-3 + 8.504359e-3 = 9.680363e-3 s (SimGrid's log: rank 1's recv 0.009680 s).
+    LoggpSmpMachine machine(
+        loggp({{"latency", "101us"},
+               {"bandwidth", "125MBps"},
+               {"latency_factors", "65472:11.6436;15424:3.48845;0:2.01467"},
+               {"bandwidth_factors", "0:0.812084;65472:0.940694;15424:0.697866"}}),
+        2);
+    const auto big = machine.transfer(0, 1, 1000000, 0);
+    CHECK(big.arrival == seconds(101e-6 * 11.6436 + 1e6 / (125e6 * 0.940694)));
+    CHECK(big.arrival == doctest::Approx(0.009680).epsilon(1e-4));
+    // 8 bytes fall in the 0 row: 101e-6·2.01467 + 8 / (125e6·0.812084).
+    const auto small = machine.transfer(1, 0, 8, 1.0);
+    CHECK(small.arrival - 1.0 == seconds(101e-6 * 2.01467 + 8 / (125e6 * 0.812084)));
+  }
+
+  TEST_CASE("LoggpSmpMachine rejects a malformed factor table") {
+    CHECK_THROWS_WITH_AS(loggp({{"latency_factors", "65472=11"}}),
+                         doctest::Contains("parameter 'latency_factors': invalid entry '65472=11'"), ParamError);
+  }
+}

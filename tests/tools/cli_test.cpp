@@ -236,3 +236,31 @@ TEST_CASE("augur replays on the bus and the transputer grid") {
   CHECK(grid.out.find("(transputer_grid)") != std::string::npos);
 }
 }
+
+TEST_SUITE("golden") {
+TEST_CASE("augur with SMPI corrections predicts every PRK sample within 1 percent of SimGrid SMPI") {
+  std::ifstream tsv(shared + "/ti-samples/predictions.tsv");
+  REQUIRE(tsv);
+  std::string line;
+  std::getline(tsv, line);
+  const fs::path d = temp_dir("smpi");
+  int checked = 0;
+  while (std::getline(tsv, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
+    if (f[0].rfind("prk-", 0) != 0) continue;
+    const double simgrid = std::stod(f[9]);  // replay_smpi_sim_s: SimGrid's default SMPI model
+    const Result r = augur("run --trace ti:" + shared + "/ti-samples/" + f[0] +
+                           "/trace.txt --machine platform_cluster_64_smpi --json " + (d / "out.json").string());
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    const double ours =
+        nlohmann::json::parse(slurp(d / "out.json"))["variants"][0]["predicted_time_s"].get<double>();
+    MESSAGE(f[0] << ": augur " << ours << " s, SimGrid SMPI " << simgrid << " s, deviation "
+                 << (ours - simgrid) / simgrid * 100 << " %");
+    CHECK(std::abs(ours - simgrid) / simgrid < 0.01);
+    ++checked;
+  }
+  CHECK(checked == 9);
+}
+}
