@@ -10,7 +10,9 @@
 namespace augur::engine {
 
 std::string format_event(const Event& e) {
-  std::string line = fmt::format("t={:.9f} lp={} {}", e.clock_before, e.lp, to_string(e.kind));
+  // t = when the event completes (a blocking operation is logged when it ends); the clock pair
+  // shows when it began.
+  std::string line = fmt::format("t={:.9f} lp={} {}", e.clock_after, e.lp, to_string(e.kind));
   if (e.internal) line += "*";
   if (e.peer >= 0) line += fmt::format(" peer={}", e.peer);
   switch (e.kind) {

@@ -11,7 +11,8 @@
 namespace augur::engine {
 
 /// Formats one event as the event log and the stepper print it:
-/// `t=0.001000000 lp=3 recv peer=2 tag=0 bytes=8 clock=0.000900000->0.001000000 waited=... status=running`.
+/// `t=0.001000000 lp=3 recv peer=2 tag=0 bytes=8 clock=0.000900000->0.001000000 waited=...` where t is
+/// the simulated time the event completes.
 std::string format_event(const Event& event);
 
 /// Observer writing every event to a file.

@@ -144,6 +144,6 @@ TEST_CASE("format_event prints time LP kind peer bytes and clocks") {
   e.kind = EventKind::recv;
   e.detail = 1;
   CHECK(format_event(e) ==
-        "t=0.000001000 lp=2 recv peer=1 tag=7 bytes=8 clock=0.000001000->0.000003000 waited=0.000001000");
+        "t=0.000003000 lp=2 recv peer=1 tag=7 bytes=8 clock=0.000001000->0.000003000 waited=0.000001000");
 }
 }

@@ -156,7 +156,7 @@ TEST_CASE("augur step follows scripted commands") {
   const Result r = augur("step --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt",
                          "break lp 2\ncontinue\nprint 2\nblocked\nbreak kind waitall\ndelete\nstep 3\nbreak event 40\ncontinue\nprint 9\nquit\n");
   REQUIRE_MESSAGE(r.status == 0, r.err);
-  CHECK(r.out.find("[event 1] t=0.000000000 lp=0 compute") != std::string::npos);
+  CHECK(r.out.find("[event 1] t=1.000000000 lp=0 compute") != std::string::npos);
   CHECK(r.out.find("breakpoint on LP 2") != std::string::npos);
   CHECK(r.out.find("LP 2: clock=") != std::string::npos);
   CHECK(r.out.find("trace position: ") != std::string::npos);
