@@ -20,7 +20,8 @@ Index ceil_div(Index a, Index b) {
 }
 
 Range make_range(Index lo, Index hi, Index step) {
-  if (step < 1) throw std::invalid_argument("range step " + std::to_string(step) + " (must be >= 1)");
+  if (step < 1)
+    throw std::invalid_argument("range step " + std::to_string(step) + " (must be >= 1)");
   if (lo > hi) return Range{};
   // hi snapped down onto the progression: lo + ⌊(hi − lo)/step⌋·step
   hi = lo + (hi - lo) / step * step;
@@ -112,7 +113,8 @@ Block intersect(const Block& a, const Block& b) {
     throw std::invalid_argument("block intersection of ranks " + std::to_string(a.rank()) +
                                 " and " + std::to_string(b.rank()));
   std::vector<Range> dims(static_cast<std::size_t>(a.rank()));
-  for (int d = 0; d < a.rank(); ++d) dims[static_cast<std::size_t>(d)] = intersect(a.dim(d), b.dim(d));
+  for (int d = 0; d < a.rank(); ++d)
+    dims[static_cast<std::size_t>(d)] = intersect(a.dim(d), b.dim(d));
   return Block(std::move(dims));
 }
 

@@ -106,8 +106,8 @@ void Template::distribute(const ProcessorSystem& system, std::span<const int> ax
     const int axis = axis_array[static_cast<std::size_t>(d)];
     if (axis == 0) continue;
     if (axis < 0 || axis > rank())
-      throw std::invalid_argument("distr_: AxisArray[" + std::to_string(d) + "]=" +
-                                  std::to_string(axis) + " for a template of rank " +
+      throw std::invalid_argument("distr_: AxisArray[" + std::to_string(d) +
+                                  "]=" + std::to_string(axis) + " for a template of rank " +
                                   std::to_string(rank()));
     if (dim_of_axis[static_cast<std::size_t>(axis - 1)] >= 0)
       throw std::invalid_argument("distr_: template axis " + std::to_string(axis) +
@@ -127,7 +127,8 @@ const ProcessorSystem& Template::system() const {
 
 void Template::set_multiples(std::vector<Index> multiples) {
   for (Index m : multiples)
-    if (m < 1) throw std::invalid_argument("blkdiv_: divisor " + std::to_string(m) + " (must be >= 1)");
+    if (m < 1)
+      throw std::invalid_argument("blkdiv_: divisor " + std::to_string(m) + " (must be >= 1)");
   multiples_ = std::move(multiples);
 }
 
@@ -160,9 +161,11 @@ Index Template::multiple_for(int axis, SplitRule rule) const {
 
 Range Template::piece(int axis, int coordinate, SplitRule rule) const {
   const int d = dim_of_axis(axis);
-  if (d < 0) throw std::logic_error("template axis " + std::to_string(axis) + " is not distributed");
+  if (d < 0)
+    throw std::logic_error("template axis " + std::to_string(axis) + " is not distributed");
   const std::vector<double> w = weights(d);
-  return split_axis(size(axis), w, multiple_for(axis, rule), rule)[static_cast<std::size_t>(coordinate)];
+  return split_axis(size(axis), w, multiple_for(axis, rule),
+                    rule)[static_cast<std::size_t>(coordinate)];
 }
 
 Block Template::block(int processor, SplitRule rule) const {
@@ -198,10 +201,10 @@ std::vector<std::vector<double>> coordinate_weights(const ProcessorSystem& syste
     std::vector<double> own(static_cast<std::size_t>(size), 1.0);
     if (d < static_cast<int>(raw.size())) {
       if (static_cast<int>(raw[static_cast<std::size_t>(d)].size()) != size)
-        throw std::invalid_argument("coordinate weights: " +
-                                    std::to_string(raw[static_cast<std::size_t>(d)].size()) +
-                                    " weights for grid dimension " + std::to_string(d) + " of size " +
-                                    std::to_string(size));
+        throw std::invalid_argument(
+            "coordinate weights: " + std::to_string(raw[static_cast<std::size_t>(d)].size()) +
+            " weights for grid dimension " + std::to_string(d) + " of size " +
+            std::to_string(size));
       own = raw[static_cast<std::size_t>(d)];
     }
     // calc_j = raw_j / min raw (no normalisation when the minimum is not positive)
@@ -253,8 +256,10 @@ std::vector<double> balanced_counts(std::span<const double> loads, int parts) {
   double low = std::max(largest, total / parts), high = total;
   for (int i = 0; i < 200 && high - low > 1e-12 * total; ++i) {
     const double mid = (low + high) / 2;
-    if (groups_needed(mid) <= parts) high = mid;
-    else low = mid;
+    if (groups_needed(mid) <= parts)
+      high = mid;
+    else
+      low = mid;
   }
   std::size_t group = 0;
   double current = 0;
@@ -278,8 +283,9 @@ std::vector<std::vector<double>> load_weights(const ProcessorSystem& system,
   std::size_t start = 0;
   for (int d = 0; d < system.rank(); ++d) {
     const auto size = static_cast<std::size_t>(system.size(d));
-    const Index number =
-        d < static_cast<int>(weight_numbers.size()) ? weight_numbers[static_cast<std::size_t>(d)] : 0;
+    const Index number = d < static_cast<int>(weight_numbers.size())
+                             ? weight_numbers[static_cast<std::size_t>(d)]
+                             : 0;
     auto& out = raw[static_cast<std::size_t>(d)];
     out.assign(size, 1.0);
     if (number <= 0) continue;

@@ -91,7 +91,8 @@ class Template {
 
 /// The original's setpsw_ (it runs at distr_ when no weights were set, with raw weights 1): per
 /// grid dimension d and coordinate j,
-///   w[d][j] = raw[d][j] / min_j raw[d][j] · (Σ_{k: coord_d(k) = j} (power_k / m)^(1/rank)) / (P / size_d)
+///   w[d][j] = raw[d][j] / min_j raw[d][j] · (Σ_{k: coord_d(k) = j} (power_k / m)^(1/rank)) / (P /
+///   size_d)
 /// with m = min(100000, min_k power_k) and P / size_d an integer division. `raw` may have fewer
 /// dimensions than the grid (the rest count as 1.0); empty `powers` means 1.0 each. A dimension
 /// whose minimum raw weight is ≤ 0 is not normalised. Throws std::invalid_argument for sizes

@@ -29,7 +29,8 @@ PredictorAxis predictor_axis(Index init, Index last, Index step) {
 
 }  // namespace
 
-ParallelLoop::ParallelLoop(std::vector<Index> init, std::vector<Index> last, std::vector<Index> step)
+ParallelLoop::ParallelLoop(std::vector<Index> init, std::vector<Index> last,
+                           std::vector<Index> step)
     : init_(std::move(init)), last_(std::move(last)), step_(std::move(step)) {
   if (init_.size() != last_.size() || init_.size() != step_.size())
     throw std::invalid_argument("mappl_: " + std::to_string(init_.size()) + " initial, " +
@@ -102,7 +103,8 @@ Block ParallelLoop::block(int processor, Fidelity fidelity) const {
     switch (rule.kind) {
       case AxisRuleKind::linear: {
         // loop values I on the progression with coeff·I + constant inside the piece
-        const Range r = intersect(b.dim(rule.source_axis), linear_preimage(piece, rule.coeff, rule.constant));
+        const Range r =
+            intersect(b.dim(rule.source_axis), linear_preimage(piece, rule.coeff, rule.constant));
         if (r.empty()) return Block::empty_of_rank(rank());
         b.set_dim(rule.source_axis, r);
         break;
@@ -112,7 +114,8 @@ Block ParallelLoop::block(int processor, Fidelity fidelity) const {
           return Block::empty_of_rank(rank());
         break;
       case AxisRuleKind::constant:
-        if (rule.constant < piece.lo || rule.constant > piece.hi) return Block::empty_of_rank(rank());
+        if (rule.constant < piece.lo || rule.constant > piece.hi)
+          return Block::empty_of_rank(rank());
         break;
       case AxisRuleKind::replicated: break;
     }
@@ -143,7 +146,8 @@ Block ParallelLoop::predictor_block(int processor) const {
         // the result is shifted by B' (not by Lower) and is empty when it starts below 0
         const auto l = static_cast<std::size_t>(rule.source_axis);
         const Index shift = rule.coeff * axes[l].lower + rule.constant;
-        const Range r = predictor_preimage(piece, rule.coeff, shift, axes[l].higher - axes[l].lower + 1);
+        const Range r =
+            predictor_preimage(piece, rule.coeff, shift, axes[l].higher - axes[l].lower + 1);
         if (r.empty() || r.lo + shift < 0) return Block::empty_of_rank(rank());
         lo[l] = r.lo + shift;
         hi[l] = r.hi + shift;
@@ -155,7 +159,8 @@ Block ParallelLoop::predictor_block(int processor) const {
         break;
       }
       case AxisRuleKind::constant:
-        if (rule.constant < piece.lo || rule.constant > piece.hi) return Block::empty_of_rank(rank());
+        if (rule.constant < piece.lo || rule.constant > piece.hi)
+          return Block::empty_of_rank(rank());
         break;
       case AxisRuleKind::replicated: break;
     }
@@ -185,8 +190,8 @@ std::vector<int> identical_block_counts(std::span<const Block> blocks) {
   std::vector<int> counts(blocks.size(), 0);
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     if (blocks[i].empty()) continue;
-    counts[i] = static_cast<int>(
-        std::count_if(blocks.begin(), blocks.end(), [&](const Block& b) { return b == blocks[i]; }));
+    counts[i] = static_cast<int>(std::count_if(blocks.begin(), blocks.end(),
+                                               [&](const Block& b) { return b == blocks[i]; }));
   }
   return counts;
 }

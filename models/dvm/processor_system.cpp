@@ -23,7 +23,8 @@ int product(const std::vector<int>& sizes) {
 }
 
 void check_sizes(const std::vector<int>& sizes, const char* what) {
-  if (sizes.empty()) throw std::invalid_argument(std::string(what) + ": a processor grid needs rank >= 1");
+  if (sizes.empty())
+    throw std::invalid_argument(std::string(what) + ": a processor grid needs rank >= 1");
   for (int s : sizes)
     if (s < 1)
       throw std::invalid_argument(std::string(what) + ": grid size " + std::to_string(s) +
@@ -38,8 +39,7 @@ std::vector<int> identity(int count) {
 
 }  // namespace
 
-ProcessorSystem::ProcessorSystem(std::vector<int> sizes)
-    : sizes_(std::move(sizes)) {
+ProcessorSystem::ProcessorSystem(std::vector<int> sizes) : sizes_(std::move(sizes)) {
   check_sizes(sizes_, "processor system");
   strides_ = strides_of(sizes_);
   root_ = identity(product(sizes_));
@@ -48,21 +48,24 @@ ProcessorSystem::ProcessorSystem(std::vector<int> sizes)
 
 ProcessorSystem::ProcessorSystem(std::vector<int> sizes, std::vector<int> root,
                                  std::vector<int> root_sizes)
-    : sizes_(std::move(sizes)), strides_(strides_of(sizes_)), root_(std::move(root)),
+    : sizes_(std::move(sizes)),
+      strides_(strides_of(sizes_)),
+      root_(std::move(root)),
       root_sizes_(std::move(root_sizes)) {}
 
 ProcessorSystem ProcessorSystem::subsystem(const ProcessorSystem& parent, std::span<const int> init,
                                            std::span<const int> last) {
   if (init.size() != last.size() || static_cast<int>(init.size()) != parent.rank())
-    throw std::invalid_argument("crtps_: " + std::to_string(init.size()) + " initial and " +
-                                std::to_string(last.size()) + " last indices for a parent of rank " +
-                                std::to_string(parent.rank()));
+    throw std::invalid_argument(
+        "crtps_: " + std::to_string(init.size()) + " initial and " + std::to_string(last.size()) +
+        " last indices for a parent of rank " + std::to_string(parent.rank()));
   std::vector<int> sizes(init.size());
   for (std::size_t d = 0; d < init.size(); ++d) {
     if (init[d] < 0 || last[d] < init[d] || last[d] >= parent.sizes_[d])
       throw std::invalid_argument("crtps_: dimension " + std::to_string(d) + " range [" +
                                   std::to_string(init[d]) + ", " + std::to_string(last[d]) +
-                                  "] is not inside [0, " + std::to_string(parent.sizes_[d] - 1) + "]");
+                                  "] is not inside [0, " + std::to_string(parent.sizes_[d] - 1) +
+                                  "]");
     sizes[d] = last[d] - init[d] + 1;
   }
   const int count = product(sizes);

@@ -11,13 +11,16 @@
 namespace augur::models::dvm {
 
 TransferMatrix::TransferMatrix(int processors)
-    : n_(processors), bytes_(static_cast<std::size_t>(processors) * static_cast<std::size_t>(processors), 0) {}
+    : n_(processors),
+      bytes_(static_cast<std::size_t>(processors) * static_cast<std::size_t>(processors), 0) {}
 
 void TransferMatrix::add(int from, int to, Index bytes) {
   if (from != to) bytes_[index(from, to)] += bytes;
 }
 
-Index TransferMatrix::total() const { return std::accumulate(bytes_.begin(), bytes_.end(), Index{0}); }
+Index TransferMatrix::total() const {
+  return std::accumulate(bytes_.begin(), bytes_.end(), Index{0});
+}
 
 TransferMatrix& TransferMatrix::operator+=(const TransferMatrix& other) {
   if (other.n_ != n_)
@@ -32,7 +35,8 @@ TransferMatrix TransferMatrix::to_root(const ProcessorSystem& system) const {
   for (int s : system.root_sizes()) count *= s;
   TransferMatrix root(count);
   for (int p = 0; p < n_; ++p)
-    for (int q = 0; q < n_; ++q) root.add(system.root_processor(p), system.root_processor(q), at(p, q));
+    for (int q = 0; q < n_; ++q)
+      root.add(system.root_processor(p), system.root_processor(q), at(p, q));
   return root;
 }
 
@@ -58,7 +62,8 @@ TransferMatrix gather_matrix(const ProcessorSystem& system, std::span<const Bloc
     if (sources == Sources::every) {
       // T[p][q] += |holder_p ∩ need_q|·type_size for p ≠ q
       for (int p = 0; p < n; ++p)
-        if (p != q) t.add(p, q, intersect(holders[static_cast<std::size_t>(p)], need).volume() * type_size);
+        if (p != q)
+          t.add(p, q, intersect(holders[static_cast<std::size_t>(p)], need).volume() * type_size);
       continue;
     }
     std::vector<Block> missing = subtract(need, holders[static_cast<std::size_t>(q)]);
@@ -97,9 +102,11 @@ std::vector<Block> lift_blocks(const ProcessorSystem& system, std::span<const Bl
   if (blocks.empty()) return {};
   int count = 1;
   for (int s : system.root_sizes()) count *= s;
-  std::vector<Block> lifted(static_cast<std::size_t>(count), Block::empty_of_rank(blocks[0].rank()));
+  std::vector<Block> lifted(static_cast<std::size_t>(count),
+                            Block::empty_of_rank(blocks[0].rank()));
   for (int p = 0; p < system.processor_count(); ++p)
-    lifted[static_cast<std::size_t>(system.root_processor(p))] = blocks[static_cast<std::size_t>(p)];
+    lifted[static_cast<std::size_t>(system.root_processor(p))] =
+        blocks[static_cast<std::size_t>(p)];
   return lifted;
 }
 
@@ -156,8 +163,9 @@ TransferMatrix shadow_matrix(const ProcessorSystem& system, std::span<const Bloc
                              const ShadowWidths& widths, Index type_size, Fidelity fidelity) {
   check_per_processor(system, blocks.size(), "shadow");
   if (widths.low.size() != array_sizes.size() || widths.high.size() != array_sizes.size())
-    throw std::invalid_argument("shadow: widths for " + std::to_string(widths.low.size()) + " and " +
-                                std::to_string(widths.high.size()) + " dimensions of an array of rank " +
+    throw std::invalid_argument("shadow: widths for " + std::to_string(widths.low.size()) +
+                                " and " + std::to_string(widths.high.size()) +
+                                " dimensions of an array of rank " +
                                 std::to_string(array_sizes.size()));
   const int n = system.processor_count();
   TransferMatrix t(n);
@@ -232,8 +240,8 @@ TransferMatrix shadow_matrix(const DistributedArray& array, const ShadowWidths& 
   if (resolved.high.empty()) resolved.high.assign(static_cast<std::size_t>(array.rank()), -1);
   if (static_cast<int>(resolved.low.size()) != array.rank() ||
       static_cast<int>(resolved.high.size()) != array.rank())
-    throw std::invalid_argument("inssh_: widths for " + std::to_string(resolved.low.size()) + " and " +
-                                std::to_string(resolved.high.size()) +
+    throw std::invalid_argument("inssh_: widths for " + std::to_string(resolved.low.size()) +
+                                " and " + std::to_string(resolved.high.size()) +
                                 " dimensions of an array of rank " + std::to_string(array.rank()));
   std::vector<ShadowDim> dims;
   for (int a = 0; a < array.rank(); ++a) {
@@ -242,7 +250,8 @@ TransferMatrix shadow_matrix(const DistributedArray& array, const ShadowWidths& 
     if (low == -1) low = array.low_shadow(a);
     if (high == -1) high = array.high_shadow(a);
     if (low < 0 || high < 0)
-      throw std::invalid_argument("inssh_: shadow width below -1 in dimension " + std::to_string(a));
+      throw std::invalid_argument("inssh_: shadow width below -1 in dimension " +
+                                  std::to_string(a));
     if (auto m = array.mapped_axis(a)) dims.push_back(ShadowDim{a, m->grid_dim, m->direction});
   }
   const std::vector<Block> blocks = array.blocks(fidelity);
@@ -297,9 +306,9 @@ Block copy_region(const CopySide& side) {
 Block copy_read_block(const Block& written, const CopySide& to, const CopySide& from) {
   const auto rank = static_cast<std::size_t>(written.rank());
   if (to.init.size() != rank || from.init.size() != rank)
-    throw std::invalid_argument("arrcpy_: copies between arrays of ranks " +
-                                std::to_string(from.init.size()) + " and " + std::to_string(to.init.size()) +
-                                " are not modelled index by index");
+    throw std::invalid_argument(
+        "arrcpy_: copies between arrays of ranks " + std::to_string(from.init.size()) + " and " +
+        std::to_string(to.init.size()) + " are not modelled index by index");
   if (written.empty()) return Block::empty_of_rank(written.rank());
   std::vector<Range> dims;
   for (std::size_t d = 0; d < rank; ++d) {
@@ -307,7 +316,8 @@ Block copy_read_block(const Block& written, const CopySide& to, const CopySide& 
     // the k-th index written, k = (x − to.init)/to.step, reads from.init + k·from.step
     const Index k1 = (w.lo - to.init[d]) / to.step[d], k2 = (w.hi - to.init[d]) / to.step[d];
     const Index r1 = from.init[d] + k1 * from.step[d], r2 = from.init[d] + k2 * from.step[d];
-    dims.push_back(make_range(std::min(r1, r2), std::max(r1, r2), std::max<Index>(1, std::abs(from.step[d]))));
+    dims.push_back(
+        make_range(std::min(r1, r2), std::max(r1, r2), std::max<Index>(1, std::abs(from.step[d]))));
   }
   return Block(std::move(dims));
 }
@@ -333,7 +343,8 @@ TransferMatrix copy_to_replicated_matrix(const DistributedArray& from, const Cop
   return gather_matrix(system, owned, needs, from.type_size(), Sources::nearest);
 }
 
-TransferMatrix copy_distributed_matrix(const ProcessorSystem& system, std::span<const Block> from_blocks,
+TransferMatrix copy_distributed_matrix(const ProcessorSystem& system,
+                                       std::span<const Block> from_blocks,
                                        std::span<const Block> read_regions, Index type_size,
                                        Sources sources) {
   return gather_matrix(system, from_blocks, read_regions, type_size, sources);
@@ -349,7 +360,8 @@ TransferMatrix copy_distributed_matrix(const DistributedArray& from, const CopyS
   std::vector<Block> reads;
   for (const Block& own : to.blocks(fidelity)) {
     const Block written = intersect(own, target);
-    reads.push_back(written.empty() ? Block::empty_of_rank(from.rank()) : copy_read_block(written, ts, fs));
+    reads.push_back(written.empty() ? Block::empty_of_rank(from.rank())
+                                    : copy_read_block(written, ts, fs));
   }
   Frame frame = common_frame(from.system(), from.blocks(fidelity), to.system(), std::move(reads));
   return gather_matrix(frame.system, frame.first, frame.second, from.type_size(),
@@ -374,13 +386,14 @@ Block remote_buffer_region(std::span<const Index> array_sizes, const AlignParams
       dims.push_back(intersect(make_range(k, k), whole));
     } else {
       if (axis < 1 || axis > loop_block.rank())
-        throw std::invalid_argument("crtrbl_: AxisArray[" + std::to_string(j) + "]=" +
-                                    std::to_string(axis) + " for a loop of rank " +
+        throw std::invalid_argument("crtrbl_: AxisArray[" + std::to_string(j) +
+                                    "]=" + std::to_string(axis) + " for a loop of rank " +
                                     std::to_string(loop_block.rank()));
       // the image c·I + k of the loop block's axis
       const Range& r = loop_block.dim(axis - 1);
       const Index a = c * r.lo + k, b = c * r.hi + k;
-      dims.push_back(intersect(make_range(std::min(a, b), std::max(a, b), std::abs(c) * r.step), whole));
+      dims.push_back(
+          intersect(make_range(std::min(a, b), std::max(a, b), std::abs(c) * r.step), whole));
     }
   }
   return Block(std::move(dims));

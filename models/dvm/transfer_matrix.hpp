@@ -1,7 +1,6 @@
-// Transfer matrices T[p][q] (bytes processor p sends to processor q) of the DVM runtime model
-// (spec section 6.2): Update(old, new) for realn_/redis_, shadow exchanges with corners, and the
-// remote-access matrices of arrcpy_/aarrcp_ and remote buffers (CopyUpdate, CopyUpdateDistr).
-// Machine models price them (spec 6.3); nothing here knows about time.
+// Transfer matrices T[p][q] (bytes p sends to q, spec section 6.2; priced by the machines of 6.3):
+// Update(old, new) for realn_/redis_, shadow exchanges with corners, and the remote-access
+// matrices of arrcpy_/aarrcp_ and remote buffers (the original's CopyUpdate, CopyUpdateDistr).
 #pragma once
 #include <span>
 #include <vector>
@@ -33,7 +32,8 @@ class TransferMatrix {
 
  private:
   std::size_t index(int from, int to) const {
-    return static_cast<std::size_t>(from) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(to);
+    return static_cast<std::size_t>(from) * static_cast<std::size_t>(n_) +
+           static_cast<std::size_t>(to);
   }
 
   int n_ = 0;
@@ -87,7 +87,8 @@ struct ShadowWidths {
 /// The exchange of shadow edges (spec 6.2 AddBound). For every processor p with a non-empty
 /// block b and every split dimension d (array dimension a):
 ///   b has lower neighbours (b.lo_a > 0) and high_a > 0: T[p][lower] += face_a(b)·high_a·type_size
-///   b has upper neighbours (b.hi_a < n_a − 1) and low_a > 0: T[p][upper] += face_a(b)·low_a·type_size
+///   b has upper neighbours (b.hi_a < n_a − 1) and low_a > 0: T[p][upper] +=
+///   face_a(b)·low_a·type_size
 /// with face_a(b) = Π_{e≠a} extent_e(b). With corners and ≥ 2 split dimensions, every set S of
 /// ≥ 2 of them and every choice of sides adds the diagonal neighbour
 ///   T[p][diagonal] += Π_{a∈S} width_a(side)·Π_{e∉S} extent_e(b)·type_size.
@@ -127,7 +128,8 @@ Block copy_read_block(const Block& written, const CopySide& to, const CopySide& 
 TransferMatrix copy_to_replicated_matrix(const DistributedArray& from, const CopySide& from_side,
                                          Fidelity fidelity);
 /// CopyUpdateDistr: processor q needs `read_regions[q]` of the source (blocks per processor).
-TransferMatrix copy_distributed_matrix(const ProcessorSystem& system, std::span<const Block> from_blocks,
+TransferMatrix copy_distributed_matrix(const ProcessorSystem& system,
+                                       std::span<const Block> from_blocks,
                                        std::span<const Block> read_regions, Index type_size,
                                        Sources sources);
 /// arrcpy_ between distributed arrays: the processors owning part of the To region read the

@@ -44,7 +44,8 @@ std::string show(const Block& b) {
 /// "piece piece …" of an axis of n elements cut for `weights`.
 std::string pieces(Index n, const std::vector<double>& weights, Index multiple, SplitRule rule) {
   std::string s;
-  for (const Range& r : dvm::split_axis(n, weights, multiple, rule)) s += (s.empty() ? "" : " ") + show(r);
+  for (const Range& r : dvm::split_axis(n, weights, multiple, rule))
+    s += (s.empty() ? "" : " ") + show(r);
   return s;
 }
 
@@ -99,6 +100,9 @@ TEST_SUITE("unit") {
     CHECK(pieces(10, four, 0, SplitRule::predictor_array) == "[0..1] [2..3] [5..6] [7..9]");
     // loops: hi = trunc(s + 1.5): [0, 1] [2, trunc(4.0)] [5, trunc(6.5)] [7, trunc(9.0)]
     CHECK(pieces(10, four, 0, SplitRule::predictor_loop) == "[0..1] [2..4] [5..6] [7..9]");
+    // arrays with p > N, v = 0.75: c0 [0, trunc(−0.25)] = [0, 0]; c1 [trunc(0.75), 0] = [0, 0];
+    // c2 [1, trunc(1 − 0.25)] = [1, 0] empty; c3 [2, trunc(1.75) = 1], widened (1 + 1 ≥ 2) to 2
+    CHECK(pieces(3, four, 0, SplitRule::predictor_array) == "[0..0] [0..0] empty [2..2]");
     // loops with p > N, v = 0.75: c0 [0, trunc(−0.25) = 0]; c1 [trunc(0.75), trunc(0.5)] = [0, 0];
     // c2 [1, trunc(1.25)]; c3 [2, trunc(2.0)]: iteration 0 runs twice
     CHECK(pieces(3, four, 0, SplitRule::predictor_loop) == "[0..0] [0..0] [1..1] [2..2]");
@@ -169,7 +173,8 @@ TEST_SUITE("unit") {
           std::vector<double>{1, 4});
     CHECK(dvm::coordinate_weights(ProcessorSystem({2, 2}), {}, {}) ==
           std::vector<std::vector<double>>{{1, 1}, {1, 1}});
-    CHECK_THROWS_AS(dvm::coordinate_weights(ProcessorSystem({2}), {{1, 1, 1}}, {}), std::invalid_argument);
+    CHECK_THROWS_AS(dvm::coordinate_weights(ProcessorSystem({2}), {{1, 1, 1}}, {}),
+                    std::invalid_argument);
   }
 
   TEST_CASE("DvmWeights from setelw_ loads") {
@@ -219,7 +224,8 @@ TEST_SUITE("unit") {
     // the original's truncating LS::transform: for p0, (0 − 1)/2 truncates to 0 with remainder
     // −1 ≠ 0, so it moves the start to 1 and loses index 0 (2·0 + 1 = 1 lies in [0, 4])
     CHECK(blocks(a.blocks(Fidelity::predictor)) == "[1..1] [2..4] [5..6] [7..9]");
-    CHECK(show(dvm::predictor_preimage(dvm::make_range(2, 3), 4, 0, 2)) == "[0..0]");  // 4·0 ∉ [2, 3]
+    CHECK(show(dvm::predictor_preimage(dvm::make_range(2, 3), 4, 0, 2)) ==
+          "[0..0]");  // 4·0 ∉ [2, 3]
     CHECK(dvm::preimage(dvm::make_range(2, 3), 4, 0, 2).empty());
   }
 

@@ -1,5 +1,6 @@
 // Tests of the DVM geometry primitives: processor grids (numbering, distances, crtps_/psview_
-// sub-systems) and index ranges/blocks (canonical ranges, strided intersection, faces, differences).
+// sub-systems) and index ranges/blocks (canonical ranges, strided intersection, faces,
+// differences).
 #include <doctest/doctest.h>
 
 #include <stdexcept>
@@ -60,11 +61,13 @@ TEST_SUITE("unit") {
     // a sub-system of the sub-system keeps root numbers: child (1, 0) of sub = root 10
     const int init2[] = {1, 0};
     const int last2[] = {1, 1};
-    CHECK(ProcessorSystem::subsystem(sub, init2, last2).root_processors() == std::vector<int>{10, 11});
+    CHECK(ProcessorSystem::subsystem(sub, init2, last2).root_processors() ==
+          std::vector<int>{10, 11});
     const int bad_last[] = {2, 4};
     CHECK_THROWS_AS(ProcessorSystem::subsystem(root, init, bad_last), std::invalid_argument);
     const int short_init[] = {0};
-    CHECK_THROWS_AS(ProcessorSystem::subsystem(root, short_init, short_init), std::invalid_argument);
+    CHECK_THROWS_AS(ProcessorSystem::subsystem(root, short_init, short_init),
+                    std::invalid_argument);
   }
 
   TEST_CASE("DvmProcessorSystem psview_ reshapes the parent's processors") {
@@ -130,7 +133,8 @@ TEST_SUITE("unit") {
     for (std::size_t i = 0; i < parts.size(); ++i) {
       volume += parts[i].volume();
       CHECK(dvm::intersect(parts[i], cut).empty());
-      for (std::size_t j = i + 1; j < parts.size(); ++j) CHECK(dvm::intersect(parts[i], parts[j]).empty());
+      for (std::size_t j = i + 1; j < parts.size(); ++j)
+        CHECK(dvm::intersect(parts[i], parts[j]).empty());
     }
     CHECK(volume == 56);
     CHECK(dvm::subtract(cut, a).empty() == false);  // cut reaches column 9, outside a

@@ -99,6 +99,21 @@ TEST_SUITE("unit") {
     CHECK(counts(original) == std::vector<Index>{0, 2, 1, 1});
   }
 
+  TEST_CASE("DvmParallelLoop unmapped axes keep their values") {
+    // loop (I, J): I = 0…3 on template 4 over 2 processors, J = 1…7 step 2 not mapped
+    const Template t = distributed({4}, ProcessorSystem({2}), {1});
+    ParallelLoop loop({0, 1}, {3, 7}, {1, 2});
+    loop.map(t, params({1}, {1}, {0}));
+    CHECK(blocks(loop.blocks(Fidelity::augur)) == "[0..1]x[1..7/2] [2..3]x[1..7/2]");
+    // the original aligns J to multiples of 2 in absolute values: [2·⌈1/2⌉, 2·⌊7/2⌋] = {2, 4, 6}
+    CHECK(blocks(loop.blocks(Fidelity::predictor)) == "[0..1]x[2..6/2] [2..3]x[2..6/2]");
+    // and a negative bound on an unmapped axis leaves no iteration
+    ParallelLoop below({0, -2}, {3, 2}, {1, 1});
+    below.map(t, params({1}, {1}, {0}));
+    CHECK(counts(below.blocks(Fidelity::augur)) == std::vector<Index>{10, 10});
+    CHECK(counts(below.blocks(Fidelity::predictor)) == std::vector<Index>{0, 0});
+  }
+
   TEST_CASE("DvmParallelLoop on an array with a constant offset") {
     // jac (Fortran): template 8×8 on 2×2, array A aligned identically, loop I, J = 2…7 mapped on
     // A with A(I − 1, J − 1): p0 owns rows/columns 0..3 → I − 1 ∈ [0..3] ∩ I ∈ [2..7] → I ∈ [2..4]
@@ -126,7 +141,8 @@ TEST_SUITE("unit") {
     const std::vector<Block> all = loop.blocks(Fidelity::augur);
     CHECK(blocks(all) == "[0..3] [0..3] [4..7] [4..7]");
     CHECK(dvm::identical_block_counts(all) == std::vector<int>{2, 2, 2, 2});
-    CHECK(dvm::identical_block_counts(loop.blocks(Fidelity::predictor)) == std::vector<int>{2, 2, 2, 2});
+    CHECK(dvm::identical_block_counts(loop.blocks(Fidelity::predictor)) ==
+          std::vector<int>{2, 2, 2, 2});
   }
 
   TEST_CASE("DvmParallelLoop with more processors than iterations") {

@@ -192,7 +192,8 @@ TEST_SUITE("unit") {
     DistributedArray a({8}, 4, {2}, {1});
     a.align(t, params({1}, {1}, {0}));
     CHECK(show(dvm::shadow_matrix(a, ShadowWidths{}, Fidelity::augur)) == "0>1:8 1>0:4");
-    // aligned backwards (t = 7 − i) the lower neighbour of processor 0's block [4..7] is processor 1
+    // aligned backwards (t = 7 − i) the lower neighbour of processor 0's block [4..7] is processor
+    // 1
     DistributedArray b({8}, 4, {2}, {1});
     b.align(t, params({1}, {-1}, {7}));
     CHECK(show(dvm::shadow_matrix(b, ShadowWidths{}, Fidelity::augur)) == "0>1:4 1>0:8");
@@ -246,7 +247,8 @@ TEST_SUITE("unit") {
     // face of dimension 0 = 3 columns; widths low 1, high 2; 2-byte elements:
     // 0 → 1: 3·1·2 = 6; 1 → 0: 3·2·2 = 12
     const ShadowWidths w{{1, 0}, {2, 0}, false};
-    CHECK(show(dvm::shadow_matrix(line, blocks, sizes, dims, w, 2, Fidelity::augur)) == "0>1:6 1>0:12");
+    CHECK(show(dvm::shadow_matrix(line, blocks, sizes, dims, w, 2, Fidelity::augur)) ==
+          "0>1:6 1>0:12");
   }
 
   TEST_CASE("DvmCopy into a replicated buffer") {
@@ -262,7 +264,8 @@ TEST_SUITE("unit") {
     CHECK(augur.at(3, 0) == 64);
     // the original reads only the region's first index (0, 0), which processor 0 sends to the
     // three others: 4 bytes each
-    CHECK(show(dvm::copy_to_replicated_matrix(a, whole, Fidelity::predictor)) == "0>1:4 0>2:4 0>3:4");
+    CHECK(show(dvm::copy_to_replicated_matrix(a, whole, Fidelity::predictor)) ==
+          "0>1:4 0>2:4 0>3:4");
     // a fully replicated source costs nothing
     DistributedArray r({8}, 4);
     r.align(t, params({-1, -1}, {0, 0}, {0, 0}));
@@ -280,7 +283,8 @@ TEST_SUITE("unit") {
     const CopySide from{{0}, {7}, {1}};
     const CopySide to{{7}, {0}, {-1}};
     CHECK(show(dvm::copy_distributed_matrix(a, from, b, to, Fidelity::augur)) == "0>1:32 1>0:32");
-    CHECK(show(dvm::copy_distributed_matrix(a, from, b, to, Fidelity::predictor)) == "0>1:32 1>0:32");
+    CHECK(show(dvm::copy_distributed_matrix(a, from, b, to, Fidelity::predictor)) ==
+          "0>1:32 1>0:32");
     // written [0..3] of To (7, 0, −1): k = 7 … 4 → From 0 + k·1 = [4..7]
     CHECK(show(dvm::copy_read_block(Block({make_range(0, 3)}), to, from)) == "[4..7]");
     // every other element: B(0:6:2) = A(1:7:2) → written [0..2/2] reads A {1, 3}
@@ -288,8 +292,9 @@ TEST_SUITE("unit") {
     const CopySide even{{0}, {6}, {2}};
     CHECK(show(dvm::copy_read_block(Block({make_range(0, 2, 2)}), even, odd)) == "[1..3/2]");
     CHECK(show(dvm::copy_region(even)) == "[0..6/2]");
-    CHECK_THROWS_AS(dvm::copy_read_block(Block({make_range(0, 3)}), to, CopySide{{0, 0}, {1, 1}, {1, 1}}),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(
+        dvm::copy_read_block(Block({make_range(0, 3)}), to, CopySide{{0, 0}, {1, 1}, {1, 1}}),
+        std::invalid_argument);
   }
 
   TEST_CASE("DvmCopy sides are read as the original reads them") {
@@ -298,18 +303,23 @@ TEST_SUITE("unit") {
     CHECK(s.init == std::vector<Index>{0, 2});
     CHECK(s.last == std::vector<Index>{7, 7});  // Last clamped to the array
     CHECK(s.step == std::vector<Index>{1, 1});  // step 0 counts as 1
-    CHECK_THROWS_AS(dvm::normalise_copy_side(sizes, CopySide{{8, 0}, {8, 0}, {1, 1}}), std::invalid_argument);
-    CHECK_THROWS_AS(dvm::normalise_copy_side(sizes, CopySide{{0}, {0}, {1}}), std::invalid_argument);
+    CHECK_THROWS_AS(dvm::normalise_copy_side(sizes, CopySide{{8, 0}, {8, 0}, {1, 1}}),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(dvm::normalise_copy_side(sizes, CopySide{{0}, {0}, {1}}),
+                    std::invalid_argument);
   }
 
   TEST_CASE("DvmRemoteBuffer regions of crtrbl_") {
     const Index sizes[] = {11, 10};
     const Block loop({make_range(0, 2)});
     // gausf: AxisArray −1 0, ConstArray 0 3: all rows of column 3
-    CHECK(show(dvm::remote_buffer_region(sizes, params({-1, 0}, {0, 0}, {0, 3}), loop)) == "[0..10]x[3..3]");
+    CHECK(show(dvm::remote_buffer_region(sizes, params({-1, 0}, {0, 0}, {0, 3}), loop)) ==
+          "[0..10]x[3..3]");
     // rows 2I + 1 for I ∈ [0..2]: 1, 3, 5
-    CHECK(show(dvm::remote_buffer_region(sizes, params({1, -1}, {2, 0}, {1, 0}), loop)) == "[1..5/2]x[0..9]");
-    CHECK(dvm::remote_buffer_region(sizes, params({1, -1}, {2, 0}, {1, 0}), Block::empty_of_rank(1)).empty());
+    CHECK(show(dvm::remote_buffer_region(sizes, params({1, -1}, {2, 0}, {1, 0}), loop)) ==
+          "[1..5/2]x[0..9]");
+    CHECK(dvm::remote_buffer_region(sizes, params({1, -1}, {2, 0}, {1, 0}), Block::empty_of_rank(1))
+              .empty());
     CHECK_THROWS_AS(dvm::remote_buffer_region(sizes, params({2, -1}, {1, 0}, {0, 0}), loop),
                     std::invalid_argument);
   }
