@@ -371,7 +371,7 @@ std::vector<std::string> override_keys(const Scenario& scenario) {
 }  // namespace
 
 const std::vector<std::string>& trace_formats() {
-  static const std::vector<std::string> formats = {"ti", "ptr"};
+  static const std::vector<std::string> formats = {"ti", "ptr", "synthetic"};
   return formats;
 }
 

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <thread>
 
+#include <unistd.h>
+
 #include "engine/log.hpp"
 #include "machines/registry.hpp"
 #include "models/mp/collectives.hpp"
@@ -294,6 +296,8 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     if (cl.command == "step") {
       opts.step_in = &in;
       opts.step_out = &out;
+    } else if (&err == &std::cerr && isatty(STDERR_FILENO) != 0) {
+      opts.progress = &err;  // a live progress line on a terminal only
     }
     const auto results = run_scenario(sc, registry, opts);
     if (!sc.outputs.text.empty()) {

@@ -5,7 +5,11 @@
 #include <boost/asio/thread_pool.hpp>
 #include <fmt/format.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <exception>
+#include <ostream>
+#include <thread>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -22,6 +26,71 @@
 #include "traces/ti/ti_trace.hpp"
 
 namespace augur::tools {
+namespace {
+
+// Feeds the shared progress counters every 2^16 events (cheap: one branch per event).
+class ProgressObserver final : public engine::Observer {
+ public:
+  explicit ProgressObserver(Progress& progress) : progress_(progress) {}
+  void on_event(const engine::Event& e) override {
+    if ((++count_ & 0xffff) == 0) {
+      progress_.events.fetch_add(0x10000, std::memory_order_relaxed);
+      progress_.simulated.store(e.clock_after, std::memory_order_relaxed);
+    }
+  }
+  void on_finish(engine::SimTime end) override {
+    progress_.events.fetch_add(count_ & 0xffff, std::memory_order_relaxed);
+    progress_.simulated.store(end, std::memory_order_relaxed);
+  }
+
+ private:
+  Progress& progress_;
+  std::uint64_t count_ = 0;
+};
+
+// Prints "variants done · simulated time · events/s" on one terminal line until stopped.
+class ProgressPrinter {
+ public:
+  ProgressPrinter(std::ostream& out, const Progress& progress, std::size_t variants)
+      : out_(out), progress_(progress), variants_(variants), thread_([this] { loop(); }) {}
+  ~ProgressPrinter() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    out_ << "\r" << std::string(78, ' ') << "\r" << std::flush;
+  }
+
+ private:
+  void loop() {
+    auto last = std::chrono::steady_clock::now();
+    std::uint64_t last_events = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; })) {
+      const auto now = std::chrono::steady_clock::now();
+      const std::uint64_t events = progress_.events.load(std::memory_order_relaxed);
+      const double seconds = std::chrono::duration<double>(now - last).count();
+      const double rate = seconds > 0 ? static_cast<double>(events - last_events) / seconds : 0;
+      out_ << fmt::format("\r[augur] variants {}/{} · simulated {:.6f} s · {:.2f} M events/s   ",
+                          progress_.done.load(), variants_, progress_.simulated.load(), rate / 1e6)
+           << std::flush;
+      last = now;
+      last_events = events;
+    }
+  }
+
+  std::ostream& out_;
+  const Progress& progress_;
+  std::size_t variants_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
 
 std::string event_log_name(const std::string& base, int index, std::size_t count) {
   if (count <= 1 || base.empty()) return base;
@@ -33,7 +102,7 @@ std::string event_log_name(const std::string& base, int index, std::size_t count
 
 models::report::VariantResult run_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
                                           int index, const machines::MachineRegistry& registry,
-                                          const RunOptions& options) {
+                                          const RunOptions& options, Progress* progress) {
   models::report::VariantResult result;
   result.index = index;
   result.trace = variant.trace_path;
@@ -114,6 +183,11 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
     stepper.emplace(scheduler, *program, *options.step_in, *options.step_out);
     scheduler.add_observer(&*stepper);
   }
+  std::optional<ProgressObserver> progress_observer;
+  if (progress != nullptr) {
+    progress_observer.emplace(*progress);
+    scheduler.add_observer(&*progress_observer);
+  }
   engine::RunLimits limits;
   limits.max_events = options.max_events;
   limits.max_time = options.max_time;
@@ -130,6 +204,7 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   result.explained_by_operation = waits.explained_by_operation();
   result.causes = waits.causes();
   result.warnings = program->warnings();
+  if (progress != nullptr) progress->done.fetch_add(1);
   return result;
 }
 
@@ -139,9 +214,13 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
   const std::vector<scenarios::Variant> variants = scenario.variants();
   std::vector<models::report::VariantResult> results(variants.size());
   const unsigned jobs = options.step_in != nullptr ? 1u : std::max(1u, options.jobs);
+  Progress progress;
+  std::optional<ProgressPrinter> printer;
+  if (options.progress != nullptr && options.step_in == nullptr) printer.emplace(*options.progress, progress, variants.size());
+  Progress* shared = printer ? &progress : nullptr;
   if (jobs == 1 || variants.size() <= 1) {
     for (std::size_t i = 0; i < variants.size(); ++i) {
-      results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), registry, options);
+      results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), registry, options, shared);
     }
     return results;
   }
@@ -151,7 +230,7 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
     for (std::size_t i = 0; i < variants.size(); ++i) {
       boost::asio::post(pool, [&, i] {
         try {
-          results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), registry, options);
+          results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), registry, options, shared);
         } catch (...) {
           errors[i] = std::current_exception();
         }

@@ -1,6 +1,8 @@
 // Runs the variants of a scenario: builds machine, trace source, program model, scheduler and
 // observers for each, on a thread pool of --jobs workers; results come back in variant order.
 #pragma once
+#include <atomic>
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -21,6 +23,14 @@ struct RunOptions {
   double max_time = 0;          ///< stop each variant at this simulated time (0 = no limit)
   std::istream* step_in = nullptr;   ///< stepping: commands from here (forces jobs = 1)
   std::ostream* step_out = nullptr;  ///< stepping: prompts and answers here
+  std::ostream* progress = nullptr;  ///< live progress line here (a terminal), nullptr = silent
+};
+
+/// Live progress of a scenario run, shared by variants running in parallel.
+struct Progress {
+  std::atomic<std::uint64_t> events{0};   ///< events simulated so far, all variants
+  std::atomic<std::uint64_t> done{0};     ///< variants finished
+  std::atomic<double> simulated{0};       ///< latest simulated time reported by a variant
 };
 
 /// An input error found while preparing a variant (trace unreadable, processors mismatch):
@@ -34,7 +44,7 @@ class InputError : public std::runtime_error {
 /// input found before the run starts; errors during the run end up in the result's outcome.
 models::report::VariantResult run_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
                                           int index, const machines::MachineRegistry& registry,
-                                          const RunOptions& options);
+                                          const RunOptions& options, Progress* progress = nullptr);
 
 /// Runs every variant of `scenario` (in parallel when options.jobs > 1).
 std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenario& scenario,

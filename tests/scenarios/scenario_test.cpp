@@ -467,7 +467,7 @@ TEST_SUITE("unit") {
                          "--set: error: invalid eager_transfer 'eager'. Valid values are: match, send",
                          ConfigError);
     CHECK_THROWS_WITH_AS(set("trace=dvm:x.ptr"),
-                         "--set: error: unknown trace format 'dvm'; valid trace formats are: ti, ptr",
+                         "--set: error: unknown trace format 'dvm'; valid trace formats are: ti, ptr, synthetic",
                          ConfigError);
     CHECK_THROWS_WITH_AS(set("machine=no_such_machine"),
                          doctest::Contains("--set: error: unknown machine 'no_such_machine'"), ConfigError);
