@@ -264,3 +264,11 @@ TEST_CASE("augur with SMPI corrections predicts every PRK sample within 1 percen
   CHECK(checked == 9);
 }
 }
+
+TEST_SUITE("golden") {
+TEST_CASE("augur prints no progress line when stderr is not a terminal") {
+  const Result r = augur("run --jobs 2");
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+}
+}
