@@ -70,10 +70,32 @@ std::uint32_t WaitStateAnalyzer::intern(std::map<std::string, std::uint32_t>& ta
 // bracket it. Completions of blocking operations are synchronisation points.
 void WaitStateAnalyzer::close_phase(engine::LpId lp, const engine::Event& e) {
   LpTrace& t = traces_[lp];
-  const std::uint32_t call = intern(call_ids_, call_names_, call_signature(e));
+  // The key holds exactly what call_signature prints, so equal keys are equal names.
+  std::uint64_t kind = static_cast<std::uint64_t>(e.kind);
+  std::uint64_t detail = 0, where = 0;
+  if (e.kind == EventKind::send || e.kind == EventKind::recv) {
+    where = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.peer)) << 32) |
+            static_cast<std::uint32_t>(e.tag);
+  } else if (e.kind == EventKind::collective || e.kind == EventKind::collective_begin ||
+             e.kind == EventKind::collective_end) {
+    kind = static_cast<std::uint64_t>(EventKind::collective);
+    detail = e.detail;
+  }
+  const auto key = std::make_pair((kind << 8) | detail, where);
+  auto cached = call_cache_.find(key);
+  if (cached == call_cache_.end()) {
+    cached = call_cache_.emplace(key, intern(call_ids_, call_names_, call_signature(e))).first;
+  }
+  const std::uint32_t call = cached->second;
   if (t.pending) {
-    const std::uint32_t region = intern(
-        region_ids_, region_names_, fmt::format("compute between {} and {}", call_names_[t.prev_call], call_names_[call]));
+    const std::uint64_t region_key = (static_cast<std::uint64_t>(t.prev_call) << 32) | call;
+    auto found = region_cache_.find(region_key);
+    if (found == region_cache_.end()) {
+      const std::uint32_t id = intern(region_ids_, region_names_,
+                                      fmt::format("compute between {} and {}", call_names_[t.prev_call], call_names_[call]));
+      found = region_cache_.emplace(region_key, id).first;
+    }
+    const std::uint32_t region = found->second;
     if (regions_.size() < region_names_.size()) regions_.resize(region_names_.size());
     regions_[region].name = region_names_[region];
     t.phases[t.phase_count % phase_ring] = Phase{t.pending_begin, t.pending_end, region};

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -120,6 +121,14 @@ class WaitStateAnalyzer final : public engine::Observer {
   std::map<std::string, std::uint32_t> call_ids_;
   std::vector<std::string> call_names_;
   std::map<std::string, std::uint32_t> region_ids_;
+  struct CallKeyHash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const {
+      return std::hash<std::uint64_t>()(k.first * 0x9e3779b97f4a7c15ULL ^ k.second);
+    }
+  };
+  /// (kind, detail) × (peer, tag) → call id, so that names are built once per distinct call.
+  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, CallKeyHash> call_cache_;
+  std::unordered_map<std::uint64_t, std::uint32_t> region_cache_;  ///< (prev call, call) → region
   std::vector<std::string> region_names_;
   std::vector<RegionCause> regions_;
 };

@@ -477,13 +477,16 @@ void MpProgram::deliver(std::uint32_t mid, std::uint32_t rid, engine::Scheduler&
   on_known(rid, s);
 }
 
+// A request became complete-known. Only requests a blocked owner waits on are counted, so that a
+// rank waiting on k requests costs O(k) in all, not O(k) per completion.
 void MpProgram::on_known(std::uint32_t req, engine::Scheduler& s) {
-  const LpId owner = requests_[req].owner;
-  const Rank& r = ranks_[owner];
-  if (r.wait == WaitMode::none || r.wait == WaitMode::collective) return;
-  if (s.lp(owner).status != engine::LpStatus::blocked) return;
+  Request& q = requests_[req];
+  if (!q.in_wait) return;
+  q.in_wait = false;
+  Rank& r = ranks_[q.owner];
+  if (--r.unknown_left > 0) return;
   SimTime done = 0, started = 0;
-  if (wait_satisfied(r, done, started)) s.wake(owner, done);
+  if (wait_satisfied(r, done, started)) s.wake(q.owner, done);
 }
 
 bool MpProgram::wait_satisfied(const Rank& r, SimTime& done, SimTime& started, std::int32_t* last_peer,
@@ -532,8 +535,22 @@ StepResult MpProgram::block(LpId lp, WaitMode mode, EventKind kind, std::int32_t
   r.wait_tag = tag;
   r.wait_bytes = bytes;
   r.wait_detail = detail;
-  SimTime done = 0, started = 0;
-  if (wait_satisfied(r, done, started)) return complete_now(lp, s);
+  // Count the requests still open and mark them: on_known wakes the rank when the count hits 0.
+  r.unknown_left = 0;
+  auto mark = [&](std::uint32_t id) {
+    Request& q = requests_[id];
+    if (!q.known) {
+      q.in_wait = true;
+      ++r.unknown_left;
+    }
+  };
+  switch (mode) {
+    case WaitMode::request: mark(r.wait_req); break;
+    case WaitMode::group: for (std::uint32_t id : r.group) mark(id); break;
+    case WaitMode::pending: for (std::uint32_t id : r.pending) mark(id); break;
+    default: break;
+  }
+  if (r.unknown_left == 0) return complete_now(lp, s);
   return StepResult::blocked;
 }
 

@@ -65,6 +65,7 @@ class MpProgram final : public engine::Program {
     std::uint32_t next = none;  ///< link in the owner's posted-receive queue / free list
     bool is_send = false;
     bool known = false;
+    bool in_wait = false;       ///< its owner is blocked on it (counted in Rank::unknown_left)
   };
 
   struct Message {
@@ -106,6 +107,7 @@ class MpProgram final : public engine::Program {
     std::uint64_t wait_bytes = 0;
     std::uint8_t wait_detail = 0;
     WaitMode wait = WaitMode::none;
+    std::uint32_t unknown_left = 0;      ///< requests of the current wait not yet complete
     bool in_collective = false;
     engine::CollectiveKind coll_kind = engine::CollectiveKind::barrier;
     std::int32_t coll_root = 0;
