@@ -369,24 +369,79 @@ std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, 
     q.start = now;
     q.complete = sender_free;
   }
-  // Match the first posted receive of the destination that accepts (lp, tag).
+  // Match the earliest-posted receive of the destination that accepts (lp, tag): the first
+  // acceptable one of its named-source queue for lp or of its any-source queue, by post order.
   Rank& d = ranks_[static_cast<std::size_t>(dst)];
-  std::uint32_t prev = none;
-  for (std::uint32_t cur = d.posted_head; cur != none; prev = cur, cur = requests_[cur].next) {
-    const Request& rq = requests_[cur];
-    if ((rq.peer == engine::any_peer || rq.peer == m.src) && (rq.tag == engine::any_tag || rq.tag == tag)) {
-      const std::uint32_t nxt = rq.next;
-      if (prev == none) d.posted_head = nxt; else requests_[prev].next = nxt;
-      if (d.posted_tail == cur) d.posted_tail = prev;
-      requests_[cur].next = none;
-      deliver(mid, cur, s);
-      return id;
+  const auto accepts = [&](const Request& rq) { return rq.tag == engine::any_tag || rq.tag == tag; };
+  std::uint32_t named = none, named_prev = none;
+  Fifo* named_fifo = nullptr;
+  if (auto it = posted_by_pair_.find(pair_key(dst, m.src)); it != posted_by_pair_.end()) {
+    named_fifo = &it->second;
+    for (std::uint32_t cur = named_fifo->head, prev = none; cur != none; prev = cur, cur = requests_[cur].next) {
+      if (accepts(requests_[cur])) {
+        named = cur;
+        named_prev = prev;
+        break;
+      }
     }
   }
-  messages_[mid].next = none;
+  std::uint32_t wild = none, wild_prev = none;
+  for (std::uint32_t cur = d.posted_head, prev = none; cur != none; prev = cur, cur = requests_[cur].next) {
+    if (accepts(requests_[cur])) {
+      wild = cur;
+      wild_prev = prev;
+      break;
+    }
+  }
+  if (named != none && (wild == none || requests_[named].seq < requests_[wild].seq)) {
+    const std::uint32_t nxt = requests_[named].next;
+    if (named_prev == none) named_fifo->head = nxt; else requests_[named_prev].next = nxt;
+    if (named_fifo->tail == named) named_fifo->tail = named_prev;
+    requests_[named].next = none;
+    --d.posted_count;
+    deliver(mid, named, s);
+    return id;
+  }
+  if (wild != none) {
+    const std::uint32_t nxt = requests_[wild].next;
+    if (wild_prev == none) d.posted_head = nxt; else requests_[wild_prev].next = nxt;
+    if (d.posted_tail == wild) d.posted_tail = wild_prev;
+    requests_[wild].next = none;
+    --d.posted_count;
+    deliver(mid, wild, s);
+    return id;
+  }
+  // Unexpected: append to the destination's arrival-order queue and to its (dst, src) queue.
+  Message& um = messages_[mid];
+  um.next = none;
+  um.pnext = none;
+  um.prev = d.unexpected_tail;
   if (d.unexpected_tail == none) d.unexpected_head = mid; else messages_[d.unexpected_tail].next = mid;
   d.unexpected_tail = mid;
+  Fifo& pf = unexpected_by_pair_[pair_key(dst, um.src)];
+  if (pf.tail == none) pf.head = mid; else messages_[pf.tail].pnext = mid;
+  pf.tail = mid;
   return id;
+}
+
+void MpProgram::unlink_unexpected(Rank& r, std::uint32_t mid) {
+  Message& m = messages_[mid];
+  if (m.prev == none) r.unexpected_head = m.next; else messages_[m.prev].next = m.next;
+  if (m.next == none) r.unexpected_tail = m.prev; else messages_[m.next].prev = m.prev;
+  m.next = none;
+  m.prev = none;
+}
+
+void MpProgram::unlink_pair_message(std::uint64_t key, std::uint32_t mid) {
+  Fifo& f = unexpected_by_pair_[key];
+  std::uint32_t prev = none;
+  for (std::uint32_t cur = f.head; cur != none; prev = cur, cur = messages_[cur].pnext) {
+    if (cur != mid) continue;
+    if (prev == none) f.head = messages_[cur].pnext; else messages_[prev].pnext = messages_[cur].pnext;
+    if (f.tail == cur) f.tail = prev;
+    messages_[cur].pnext = none;
+    return;
+  }
 }
 
 std::uint32_t MpProgram::post_recv(LpId lp, std::int32_t src, std::int32_t tag, std::uint64_t bytes,
@@ -396,19 +451,26 @@ std::uint32_t MpProgram::post_recv(LpId lp, std::int32_t src, std::int32_t tag, 
   // For any source, the ParJava safe rule: take the message that arrives first, and only when no
   // other LP could still send one arriving earlier (min arrival <= every other LP's clock; the
   // conservative scheduler guarantees that once global time reaches that arrival).
-  std::uint32_t best = none, best_prev = none;
+  std::uint32_t best = none;
   SimTime best_key = 0;
-  std::uint32_t prev = none;
-  for (std::uint32_t cur = r.unexpected_head; cur != none; prev = cur, cur = messages_[cur].next) {
-    const Message& m = messages_[cur];
-    if (!((src == engine::any_peer || m.src == src) && (tag == engine::any_tag || m.tag == tag))) continue;
-    const SimTime key = m.priced ? m.arrival : m.sent;
-    if (best == none || key < best_key) {
-      best = cur;
-      best_prev = prev;
-      best_key = key;
+  if (src == engine::any_peer) {
+    for (std::uint32_t cur = r.unexpected_head; cur != none; cur = messages_[cur].next) {
+      const Message& m = messages_[cur];
+      if (!(tag == engine::any_tag || m.tag == tag)) continue;
+      const SimTime key = m.priced ? m.arrival : m.sent;
+      if (best == none || key < best_key) {
+        best = cur;
+        best_key = key;
+      }
     }
-    if (src != engine::any_peer) break;
+  } else if (auto it = unexpected_by_pair_.find(pair_key(static_cast<std::int32_t>(lp), src));
+             it != unexpected_by_pair_.end()) {
+    for (std::uint32_t cur = it->second.head; cur != none; cur = messages_[cur].pnext) {
+      if (tag == engine::any_tag || messages_[cur].tag == tag) {
+        best = cur;
+        break;
+      }
+    }
   }
   if (best != none && src == engine::any_peer && best_key > s.now()) {
     bool others_active = false;
@@ -428,17 +490,23 @@ std::uint32_t MpProgram::post_recv(LpId lp, std::int32_t src, std::int32_t tag, 
     q.owner = lp;
     q.is_send = false;
     q.line = r.line;
+    q.seq = post_seq_++;
   }
   if (best != none) {
-    const std::uint32_t nxt = messages_[best].next;
-    if (best_prev == none) r.unexpected_head = nxt; else messages_[best_prev].next = nxt;
-    if (r.unexpected_tail == best) r.unexpected_tail = best_prev;
-    messages_[best].next = none;
+    unlink_unexpected(r, best);
+    unlink_pair_message(pair_key(static_cast<std::int32_t>(lp), messages_[best].src), best);
     deliver(best, id, s);
     return id;
   }
-  if (r.posted_tail == none) r.posted_head = id; else requests_[r.posted_tail].next = id;
-  r.posted_tail = id;
+  ++r.posted_count;
+  if (src == engine::any_peer) {
+    if (r.posted_tail == none) r.posted_head = id; else requests_[r.posted_tail].next = id;
+    r.posted_tail = id;
+  } else {
+    Fifo& f = posted_by_pair_[pair_key(static_cast<std::int32_t>(lp), src)];
+    if (f.tail == none) f.head = id; else requests_[f.tail].next = id;
+    f.tail = id;
+  }
   return id;
 }
 
@@ -742,9 +810,7 @@ std::string MpProgram::describe(LpId lp) const {
     const Message& msg = messages_[m];
     out += fmt::format("    from rank {} tag {} {} bytes sent at {:.9f}\n", msg.src, msg.tag, msg.bytes, msg.sent);
   }
-  n = 0;
-  for (std::uint32_t q = r.posted_head; q != none; q = requests_[q].next) ++n;
-  out += fmt::format("  posted receives: {}\n", n);
+  out += fmt::format("  posted receives: {}\n", r.posted_count);
   auto list = [&](const char* name, const std::vector<std::uint32_t>& ids) {
     out += fmt::format("  {}: {}\n", name, ids.size());
     for (std::size_t i = 0; i < ids.size() && i < 8; ++i) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/collective_kind.hpp"
@@ -62,7 +63,8 @@ class MpProgram final : public engine::Program {
     std::int32_t matched = -1;  ///< the peer it matched (the actual source of an any-source receive)
     std::int32_t tag = 0;
     std::uint32_t owner = 0;
-    std::uint32_t next = none;  ///< link in the owner's posted-receive queue / free list
+    std::uint64_t seq = 0;      ///< post order of a posted receive (MPI matches the earliest)
+    std::uint32_t next = none;  ///< link in a posted-receive queue / free list
     bool is_send = false;
     bool known = false;
     bool in_wait = false;       ///< its owner is blocked on it (counted in Rank::unknown_left)
@@ -78,6 +80,8 @@ class MpProgram final : public engine::Program {
     std::int32_t tag = 0;
     std::uint32_t send_req = none;  ///< the rendezvous send request, or none
     std::uint32_t next = none;      ///< link in the destination's unexpected queue / free list
+    std::uint32_t prev = none;      ///< back link in the destination's unexpected queue
+    std::uint32_t pnext = none;     ///< link in the (destination, source) queue
     bool priced = false;
   };
 
@@ -95,7 +99,8 @@ class MpProgram final : public engine::Program {
     std::vector<std::uint32_t> pending;  ///< trace-visible non-blocking requests, post order
     std::uint32_t op_pos = 0;
     std::uint32_t unexpected_head = none, unexpected_tail = none;
-    std::uint32_t posted_head = none, posted_tail = none;
+    std::uint32_t posted_head = none, posted_tail = none;  ///< any-source receives, post order
+    std::uint32_t posted_count = 0;      ///< posted receives, named-source ones included
     std::uint32_t wait_req = none;       ///< WaitMode::request
     std::uint64_t line = 0;              ///< trace line of the current record
     std::uint64_t coll_seq = 0;          ///< collectives entered so far
@@ -151,6 +156,22 @@ class MpProgram final : public engine::Program {
   std::uint32_t free_requests_ = none;
   std::uint32_t free_messages_ = none;
   std::map<std::uint64_t, Collective> collectives_;
+  /// A FIFO of messages or requests.
+  struct Fifo {
+    std::uint32_t head = none;
+    std::uint32_t tail = none;
+  };
+  static std::uint64_t pair_key(std::int32_t dst, std::int32_t src) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(dst)) << 32) | static_cast<std::uint32_t>(src);
+  }
+  void unlink_unexpected(Rank& r, std::uint32_t mid);
+  void unlink_pair_message(std::uint64_t key, std::uint32_t mid);
+  /// Per (destination, source): unexpected messages in arrival order (Message::pnext), so that a
+  /// named-source receive finds its message without scanning everyone's.
+  std::unordered_map<std::uint64_t, Fifo> unexpected_by_pair_;
+  /// Per (destination, source): named-source posted receives in post order (Request::next).
+  std::unordered_map<std::uint64_t, Fifo> posted_by_pair_;
+  std::uint64_t post_seq_ = 0;
   traces::MpRecord record_;
   std::vector<std::string> warnings_;
   std::uint64_t warning_count_ = 0;
