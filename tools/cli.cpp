@@ -211,7 +211,10 @@ void info_formats(std::ostream& out) {
          "         sleep send isend recv irecv wait waitall test sendRecv barrier bcast reduce allreduce\n"
          "         alltoall alltoallv gather gatherv scatter scatterv allgather allgatherv reducescatter\n"
          "         scan exscan comm_size comm_split comm_dup location\n"
-         "  dvm    Lib-DVM .ptr traces (planned: issue 3)\n"
+         "  synthetic  the benchmark workload generated on the fly, no files: synthetic:P=1024,I=200\n"
+         "         (P ranks x I iterations: compute (1 + rank mod 4) ms, an eager 1000-byte ring,\n"
+         "         an 8-byte allreduce every 10th iteration; tools/bench/README.md)\n"
+         "  ptr    Lib-DVM .ptr traces: the reader exists (traces/libdvm), the DVM model is issue 3\n"
          "machine files: YAML (schema_version 1), see machines/README.md\n"
          "scenario files: YAML (schema_version 1), see scenarios/README.md\n";
 }
