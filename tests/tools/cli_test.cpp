@@ -272,3 +272,48 @@ TEST_CASE("augur prints no progress line when stderr is not a terminal") {
   CHECK(r.err.empty());
 }
 }
+
+TEST_SUITE("golden") {
+TEST_CASE("augur wait states of tiny-4 agree with SimGrid's per-action log") {
+  // tiny-4/platform.xml: private links 125 MBps / 50 us to a 1.25 GBps / 1 us backbone, so host to
+  // host 101 us and 125 MBps, priced by SimGrid's default SMPI model (size-dependent factors). A
+  // 1 MB message: 101e-6·11.6436 + 1e6 / (125e6·0.940694) = 0.009680 s, as in simgrid-output.txt.
+  const fs::path d = temp_dir("tiny_smpi");
+  std::ofstream(d / "m.yaml")
+      << "schema_version: 1\nmodel: loggp_smp\ncpu_speed: 1Gflops\nlatency: 101us\nbandwidth: 125MBps\n"
+         "latency_factors: \"65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;"
+         "732:1.9503;257:1.95341;0:2.01467\"\n"
+         "bandwidth_factors: \"65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;"
+         "1426:0.608902;732:0.341987;257:0.338112;0:0.812084\"\n";
+  const Result r = augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --machine " +
+                         (d / "m.yaml").string() + " --json " + (d / "t.json").string());
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const auto j = nlohmann::json::parse(slurp(d / "t.json"))["variants"][0];
+  // SimGrid's run ends at 5.041146 s.
+  CHECK(j["predicted_time_s"].get<double>() == doctest::Approx(5.041146).epsilon(1e-4));
+  const auto& w = j["wait_states"]["processors"];
+  auto get = [&](int rank, const char* key) { return w[static_cast<std::size_t>(rank)][key].get<double>(); };
+  // From simgrid-output.txt (each action's end time minus its duration = its start):
+  // rank 0 sends 1 MB at 1.0 (rendezvous); rank 1 posts the receive at 2.0 (after its compute):
+  //   late receiver on rank 0: 2.0 − 1.0 = 1.0 s.
+  CHECK(get(0, "late_receiver_s") == doctest::Approx(1.0).epsilon(1e-6));
+  // rank 2 posts its receive at 0.5; rank 1's send starts when its receive ends, 2.009680:
+  //   late sender on rank 2: 2.009680 − 0.5 = 1.509680 s.
+  CHECK(get(2, "late_sender_s") == doctest::Approx(1.509680).epsilon(1e-6));
+  // rank 3 posts at 0.5; rank 2's send starts at 2.019361: 1.519361 s.
+  CHECK(get(3, "late_sender_s") == doctest::Approx(1.519361).epsilon(1e-6));
+  // rank 0 posts its receive from 3 at 2.009680 (its send done); rank 3 sends at 2.029041: 0.019361 s.
+  CHECK(get(0, "late_sender_s") == doctest::Approx(0.019361).epsilon(1e-6));
+  CHECK(get(1, "late_sender_s") == doctest::Approx(0.0));
+  // Barrier entries (end of each rank's previous action): rank 0 2.040120, ranks 1 and 2
+  // 2.040459, rank 3 5.040739 (after its 3 s compute): waits 3.000619, 3.000280, 3.000280, 0.
+  // Ours differ by < 0.1 ms (the allreduce before the barrier is priced without SimGrid's
+  // bandwidth sharing).
+  CHECK(get(0, "wait_at_barrier_s") == doctest::Approx(3.000619).epsilon(3e-5));
+  CHECK(get(1, "wait_at_barrier_s") == doctest::Approx(3.000280).epsilon(3e-5));
+  CHECK(get(2, "wait_at_barrier_s") == doctest::Approx(3.000280).epsilon(3e-5));
+  CHECK(get(3, "wait_at_barrier_s") == doctest::Approx(0.0));
+  // rank 3's wait is propagated: rank 2 was itself waiting for rank 1 (1.509680 s indirect).
+  CHECK(get(3, "indirect_s") == doctest::Approx(1.509680).epsilon(1e-5));
+}
+}
