@@ -7,11 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "tests/models/dvm_test_support.hpp"
 #include "models/dvm/distributed_array.hpp"
 #include "models/dvm/distribution.hpp"
 #include "models/dvm/processor_system.hpp"
 
 namespace {
+
+using augur::test::show;
 
 using augur::models::dvm::AlignParams;
 using augur::models::dvm::AxisRule;
@@ -26,20 +29,6 @@ using augur::models::dvm::Range;
 using augur::models::dvm::SplitRule;
 using augur::models::dvm::Template;
 namespace dvm = augur::models::dvm;
-
-std::string show(const Range& r) {
-  if (r.empty()) return "empty";
-  std::string s = "[" + std::to_string(r.lo) + ".." + std::to_string(r.hi);
-  if (r.step != 1) s += "/" + std::to_string(r.step);
-  return s + "]";
-}
-
-std::string show(const Block& b) {
-  if (b.empty()) return "empty";
-  std::string s;
-  for (int d = 0; d < b.rank(); ++d) s += (d ? "x" : "") + show(b.dim(d));
-  return s;
-}
 
 /// "piece piece …" of an axis of n elements cut for `weights`.
 std::string pieces(Index n, const std::vector<double>& weights, Index multiple, SplitRule rule) {

@@ -7,10 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "tests/models/dvm_test_support.hpp"
 #include "models/dvm/block.hpp"
 #include "models/dvm/processor_system.hpp"
 
 namespace {
+
+using augur::test::show;
 
 using augur::models::dvm::Block;
 using augur::models::dvm::Index;
@@ -18,13 +21,6 @@ using augur::models::dvm::make_range;
 using augur::models::dvm::ProcessorSystem;
 using augur::models::dvm::Range;
 namespace dvm = augur::models::dvm;
-
-std::string show(const Range& r) {
-  if (r.empty()) return "empty";
-  std::string s = "[" + std::to_string(r.lo) + ".." + std::to_string(r.hi);
-  if (r.step != 1) s += "/" + std::to_string(r.step);
-  return s + "]";
-}
 
 }  // namespace
 

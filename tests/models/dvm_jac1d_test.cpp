@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/models/dvm_test_support.hpp"
 #include "models/dvm/distributed_array.hpp"
 #include "models/dvm/distribution.hpp"
 #include "models/dvm/parallel_loop.hpp"
@@ -15,6 +16,8 @@
 #include "models/dvm/transfer_matrix.hpp"
 
 namespace {
+
+using augur::test::show;
 
 using augur::models::dvm::AlignParams;
 using augur::models::dvm::Block;
@@ -29,16 +32,6 @@ using augur::models::dvm::SplitRule;
 using augur::models::dvm::Template;
 using augur::models::dvm::TransferMatrix;
 namespace dvm = augur::models::dvm;
-
-std::string show(const Block& b) {
-  if (b.empty()) return "empty";
-  std::string s;
-  for (int d = 0; d < b.rank(); ++d) {
-    const Range& r = b.dim(d);
-    s += (d ? "x[" : "[") + std::to_string(r.lo) + ".." + std::to_string(r.hi) + "]";
-  }
-  return s;
-}
 
 std::string blocks(const std::vector<Block>& all) {
   std::string s;

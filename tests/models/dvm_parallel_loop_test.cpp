@@ -7,12 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/models/dvm_test_support.hpp"
 #include "models/dvm/distributed_array.hpp"
 #include "models/dvm/distribution.hpp"
 #include "models/dvm/parallel_loop.hpp"
 #include "models/dvm/processor_system.hpp"
 
 namespace {
+
+using augur::test::show;
 
 using augur::models::dvm::AlignParams;
 using augur::models::dvm::Block;
@@ -24,20 +27,6 @@ using augur::models::dvm::ProcessorSystem;
 using augur::models::dvm::Range;
 using augur::models::dvm::Template;
 namespace dvm = augur::models::dvm;
-
-std::string show(const Range& r) {
-  if (r.empty()) return "empty";
-  std::string s = "[" + std::to_string(r.lo) + ".." + std::to_string(r.hi);
-  if (r.step != 1) s += "/" + std::to_string(r.step);
-  return s + "]";
-}
-
-std::string show(const Block& b) {
-  if (b.empty()) return "empty";
-  std::string s;
-  for (int d = 0; d < b.rank(); ++d) s += (d ? "x" : "") + show(b.dim(d));
-  return s;
-}
 
 std::string blocks(const std::vector<Block>& all) {
   std::string s;

@@ -7,12 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/models/dvm_test_support.hpp"
 #include "models/dvm/distributed_array.hpp"
 #include "models/dvm/distribution.hpp"
 #include "models/dvm/processor_system.hpp"
 #include "models/dvm/transfer_matrix.hpp"
 
 namespace {
+
+using augur::test::show;
 
 using augur::models::dvm::AlignParams;
 using augur::models::dvm::Block;
@@ -39,17 +42,6 @@ std::string show(const TransferMatrix& t) {
         s += (s.empty() ? "" : " ") + std::to_string(p) + ">" + std::to_string(q) + ":" +
              std::to_string(t.at(p, q));
   return s.empty() ? "none" : s;
-}
-
-std::string show(const Block& b) {
-  if (b.empty()) return "empty";
-  std::string s;
-  for (int d = 0; d < b.rank(); ++d) {
-    const Range& r = b.dim(d);
-    s += (d ? "x[" : "[") + std::to_string(r.lo) + ".." + std::to_string(r.hi) +
-         (r.step != 1 ? "/" + std::to_string(r.step) : "") + "]";
-  }
-  return s;
 }
 
 Template distributed(std::vector<Index> sizes, const ProcessorSystem& grid, std::vector<int> axes) {

@@ -24,23 +24,14 @@ using namespace augur;
 using engine::Event;
 using engine::EventKind;
 using nlohmann::json;
+#include "tests/support/files.hpp"
+
 namespace fs = std::filesystem;
+using augur::test::slurp;
 
 namespace {
 
-fs::path temp_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("augur_timeline_test_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+fs::path temp_dir(const std::string& name) { return augur::test::scratch_dir("augur_timeline_test_", name); }
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;

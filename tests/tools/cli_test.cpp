@@ -12,9 +12,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/files.hpp"
+
 namespace fs = std::filesystem;
+using augur::test::slurp;
 
 namespace {
+
+fs::path temp_dir(const std::string& name) { return augur::test::scratch_dir("augur_cli_test_", name); }
 
 struct Result {
   int status = -1;
@@ -22,22 +27,8 @@ struct Result {
   std::string err;
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-fs::path temp_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("augur_cli_test_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 // Runs augur with `args` (a shell fragment) and `input` on stdin.
-Result augur(const std::string& args, const std::string& input = "") {
+Result run_augur(const std::string& args, const std::string& input = "") {
   static int counter = 0;
   const fs::path d = fs::temp_directory_path() / "augur_cli_test_io";
   fs::create_directories(d);
@@ -76,7 +67,7 @@ TEST_CASE("augur predicts every PRK sample within 2 percent of SimGrid CM02") {
     for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
     if (f[0].rfind("prk-", 0) != 0) continue;
     const double simgrid = std::stod(f[10]);  // replay_cm02_sim_s
-    const Result r = augur("run --trace ti:" + shared + "/ti-samples/" + f[0] + "/trace.txt --machine " +
+    const Result r = run_augur("run --trace ti:" + shared + "/ti-samples/" + f[0] + "/trace.txt --machine " +
                            (d / "m.yaml").string() + " --json " + (d / "out.json").string());
     REQUIRE_MESSAGE(r.status == 0, r.err);
     const auto j = nlohmann::json::parse(slurp(d / "out.json"));
@@ -90,14 +81,14 @@ TEST_CASE("augur predicts every PRK sample within 2 percent of SimGrid CM02") {
 }
 
 TEST_CASE("augur replays the old-grammar SimGrid example") {
-  const Result r = augur("run --trace ti:" + shared + "/ti-samples/simgrid-example-32/trace.txt --machine platform_cluster_64");
+  const Result r = run_augur("run --trace ti:" + shared + "/ti-samples/simgrid-example-32/trace.txt --machine platform_cluster_64");
   REQUIRE_MESSAGE(r.status == 0, r.err);
   CHECK(r.out.find("32 processors") != std::string::npos);
 }
 
 TEST_CASE("augur shows the per-rank waiting times of tiny-4") {
   const fs::path d = temp_dir("tiny");
-  const Result r = augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --machine platform_cluster_64 --json " +
+  const Result r = run_augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --machine platform_cluster_64 --json " +
                          (d / "t.json").string());
   REQUIRE_MESSAGE(r.status == 0, r.err);
   CHECK(r.out.find("wait_s") != std::string::npos);
@@ -124,7 +115,7 @@ TEST_CASE("augur reports the wait-for cycle of two ranks that both receive first
   std::ofstream(d / "rank1.txt") << "1 init\n1 recv 0 0 8 0\n1 send 0 0 8 0\n1 finalize\n";
   std::ofstream(d / "trace.txt") << "rank0.txt\nrank1.txt\n";
   const auto t0 = std::chrono::steady_clock::now();
-  const Result r = augur("run --trace ti:" + (d / "trace.txt").string());
+  const Result r = run_augur("run --trace ti:" + (d / "trace.txt").string());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   MESSAGE("deadlock detected in " << seconds << " s");
   CHECK(r.status == 1);
@@ -137,7 +128,7 @@ TEST_CASE("augur reports the wait-for cycle of two ranks that both receive first
 TEST_CASE("augur gives byte-identical JSON and event logs on two runs") {
   const fs::path d = temp_dir("determinism");
   for (int i = 0; i < 2; ++i) {
-    const Result r = augur("run --jobs 2 --json " + (d / ("r" + std::to_string(i) + ".json")).string() + " --event-log " +
+    const Result r = run_augur("run --jobs 2 --json " + (d / ("r" + std::to_string(i) + ".json")).string() + " --event-log " +
                            (d / ("e" + std::to_string(i) + ".log")).string());
     REQUIRE_MESSAGE(r.status == 0, r.err);
   }
@@ -147,13 +138,13 @@ TEST_CASE("augur gives byte-identical JSON and event logs on two runs") {
   CHECK(log0 == slurp(d / "e1.v1.log"));
   CHECK(slurp(d / "e0.v3.log") == slurp(d / "e1.v3.log"));
   // A parallel run equals a serial one.
-  const Result serial = augur("run --jobs 1 --json " + (d / "serial.json").string());
+  const Result serial = run_augur("run --jobs 1 --json " + (d / "serial.json").string());
   REQUIRE(serial.status == 0);
   CHECK(slurp(d / "serial.json") == slurp(d / "r0.json"));
 }
 
 TEST_CASE("augur step follows scripted commands") {
-  const Result r = augur("step --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt",
+  const Result r = run_augur("step --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt",
                          "break lp 2\ncontinue\nprint 2\nblocked\nbreak kind waitall\ndelete\nstep 3\nbreak event 40\ncontinue\nprint 9\nquit\n");
   REQUIRE_MESSAGE(r.status == 0, r.err);
   CHECK(r.out.find("[event 1] t=1.000000000 lp=0 compute") != std::string::npos);
@@ -169,33 +160,33 @@ TEST_CASE("augur rejects a broken trace with file line and exit status 2") {
   const fs::path d = temp_dir("broken");
   std::ofstream(d / "rank0.txt") << "0 init\n0 compute 10\n0 sned 1 0 8\n";
   std::ofstream(d / "trace.txt") << "rank0.txt\n";
-  const Result r = augur("run --trace ti:" + (d / "trace.txt").string());
+  const Result r = run_augur("run --trace ti:" + (d / "trace.txt").string());
   CHECK(r.status == 2);
   CHECK(r.err.find("rank0.txt:3: error: unknown action 'sned'") != std::string::npos);
 }
 
 TEST_CASE("augur rejects bad command lines with exit status 2") {
-  CHECK(augur("run --bogus").status == 2);
-  const Result r = augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --set machine.latncy=1us");
+  CHECK(run_augur("run --bogus").status == 2);
+  const Result r = run_augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --set machine.latncy=1us");
   CHECK(r.status == 2);
   CHECK(r.err.find("latency") != std::string::npos);
 }
 
 TEST_CASE("augur info lists the machine models with their parameters") {
-  const Result r = augur("info machines");
+  const Result r = run_augur("info machines");
   REQUIRE(r.status == 0);
   CHECK(r.out.find("bus") != std::string::npos);
   CHECK(r.out.find("transputer_grid") != std::string::npos);
   CHECK(r.out.find("loggp_smp") != std::string::npos);
   CHECK(r.out.find("eager_threshold") != std::string::npos);
-  CHECK(augur("info formats").status == 0);
-  CHECK(augur("info collectives").out.find("allreduce") != std::string::npos);
+  CHECK(run_augur("info formats").status == 0);
+  CHECK(run_augur("info collectives").out.find("allreduce") != std::string::npos);
 }
 
 TEST_CASE("augur runs every bundled example scenario") {
   for (const auto& entry : fs::directory_iterator(source + "/scenarios/examples")) {
     if (entry.path().extension() != ".yaml") continue;
-    const Result r = augur("run " + entry.path().string());
+    const Result r = run_augur("run " + entry.path().string());
     CHECK_MESSAGE(r.status == 0, entry.path().string() << ": " << r.err);
     CHECK(r.out.find("predicted time:") != std::string::npos);
   }
@@ -204,10 +195,10 @@ TEST_CASE("augur runs every bundled example scenario") {
 
 TEST_SUITE("golden") {
 TEST_CASE("augur stops at an event limit with a partial report") {
-  const Result r = augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --max-events 10");
+  const Result r = run_augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --max-events 10");
   CHECK(r.status == 1);
   CHECK(r.out.find("run ended by event_limit") != std::string::npos);
-  const Result t = augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --max-time 1.5");
+  const Result t = run_augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --max-time 1.5");
   CHECK(t.status == 1);
   CHECK(t.out.find("run ended by time_limit") != std::string::npos);
 }
@@ -215,9 +206,9 @@ TEST_CASE("augur stops at an event limit with a partial report") {
 TEST_CASE("augur prices collectives analytically or with a chosen algorithm") {
   const fs::path d = temp_dir("analytic");
   const std::string trace = "run --trace ti:" + shared + "/ti-samples/prk-stencil-4/trace.txt ";
-  const Result a = augur(trace + "--set model.collectives=analytic --json " + (d / "a.json").string());
+  const Result a = run_augur(trace + "--set model.collectives=analytic --json " + (d / "a.json").string());
   REQUIRE_MESSAGE(a.status == 0, a.err);
-  const Result b = augur(trace + "--set model.algorithms.allreduce=recursive_doubling --json " + (d / "b.json").string());
+  const Result b = run_augur(trace + "--set model.algorithms.allreduce=recursive_doubling --json " + (d / "b.json").string());
   REQUIRE_MESSAGE(b.status == 0, b.err);
   const double ta = nlohmann::json::parse(slurp(d / "a.json"))["variants"][0]["predicted_time_s"].get<double>();
   const double tb = nlohmann::json::parse(slurp(d / "b.json"))["variants"][0]["predicted_time_s"].get<double>();
@@ -228,10 +219,10 @@ TEST_CASE("augur prices collectives analytically or with a chosen algorithm") {
 
 TEST_CASE("augur replays on the bus and the transputer grid") {
   const std::string trace = "run --trace ti:" + shared + "/ti-samples/prk-stencil-16/trace.txt ";
-  const Result bus = augur(trace + "--machine ethernet_bus");
+  const Result bus = run_augur(trace + "--machine ethernet_bus");
   CHECK_MESSAGE(bus.status == 0, bus.err);
   CHECK(bus.out.find("(bus)") != std::string::npos);
-  const Result grid = augur(trace + "--machine transputer_4x4");
+  const Result grid = run_augur(trace + "--machine transputer_4x4");
   CHECK_MESSAGE(grid.status == 0, grid.err);
   CHECK(grid.out.find("(transputer_grid)") != std::string::npos);
 }
@@ -251,7 +242,7 @@ TEST_CASE("augur with SMPI corrections predicts every PRK sample within 1 percen
     for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
     if (f[0].rfind("prk-", 0) != 0) continue;
     const double simgrid = std::stod(f[9]);  // replay_smpi_sim_s: SimGrid's default SMPI model
-    const Result r = augur("run --trace ti:" + shared + "/ti-samples/" + f[0] +
+    const Result r = run_augur("run --trace ti:" + shared + "/ti-samples/" + f[0] +
                            "/trace.txt --machine platform_cluster_64_smpi --json " + (d / "out.json").string());
     REQUIRE_MESSAGE(r.status == 0, r.err);
     const double ours =
@@ -267,7 +258,7 @@ TEST_CASE("augur with SMPI corrections predicts every PRK sample within 1 percen
 
 TEST_SUITE("golden") {
 TEST_CASE("augur prints no progress line when stderr is not a terminal") {
-  const Result r = augur("run --jobs 2");
+  const Result r = run_augur("run --jobs 2");
   CHECK(r.status == 0);
   CHECK(r.err.empty());
 }
@@ -285,7 +276,7 @@ TEST_CASE("augur wait states of tiny-4 agree with SimGrid's per-action log") {
          "732:1.9503;257:1.95341;0:2.01467\"\n"
          "bandwidth_factors: \"65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;"
          "1426:0.608902;732:0.341987;257:0.338112;0:0.812084\"\n";
-  const Result r = augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --machine " +
+  const Result r = run_augur("run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --machine " +
                          (d / "m.yaml").string() + " --json " + (d / "t.json").string());
   REQUIRE_MESSAGE(r.status == 0, r.err);
   const auto j = nlohmann::json::parse(slurp(d / "t.json"))["variants"][0];

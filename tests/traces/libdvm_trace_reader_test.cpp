@@ -17,7 +17,11 @@
 #include "traces/libdvm/dvm_trace_reader.hpp"
 #include "traces/trace_error.hpp"
 
+#include "tests/support/files.hpp"
+
 namespace fs = std::filesystem;
+using augur::test::TempDir;
+using augur::test::write_file;
 using augur::traces::TraceError;
 using augur::traces::libdvm::DvmCall;
 using augur::traces::libdvm::DvmFunction;
@@ -66,27 +70,6 @@ std::map<std::string, int> count_by_name(const std::vector<DvmCall>& calls) {
   std::map<std::string, int> counts;
   for (const DvmCall& call : calls) ++counts[std::string(call.name())];
   return counts;
-}
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("augur_libdvm_test_" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
 }
 
 using Ints = std::vector<std::int64_t>;

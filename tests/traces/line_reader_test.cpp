@@ -14,7 +14,11 @@
 
 #include "traces/trace_error.hpp"
 
+#include "tests/support/files.hpp"
+
 namespace fs = std::filesystem;
+using augur::test::TempDir;
+using augur::test::write_file;
 using augur::traces::LineReader;
 using augur::traces::TraceError;
 
@@ -33,28 +37,6 @@ std::vector<std::string> read_lines(const std::string& path,
   }
   CHECK_FALSE(reader.next(line));  // stays at the end
   return lines;
-}
-
-/// A fresh folder under the system's temporary directory, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("augur_line_reader_test_" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
-
-void write_plain(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
 }
 
 void write_gzip(const std::string& path, const std::string& text) {
@@ -146,10 +128,10 @@ TEST_SUITE("unit") {
     TempDir dir;
     const std::vector<std::string> lines = varied_lines(20000);  // about 3 MB
     const std::string text = join(lines);
-    write_plain(dir.file("many.txt"), text);
-    write_plain(dir.file("many_crlf.txt"), join(lines, "\r\n"));
+    write_file(dir.file("many.txt"), text);
+    write_file(dir.file("many_crlf.txt"), join(lines, "\r\n"));
     write_gzip(dir.file("many.txt.gz"), text);
-    write_plain(dir.file("many.txt.zst"), zstd_frame(text));
+    write_file(dir.file("many.txt.zst"), zstd_frame(text));
     for (const char* name : {"many.txt", "many_crlf.txt", "many.txt.gz", "many.txt.zst"}) {
       CAPTURE(name);
       CHECK(read_lines(dir.file(name)) == lines);
@@ -162,9 +144,9 @@ TEST_SUITE("unit") {
     const std::string huge(3'000'000, 'x');
     const std::vector<std::string> lines{"short", huge, "", huge + "y", "end"};
     const std::string text = join(lines);
-    write_plain(dir.file("long.txt"), text.substr(0, text.size() - 1));  // no final newline
+    write_file(dir.file("long.txt"), text.substr(0, text.size() - 1));  // no final newline
     write_gzip(dir.file("long.txt.gz"), text);
-    write_plain(dir.file("long.txt.zst"), zstd_frame(text));
+    write_file(dir.file("long.txt.zst"), zstd_frame(text));
     for (const char* name : {"long.txt", "long.txt.gz", "long.txt.zst"}) {
       CAPTURE(name);
       CHECK(read_lines(dir.file(name)) == lines);
@@ -174,7 +156,7 @@ TEST_SUITE("unit") {
 
   TEST_CASE("LineReader reads concatenated zstd frames and gzip members") {
     TempDir dir;
-    write_plain(dir.file("two.zst"), zstd_frame("a\nb") + zstd_frame("c\nd\n"));
+    write_file(dir.file("two.zst"), zstd_frame("a\nb") + zstd_frame("c\nd\n"));
     CHECK(read_lines(dir.file("two.zst")) == std::vector<std::string>{"a", "bc", "d"});
     write_gzip(dir.file("one.gz"), "a\nb\n");
     write_gzip(dir.file("two.gz"), "c\n");
@@ -193,7 +175,7 @@ TEST_SUITE("unit") {
         "Data corruption detected",
         TraceError);
     TempDir dir;
-    write_plain(dir.file("garbage.zst"), "this is not zstd\n");
+    write_file(dir.file("garbage.zst"), "this is not zstd\n");
     CHECK_THROWS_WITH_AS(read_lines(dir.file("garbage.zst")),
                          doctest::Contains("garbage.zst:1: error: corrupt zstd data: Unknown frame "
                                            "descriptor"),
@@ -214,14 +196,14 @@ TEST_SUITE("unit") {
     TempDir dir;
     const std::string text = join(varied_lines(5000));
     const std::string frame = zstd_frame(text);
-    write_plain(dir.file("cut.zst"), frame.substr(0, frame.size() - 3));
+    write_file(dir.file("cut.zst"), frame.substr(0, frame.size() - 3));
     CHECK_THROWS_WITH_AS(read_lines(dir.file("cut.zst")),
                          doctest::Contains("corrupt zstd data: unexpected end of file"),
                          TraceError);
     write_gzip(dir.file("whole.gz"), text);
     std::ifstream whole(dir.file("whole.gz"), std::ios::binary);
     const std::string gzip_bytes{std::istreambuf_iterator<char>(whole), {}};
-    write_plain(dir.file("cut.gz"), gzip_bytes.substr(0, gzip_bytes.size() - 4));
+    write_file(dir.file("cut.gz"), gzip_bytes.substr(0, gzip_bytes.size() - 4));
     CHECK_THROWS_WITH_AS(read_lines(dir.file("cut.gz")),
                          doctest::Contains("corrupt gzip data: unexpected end of file"),
                          TraceError);

@@ -15,7 +15,11 @@
 #include "traces/ti/ti_trace.hpp"
 #include "traces/trace_error.hpp"
 
+#include "tests/support/files.hpp"
+
 namespace fs = std::filesystem;
+using augur::test::TempDir;
+using augur::test::write_file;
 using augur::traces::MpOpKind;
 using augur::traces::MpRecord;
 using augur::traces::MpTraceSource;
@@ -27,20 +31,6 @@ using augur::traces::synthetic::synthetic_action_count;
 using augur::traces::synthetic::write_synthetic_ti;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("augur_synthetic_test_" + std::to_string(::getpid()));
-    fs::remove_all(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
 
 std::vector<MpRecord> read_rank(MpTraceSource& source, int rank) {
   std::vector<MpRecord> records;

@@ -18,7 +18,11 @@
 #include "traces/line_reader.hpp"
 #include "traces/trace_error.hpp"
 
+#include "tests/support/files.hpp"
+
 namespace fs = std::filesystem;
+using augur::test::TempDir;
+using augur::test::write_file;
 using augur::traces::MpOpKind;
 using augur::traces::MpRecord;
 using augur::traces::MpTraceSource;
@@ -55,27 +59,6 @@ std::vector<std::vector<Rec>> read_all(const std::string& path) {
 const std::string fixtures = "traces/fixtures/";
 const std::string broken = "traces/fixtures/broken/";
 const std::string samples = std::string(AUGUR_SHARED_DIR) + "/ti-samples/";
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("augur_ti_trace_test_" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
 
 void write_zstd(const std::string& path, const std::string& text) {
   std::string frame(ZSTD_compressBound(text.size()), '\0');
