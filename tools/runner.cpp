@@ -101,7 +101,7 @@ std::string event_log_name(const std::string& base, int index, std::size_t count
 }
 
 models::report::VariantResult run_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
-                                          int index, const machines::MachineRegistry& registry,
+                                          int index, std::size_t count, const machines::MachineRegistry& registry,
                                           const RunOptions& options, Progress* progress) {
   models::report::VariantResult result;
   result.index = index;
@@ -162,19 +162,18 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   scheduler.add_observer(&waits);
   std::optional<engine::EventLog> log;
   if (!options.event_log.empty()) {
-    log.emplace(event_log_name(options.event_log, index, scenario.variants().size()));
+    log.emplace(event_log_name(options.event_log, index, count));
     scheduler.add_observer(&*log);
   }
-  const std::size_t variant_count = scenario.variants().size();
   std::optional<models::report::ChromeTrace> chrome;
   if (!options.chrome_trace.empty()) {
-    chrome.emplace(event_log_name(options.chrome_trace, index, variant_count), static_cast<std::uint32_t>(ranks),
+    chrome.emplace(event_log_name(options.chrome_trace, index, count), static_cast<std::uint32_t>(ranks),
                    fmt::format("augur: {} on {}", variant.trace_path, variant.machine.name));
     scheduler.add_observer(&*chrome);
   }
   std::optional<models::report::ParaverTrace> paraver;
   if (!options.paraver.empty()) {
-    paraver.emplace(variant_count > 1 ? fmt::format("{}.v{}", options.paraver, index) : options.paraver,
+    paraver.emplace(count > 1 ? fmt::format("{}.v{}", options.paraver, index) : options.paraver,
                     static_cast<std::uint32_t>(ranks));
     scheduler.add_observer(&*paraver);
   }
@@ -220,7 +219,7 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
   Progress* shared = printer ? &progress : nullptr;
   if (jobs == 1 || variants.size() <= 1) {
     for (std::size_t i = 0; i < variants.size(); ++i) {
-      results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), registry, options, shared);
+      results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared);
     }
     return results;
   }
@@ -230,7 +229,7 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
     for (std::size_t i = 0; i < variants.size(); ++i) {
       boost::asio::post(pool, [&, i] {
         try {
-          results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), registry, options, shared);
+          results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared);
         } catch (...) {
           errors[i] = std::current_exception();
         }

@@ -40,10 +40,11 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Runs one variant. Throws InputError / traces::TraceError / scenarios::ConfigError for bad
-/// input found before the run starts; errors during the run end up in the result's outcome.
+/// Runs variant `index` (1-based) of `count`; the count names per-variant output files. Throws
+/// InputError / traces::TraceError / scenarios::ConfigError for bad input found before the run
+/// starts; errors during the run end up in the result's outcome.
 models::report::VariantResult run_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
-                                          int index, const machines::MachineRegistry& registry,
+                                          int index, std::size_t count, const machines::MachineRegistry& registry,
                                           const RunOptions& options, Progress* progress = nullptr);
 
 /// Runs every variant of `scenario` (in parallel when options.jobs > 1).

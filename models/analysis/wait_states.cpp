@@ -298,9 +298,15 @@ void WaitStateAnalyzer::close_collective(std::uint64_t, OpenCollective& c) {
   }
 }
 
-LpWaits WaitStateAnalyzer::totals() const {
+double LpWaits::indirect_s() const {
+  double t = 0;
+  for (const WaitAmount& a : patterns) t += a.indirect_s;
+  return t;
+}
+
+LpWaits sum_waits(const std::vector<LpWaits>& lps) {
   LpWaits t;
-  for (const LpWaits& l : lps_) {
+  for (const LpWaits& l : lps) {
     for (std::size_t i = 0; i < wait_pattern_count; ++i) {
       t.patterns[i].total_s += l.patterns[i].total_s;
       t.patterns[i].indirect_s += l.patterns[i].indirect_s;
@@ -309,5 +315,7 @@ LpWaits WaitStateAnalyzer::totals() const {
   }
   return t;
 }
+
+LpWaits WaitStateAnalyzer::totals() const { return sum_waits(lps_); }
 
 }  // namespace augur::models::analysis

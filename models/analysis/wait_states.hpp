@@ -52,7 +52,11 @@ struct RegionCause {
 struct LpWaits {
   std::array<WaitAmount, wait_pattern_count> patterns{};
   double total_s() const;
+  double indirect_s() const;  ///< indirect part over all patterns
 };
+
+/// Pattern by pattern sum of `lps` (totals, indirect parts and counts).
+LpWaits sum_waits(const std::vector<LpWaits>& lps);
 
 /// Observer computing wait states from the engine's events. A wait of p on q over
 /// [Enter(p,i), Enter(q,k)] has w = Enter(q,k) − Enter(p,i) (q: the sender, the receiver, or the

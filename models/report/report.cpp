@@ -105,22 +105,14 @@ std::string advice(const VariantResult& v) {
 }
 
 void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max_rows) {
-  analysis::LpWaits total;
-  for (const auto& l : v.waits) {
-    for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
-      total.patterns[i].total_s += l.patterns[i].total_s;
-      total.patterns[i].indirect_s += l.patterns[i].indirect_s;
-    }
-  }
+  const analysis::LpWaits total = analysis::sum_waits(v.waits);
   if (!(total.total_s() > 0)) return;
   out << fmt::format("  wait states (s):\n  {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "rank",
                      "late_sender", "late_recv", "barrier", "early_reduce", "late_bcast", "wait_nxn", "indirect");
   auto row = [&](const std::string& name, const analysis::LpWaits& w) {
-    double indirect = 0;
-    for (const auto& a : w.patterns) indirect += a.indirect_s;
     out << fmt::format("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f}\n", name,
                        w.patterns[0].total_s, w.patterns[1].total_s, w.patterns[2].total_s, w.patterns[3].total_s,
-                       w.patterns[4].total_s, w.patterns[5].total_s, indirect);
+                       w.patterns[4].total_s, w.patterns[5].total_s, w.indirect_s());
   };
   const std::size_t n = max_rows == 0 ? v.waits.size() : std::min(max_rows, v.waits.size());
   for (std::size_t i = 0; i < n; ++i) row(std::to_string(i), v.waits[i]);
@@ -215,14 +207,9 @@ nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<Va
     if (!v.waits.empty()) {
       nlohmann::ordered_json ws;
       nlohmann::ordered_json patterns;
+      const analysis::LpWaits sum = analysis::sum_waits(v.waits);
       for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
-        analysis::WaitAmount sum;
-        for (const auto& l : v.waits) {
-          sum.total_s += l.patterns[i].total_s;
-          sum.indirect_s += l.patterns[i].indirect_s;
-          sum.count += l.patterns[i].count;
-        }
-        patterns[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i)))] = amount_json(sum);
+        patterns[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i)))] = amount_json(sum.patterns[i]);
       }
       ws["patterns"] = patterns;
       nlohmann::ordered_json ops = nlohmann::ordered_json::object();
@@ -249,12 +236,10 @@ nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<Va
       for (std::size_t r = 0; r < v.waits.size(); ++r) {
         nlohmann::ordered_json p;
         p["rank"] = r;
-        double indirect = 0;
         for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
           p[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i))) + "_s"] = v.waits[r].patterns[i].total_s;
-          indirect += v.waits[r].patterns[i].indirect_s;
         }
-        p["indirect_s"] = indirect;
+        p["indirect_s"] = v.waits[r].indirect_s();
         per.push_back(std::move(p));
       }
       ws["processors"] = std::move(per);
