@@ -372,43 +372,19 @@ std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, 
   // Match the earliest-posted receive of the destination that accepts (lp, tag): the first
   // acceptable one of its named-source queue for lp or of its any-source queue, by post order.
   Rank& d = ranks_[static_cast<std::size_t>(dst)];
-  const auto accepts = [&](const Request& rq) { return rq.tag == engine::any_tag || rq.tag == tag; };
-  std::uint32_t named = none, named_prev = none;
   Fifo* named_fifo = nullptr;
+  Found named;
   if (auto it = posted_by_pair_.find(pair_key(dst, m.src)); it != posted_by_pair_.end()) {
     named_fifo = &it->second;
-    for (std::uint32_t cur = named_fifo->head, prev = none; cur != none; prev = cur, cur = requests_[cur].next) {
-      if (accepts(requests_[cur])) {
-        named = cur;
-        named_prev = prev;
-        break;
-      }
-    }
+    named = first_accepting(*named_fifo, tag);
   }
-  std::uint32_t wild = none, wild_prev = none;
-  for (std::uint32_t cur = d.posted_head, prev = none; cur != none; prev = cur, cur = requests_[cur].next) {
-    if (accepts(requests_[cur])) {
-      wild = cur;
-      wild_prev = prev;
-      break;
-    }
-  }
-  if (named != none && (wild == none || requests_[named].seq < requests_[wild].seq)) {
-    const std::uint32_t nxt = requests_[named].next;
-    if (named_prev == none) named_fifo->head = nxt; else requests_[named_prev].next = nxt;
-    if (named_fifo->tail == named) named_fifo->tail = named_prev;
-    requests_[named].next = none;
+  const Found wild = first_accepting(d.any_posted, tag);
+  if (named.id != none || wild.id != none) {
+    const bool take_named = named.id != none && (wild.id == none || requests_[named.id].seq < requests_[wild.id].seq);
+    const Found& found = take_named ? named : wild;
+    remove_request(take_named ? *named_fifo : d.any_posted, found);
     --d.posted_count;
-    deliver(mid, named, s);
-    return id;
-  }
-  if (wild != none) {
-    const std::uint32_t nxt = requests_[wild].next;
-    if (wild_prev == none) d.posted_head = nxt; else requests_[wild_prev].next = nxt;
-    if (d.posted_tail == wild) d.posted_tail = wild_prev;
-    requests_[wild].next = none;
-    --d.posted_count;
-    deliver(mid, wild, s);
+    deliver(mid, found.id, s);
     return id;
   }
   // Unexpected: append to the destination's arrival-order queue and to its (dst, src) queue.
@@ -422,6 +398,27 @@ std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, 
   if (pf.tail == none) pf.head = mid; else messages_[pf.tail].pnext = mid;
   pf.tail = mid;
   return id;
+}
+
+MpProgram::Found MpProgram::first_accepting(const Fifo& f, std::int32_t tag) const {
+  for (std::uint32_t cur = f.head, prev = none; cur != none; prev = cur, cur = requests_[cur].next) {
+    const std::int32_t wanted = requests_[cur].tag;
+    if (wanted == engine::any_tag || wanted == tag) return Found{cur, prev};
+  }
+  return Found{};
+}
+
+void MpProgram::push_request(Fifo& f, std::uint32_t id) {
+  requests_[id].next = none;
+  if (f.tail == none) f.head = id; else requests_[f.tail].next = id;
+  f.tail = id;
+}
+
+void MpProgram::remove_request(Fifo& f, const Found& found) {
+  const std::uint32_t nxt = requests_[found.id].next;
+  if (found.prev == none) f.head = nxt; else requests_[found.prev].next = nxt;
+  if (f.tail == found.id) f.tail = found.prev;
+  requests_[found.id].next = none;
 }
 
 void MpProgram::unlink_unexpected(Rank& r, std::uint32_t mid) {
@@ -499,14 +496,8 @@ std::uint32_t MpProgram::post_recv(LpId lp, std::int32_t src, std::int32_t tag, 
     return id;
   }
   ++r.posted_count;
-  if (src == engine::any_peer) {
-    if (r.posted_tail == none) r.posted_head = id; else requests_[r.posted_tail].next = id;
-    r.posted_tail = id;
-  } else {
-    Fifo& f = posted_by_pair_[pair_key(static_cast<std::int32_t>(lp), src)];
-    if (f.tail == none) f.head = id; else requests_[f.tail].next = id;
-    f.tail = id;
-  }
+  push_request(src == engine::any_peer ? r.any_posted : posted_by_pair_[pair_key(static_cast<std::int32_t>(lp), src)],
+               id);
   return id;
 }
 

@@ -93,13 +93,25 @@ class MpProgram final : public engine::Program {
     std::vector<LpId> waiters;
   };
 
+  /// A FIFO of messages or requests.
+  struct Fifo {
+    std::uint32_t head = none;
+    std::uint32_t tail = none;
+  };
+
+  /// A queued request found by a search, with its predecessor (for unlinking).
+  struct Found {
+    std::uint32_t id = none;
+    std::uint32_t prev = none;
+  };
+
   struct Rank {
     std::vector<Op> ops;                 ///< the op group being executed (collective, sendRecv)
     std::vector<std::uint32_t> group;    ///< requests started by the op group
     std::vector<std::uint32_t> pending;  ///< trace-visible non-blocking requests, post order
     std::uint32_t op_pos = 0;
     std::uint32_t unexpected_head = none, unexpected_tail = none;
-    std::uint32_t posted_head = none, posted_tail = none;  ///< any-source receives, post order
+    Fifo any_posted;                     ///< any-source receives, post order
     std::uint32_t posted_count = 0;      ///< posted receives, named-source ones included
     std::uint32_t wait_req = none;       ///< WaitMode::request
     std::uint64_t line = 0;              ///< trace line of the current record
@@ -156,15 +168,13 @@ class MpProgram final : public engine::Program {
   std::uint32_t free_requests_ = none;
   std::uint32_t free_messages_ = none;
   std::map<std::uint64_t, Collective> collectives_;
-  /// A FIFO of messages or requests.
-  struct Fifo {
-    std::uint32_t head = none;
-    std::uint32_t tail = none;
-  };
   static std::uint64_t pair_key(std::int32_t dst, std::int32_t src) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(dst)) << 32) | static_cast<std::uint32_t>(src);
   }
   void unlink_unexpected(Rank& r, std::uint32_t mid);
+  Found first_accepting(const Fifo& f, std::int32_t tag) const;
+  void push_request(Fifo& f, std::uint32_t id);
+  void remove_request(Fifo& f, const Found& found);
   void unlink_pair_message(std::uint64_t key, std::uint32_t mid);
   /// Per (destination, source): unexpected messages in arrival order (Message::pnext), so that a
   /// named-source receive finds its message without scanning everyone's.
