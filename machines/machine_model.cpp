@@ -78,4 +78,19 @@ SimTime MachineModel::matrix_cost(const std::vector<std::vector<std::uint64_t>>&
   return last;
 }
 
+SimTime MachineModel::matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
+                                     [[maybe_unused]] const std::vector<SimTime>& ready,
+                                     std::vector<SimTime>* end_per_proc) {
+  // Models without a notion of per-sender clocks price the matrix as a whole (matrix_cost);
+  // every processor that sends or receives is busy until that cost.
+  const SimTime cost = matrix_cost(matrix);
+  if (end_per_proc != nullptr) {
+    end_per_proc->assign(matrix.size(), 0.0);
+    for (std::size_t p = 0; p < matrix.size(); ++p)
+      for (std::size_t q = 0; q < matrix[p].size() && q < matrix.size(); ++q)
+        if (p != q && matrix[p][q] > 0) (*end_per_proc)[p] = (*end_per_proc)[q] = cost;
+  }
+  return cost;
+}
+
 }  // namespace augur::machines

@@ -44,6 +44,16 @@ class MachineModel {
   /// the last one arrives (models with a closed form override it).
   virtual SimTime matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix);
 
+  /// Price of a transfer matrix when each sender is ready at its own clock (Predictor 3.1's
+  /// GetCost: messages sent one by one in row-major order). `ready[p]` = clock of processor p.
+  /// Returns the cost (time from the first send to the last arrival); when `end_per_proc` is
+  /// given, it receives for every processor the latest arrival among messages it sent or received
+  /// (0 when none). The default ignores `ready` and returns matrix_cost(matrix); its
+  /// `end_per_proc` holds that cost for every processor with traffic (arrivals counted from 0).
+  virtual SimTime matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
+                                 const std::vector<SimTime>& ready,
+                                 std::vector<SimTime>* end_per_proc = nullptr);
+
   /// Time of `flops` of computation on `proc`: flops / (cpu_speed · power[proc]).
   virtual SimTime compute_time(int proc, double flops) const;
   /// A recorded duration replayed on `proc`: seconds / power[proc].

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "machines/dvm_cluster/cluster_tree.hpp"
+
 namespace augur::machines {
 namespace {
 
@@ -125,6 +127,15 @@ ParamValue ParamSet::parse_value(const ParamSpec& spec, std::string_view text) c
     message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
     throw ParamError(message + " Valid values are: " + join(spec.choices));
   }
+  if (spec.kind == UnitKind::cluster_tree) {
+    // Validated here, at load time; the text kept is the canonical one (one line).
+    try {
+      value.text = format_cluster_tree(parse_cluster_tree(text));
+    } catch (const ParamError& error) {
+      throw ParamError(prefix + error.what());
+    }
+    return value;
+  }
   if (spec.kind == UnitKind::size_table) {
     // "size:factor;size:factor;…" → list [size, factor, size, factor, …] by decreasing size.
     std::vector<std::pair<double, double>> rows;
@@ -221,6 +232,7 @@ std::vector<std::pair<std::string, std::string>> ParamSet::describe() const {
     switch (declared.kind) {
       case UnitKind::choice:
       case UnitKind::size_table:
+      case UnitKind::cluster_tree:
         text = stored.text;
         break;
       case UnitKind::int_list:

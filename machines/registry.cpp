@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "machines/bus/bus_machine.hpp"
+#include "machines/dvm_cluster/dvm_cluster_machine.hpp"
 #include "machines/loggp_smp/loggp_smp_machine.hpp"
 #include "machines/transputer_grid/transputer_grid_machine.hpp"
 
@@ -76,6 +77,18 @@ void register_builtin_machines(MachineRegistry& registry) {
       "sample platform (spec 5, 7.3).",
       loggp_smp_params(),
       factory<LoggpSmpMachine>(),
+  });
+  registry.add({
+      "dvm_cluster",
+      "The cluster tree of the DVM Predictor 3.1 (cluster-format Predictor.par files): processors "
+      "are the leaves of nested clusters, each cluster with its channels, TStart and TByte. A "
+      "message goes through the smallest cluster holding both processors, on its least-busy "
+      "channel, from max(sender clock, channel free) for TStart + bytes * TByte; channels stay "
+      "busy across operations. GetCost sends the transfer matrix message by message at each "
+      "sender's clock with 3.1's exact arithmetic (float sender clocks, its min_start rule) "
+      "(spec 6.6). Cluster-format Predictor.par files load onto this model.",
+      dvm_cluster_params(),
+      factory<DvmClusterMachine>(),
   });
 }
 

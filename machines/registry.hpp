@@ -41,7 +41,7 @@ class MachineRegistry {
 /// ("unknown parameter 'latncy' of machine model 'loggp_smp'; did you mean 'latency'?").
 ParamSet make_params(const MachineModelInfo& info);
 
-/// Adds bus, transputer_grid and loggp_smp.
+/// Adds bus, transputer_grid, loggp_smp and dvm_cluster.
 void register_builtin_machines(MachineRegistry& registry);
 
 }  // namespace augur::machines

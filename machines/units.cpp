@@ -160,6 +160,8 @@ std::string_view to_string(UnitKind kind) {
       return "real_list";
     case UnitKind::size_table:
       return "size_table";
+    case UnitKind::cluster_tree:
+      return "cluster_tree";
   }
   return "unknown";
 }
@@ -198,6 +200,7 @@ double parse_quantity(std::string_view text, UnitKind kind) {
     case UnitKind::int_list:
     case UnitKind::real_list:
     case UnitKind::size_table:
+    case UnitKind::cluster_tree:
       fail(kind, text, "a " + std::string(to_string(kind)) + " is not a single quantity");
     default:
       break;
@@ -238,6 +241,7 @@ std::string format_quantity(double value, UnitKind kind) {
     case UnitKind::int_list:
     case UnitKind::real_list:
     case UnitKind::size_table:
+    case UnitKind::cluster_tree:
       return format_plain(value);
     default:
       break;

@@ -20,6 +20,7 @@ enum class UnitKind {
   int_list,   ///< list of non-negative integers, e.g. a grid shape [4, 4]
   real_list,  ///< list of reals, e.g. per-processor power ratios
   size_table, ///< piecewise factors by message size, SimGrid's syntax "65472:0.94;1426:0.61;0:0.81"
+  cluster_tree, ///< a tree of clusters (dvm_cluster): "net = {4 x cpu} ethernet 75us 0.2us; cpu = 1"
 };
 
 /// Error of a unit parse: the message says what was expected. Callers add file:line:col.

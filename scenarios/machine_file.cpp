@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "scenarios/predictor_par.hpp"
 
 namespace augur::scenarios {
 namespace fs = std::filesystem;
@@ -154,6 +158,16 @@ std::string machine_library_dir() {
 }
 
 MachineDescription load_machine_file(const std::string& path, const machines::MachineRegistry& registry) {
+  // A legacy Predictor.par (spec 3.3) is accepted wherever a machine file is.
+  if (fs::path(path).extension() == ".par" || fs::path(path).extension() == ".PAR")
+    return load_predictor_par(path, registry);
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream content;
+    if (in) content << in.rdbuf();
+    if (in && looks_like_predictor_par(path, content.str()))
+      return parse_predictor_par(content.str(), path, registry);
+  }
   const detail::Document document = detail::parse_file(path);
   try {
     MachineDescription machine = detail::parse_machine_map(document.file, document.root, YAML::Node(),

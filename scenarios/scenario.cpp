@@ -24,7 +24,7 @@ constexpr const char* set_file = "--set";
 
 const std::vector<std::string>& scenario_keys() {
   static const std::vector<std::string> keys = {"schema_version", "name",  "trace", "machine", "overrides",
-                                                "processors",     "sweep", "model", "outputs"};
+                                                "processors",     "grids", "sweep", "model", "outputs"};
   return keys;
 }
 
@@ -74,6 +74,7 @@ std::string split_trace_ref(std::string_view text, std::string& format, std::str
   }
   if (std::find(trace_formats().begin(), trace_formats().end(), format) == trace_formats().end())
     return detail::unknown_message(format, trace_formats(), "trace format");
+  if (format == "dvm") format = "ptr";  // dvm:PATH names a Lib-DVM trace too
   if (path.empty()) return "empty trace path";
   return {};
 }
@@ -155,6 +156,7 @@ void parse_trace(const std::string& file, const Entry& entry, const std::string&
       format = detail::scalar_value(file, *format_entry);
       if (std::find(trace_formats().begin(), trace_formats().end(), format) == trace_formats().end())
         fail_at(file, format_entry->value, detail::unknown_message(format, trace_formats(), "trace format"));
+      if (format == "dvm") format = "ptr";
     } else {
       format = trace_formats().front();
     }
@@ -211,6 +213,32 @@ std::vector<int> parse_processors(const std::string& file, const Entry& entry) {
   std::vector<int> counts;
   for (const YAML::Node& item : node) counts.push_back(detail::positive_int(file, item, "processor count"));
   return counts;
+}
+
+std::vector<std::vector<int>> parse_grids(const std::string& file, const Entry& entry) {
+  const YAML::Node& node = entry.value;
+  std::vector<std::vector<int>> grids;
+  auto one = [&](const YAML::Node& item) {
+    std::vector<int> grid;
+    std::string error;
+    if (item.IsSequence()) {
+      for (const YAML::Node& d : item) grid.push_back(detail::positive_int(file, d, "grid size"));
+      if (grid.empty()) error = "empty grid";
+    } else if (item.IsScalar()) {
+      error = parse_grid(item.Scalar(), grid);
+    } else {
+      error = "expected a grid such as 2x2, found " + detail::describe_type(item);
+    }
+    if (!error.empty()) fail_at(file, item, error);
+    grids.push_back(std::move(grid));
+  };
+  if (node.IsSequence()) {
+    if (node.size() == 0) fail_at(file, node, "empty list for 'grids'");
+    for (const YAML::Node& item : node) one(item);
+  } else {
+    one(node);
+  }
+  return grids;
 }
 
 void parse_sweep(const std::string& file, const Entry& entry, Scenario& scenario, bool processors_given) {
@@ -297,6 +325,10 @@ Loaded parse_scenario(const detail::Document& document, const std::string& base_
   const Entry* processors = root.find("processors");
   if (processors != nullptr) scenario.processors = parse_processors(file, *processors);
   if (const Entry* sweep = root.find("sweep")) parse_sweep(file, *sweep, scenario, processors != nullptr);
+  if (const Entry* grids = root.find("grids")) {
+    if (processors != nullptr) fail_at(file, grids->key_node, "give either 'processors' or 'grids', not both");
+    scenario.grids = parse_grids(file, *grids);
+  }
   if (const Entry* model = root.find("model")) parse_model(file, *model, scenario.model);
   if (const Entry* outputs = root.find("outputs")) parse_outputs(file, *outputs, scenario.outputs);
   return loaded;
@@ -371,7 +403,7 @@ std::vector<std::string> override_keys(const Scenario& scenario) {
 }  // namespace
 
 const std::vector<std::string>& trace_formats() {
-  static const std::vector<std::string> formats = {"ti", "ptr", "synthetic"};
+  static const std::vector<std::string> formats = {"ti", "ptr", "dvm", "synthetic"};
   return formats;
 }
 
@@ -428,6 +460,18 @@ void apply_override(Scenario& scenario, const std::string& assignment,
     scenario.machine = std::move(changed.machine);
   } else if (key == "processors" || key == "sweep.processors") {
     scenario.processors = processors_from_text(key, value);
+    scenario.grids.clear();
+  } else if (key == "grids") {
+    std::vector<std::string> items;
+    if (!split_values(value, items) || items.empty()) set_error("invalid list '" + value + "' for 'grids'");
+    scenario.grids.clear();
+    for (const auto& item : items) {
+      std::vector<int> grid;
+      const std::string error = parse_grid(item, grid);
+      if (!error.empty()) set_error(error);
+      scenario.grids.push_back(std::move(grid));
+    }
+    scenario.processors.clear();
   } else if (key.starts_with("machine.") && scenario.machine.params.has(key.substr(8))) {
     try {
       scenario.machine.params.set(key.substr(8), value);
@@ -483,21 +527,62 @@ void apply_override(Scenario& scenario, const std::string& assignment,
   }
 }
 
+std::string parse_grid(const std::string& text, std::vector<int>& grid) {
+  grid.clear();
+  std::string item;
+  auto flush = [&]() -> bool {
+    if (item.empty()) return true;
+    if (item.size() > 6 || !std::all_of(item.begin(), item.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+      return false;
+    const int v = std::stoi(item);
+    if (v < 1) return false;
+    grid.push_back(v);
+    item.clear();
+    return true;
+  };
+  for (char ch : text) {
+    if (ch == 'x' || ch == 'X' || ch == ' ' || ch == '*') {
+      if (!flush()) break;
+    } else {
+      item += ch;
+    }
+  }
+  if (!flush() || grid.empty())
+    return "invalid processor grid '" + text + "' (expected sizes separated by 'x', e.g. 2x2 or 4)";
+  return {};
+}
+
+std::string grid_name(const std::vector<int>& grid) {
+  std::string name;
+  for (std::size_t i = 0; i < grid.size(); ++i) name += (i ? "x" : "") + std::to_string(grid[i]);
+  return name;
+}
+
 std::vector<Variant> Scenario::variants() const {
   const std::string error = placeholder_error(*this);
   if (!error.empty()) throw ConfigError(file, 0, 0, error);
-  const std::vector<int> counts = processors.empty() ? std::vector<int>{0} : processors;
+  std::vector<int> counts = processors.empty() ? std::vector<int>{0} : processors;
+  if (!grids.empty()) {
+    counts.clear();
+    for (const auto& g : grids) {
+      int n = 1;
+      for (int d : g) n *= d;
+      counts.push_back(n);
+    }
+  }
   for (const auto& [key, values] : sweep)
     if (values.empty()) throw ConfigError(file, 0, 0, "empty list of values for sweep '" + key + "'");
 
   std::vector<Variant> result;
-  for (const int count : counts) {
+  for (std::size_t c = 0; c < counts.size(); ++c) {
+    const int count = counts[c];
     // An odometer over the sweep axes: the last axis turns fastest, so the order is the
     // nested loops written in file order.
     std::vector<std::size_t> index(sweep.size(), 0);
     while (true) {
       Variant variant;
       variant.processors = count;
+      if (!grids.empty()) variant.grid = grids[c];
       variant.trace_path = trace_path;
       const std::string p = std::to_string(count);
       for (auto at = variant.trace_path.find("{P}"); at != std::string::npos;

@@ -19,6 +19,9 @@ struct MachineDescription {
   std::string model;        ///< registry name ("loggp_smp")
   std::string description;  ///< optional free text
   machines::ParamSet params;
+  /// The processor grid a legacy Predictor.par file suggests (`topology = {d1, d2};`), empty
+  /// otherwise; a grid given on the command line or in the scenario takes precedence.
+  std::vector<int> topology;
 };
 
 /// Options of the program model (the `model:` section).
@@ -43,6 +46,7 @@ struct Outputs {
 /// One run: a processor count and one value per swept parameter.
 struct Variant {
   int processors = 0;
+  std::vector<int> grid;                                  ///< DVM: the processor grid ({} = 1-D of `processors`)
   std::string trace_path;                                 ///< with {P} substituted
   std::vector<std::pair<std::string, std::string>> swept; ///< ("machine.latency", "10us")
   MachineDescription machine;                             ///< with the swept values applied
@@ -56,6 +60,7 @@ struct Scenario {
   std::string trace_path;         ///< may contain {P}: replaced by the processor count
   MachineDescription machine;
   std::vector<int> processors;    ///< empty: the trace's rank count
+  std::vector<std::vector<int>> grids;  ///< DVM processor grids ("2x2"); when given, they replace `processors`
   std::vector<std::pair<std::string, std::vector<std::string>>> sweep;  ///< key → values
   ModelOptions model;
   Outputs outputs;
@@ -74,9 +79,15 @@ std::string default_scenario_path();
 /// The trace formats a scenario may name ("ti", "ptr"); the first is the default.
 const std::vector<std::string>& trace_formats();
 
-/// Loads a machine YAML file. Throws ConfigError.
+/// Parses a processor grid: "2x2", "4", "2 2" (every size ≥ 1). Returns an error message or "".
+std::string parse_grid(const std::string& text, std::vector<int>& grid);
+/// "2x2" for {2, 2}.
+std::string grid_name(const std::vector<int>& grid);
+
+/// Loads a machine file: YAML, or a legacy Predictor.par (extension `.par`, or content that is
+/// `key = value;` statements rather than YAML; scenarios/predictor_par.hpp). Throws ConfigError.
 MachineDescription load_machine_file(const std::string& path, const machines::MachineRegistry& registry);
-/// Resolves `ref`: a library name ("platform_cluster_64"), or a path to a YAML file.
+/// Resolves `ref`: a library name ("platform_cluster_64"), or a path to a YAML or .par file.
 MachineDescription resolve_machine(const std::string& ref, const machines::MachineRegistry& registry);
 
 /// Loads a scenario file and applies `--set key=value` overrides (in order). Relative trace and

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -15,7 +17,9 @@
 #include "engine/log.hpp"
 #include "machines/registry.hpp"
 #include "models/mp/collectives.hpp"
+#include "models/report/html_report.hpp"
 #include "models/report/report.hpp"
+#include "models/report/sweep_table.hpp"
 #include "scenarios/config_error.hpp"
 #include "scenarios/scenario.hpp"
 #include "tools/runner.hpp"
@@ -34,9 +38,14 @@ const char* const usage_text =
     "  --trace FORMAT:PATH      trace to replay (ti:PATH; PATH may contain {P})\n"
     "  --machine NAME|PATH      machine from the library (machines/library) or a YAML file\n"
     "  --processors N[,N...]    processor counts to run\n"
+    "  --grid D1xD2...          DVM processor grid (repeatable: --grid 2x2 --grid 4x4)\n"
     "  --set KEY=VALUE          override any scenario key (machine.latency=10us, model.collectives=analytic)\n"
     "  --json FILE              write the JSON report\n"
     "  --text FILE              write the text report to FILE instead of stdout\n"
+    "  --html FILE              write the HTML report (one self-contained page for all variants: summary,\n"
+    "                           time per processor, characteristics, wait states, sweep table and plots)\n"
+    "  --csv FILE               write the sweep table (one row per variant) as CSV\n"
+    "  --sweep-json FILE        write the sweep table as JSON\n"
     "  --event-log FILE         write one line per event\n"
     "  --chrome-trace FILE      write the timeline as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  --paraver PREFIX         write the timeline as a Paraver trace: PREFIX.prv, PREFIX.pcf, PREFIX.row\n"
@@ -52,6 +61,9 @@ struct CommandLine {
   std::vector<std::string> sets;   // in order; --trace/--machine/--processors/--json become sets too
   std::string json;
   std::string text;
+  std::string html;
+  std::string csv;
+  std::string sweep_json;
   std::string event_log;
   std::string chrome_trace;
   std::string paraver;
@@ -101,12 +113,24 @@ CommandLine parse(const std::vector<std::string>& args) {
       cl.sets.push_back("machine=" + val(a));
     } else if (a == "--processors") {
       cl.sets.push_back("processors=" + val(a));
+    } else if (a == "--grid") {
+      // Repeatable: --grid 2x2 --grid 4x4 runs both grids.
+      const std::string g = val(a);
+      auto last = std::find_if(cl.sets.rbegin(), cl.sets.rend(), [](const std::string& s) { return s.rfind("grids=", 0) == 0; });
+      if (last != cl.sets.rend()) *last += "," + g;
+      else cl.sets.push_back("grids=" + g);
     } else if (a == "--set") {
       cl.sets.push_back(val(a));
     } else if (a == "--json") {
       cl.json = val(a);
     } else if (a == "--text") {
       cl.text = val(a);
+    } else if (a == "--html") {
+      cl.html = val(a);
+    } else if (a == "--csv") {
+      cl.csv = val(a);
+    } else if (a == "--sweep-json") {
+      cl.sweep_json = val(a);
     } else if (a == "--event-log") {
       cl.event_log = val(a);
     } else if (a == "--chrome-trace") {
@@ -214,9 +238,14 @@ void info_formats(std::ostream& out) {
          "  synthetic  the benchmark workload generated on the fly, no files: synthetic:P=1024,I=200\n"
          "         (P ranks x I iterations: compute (1 + rank mod 4) ms, an eager 1000-byte ring,\n"
          "         an 8-byte allreduce every 10th iteration; tools/bench/README.md)\n"
-         "  ptr    Lib-DVM .ptr traces: the reader exists (traces/libdvm), the DVM model is issue 3\n"
+         "  ptr    Lib-DVM .ptr traces (also dvm:PATH), merged or raw <prog>0_0.ptr; run on processor grids\n"
+         "         (--grid 2x2, scenario grids:) with the DVM Predictor model (spec section 6)\n"
          "machine files: YAML (schema_version 1), see machines/README.md\n"
-         "scenario files: YAML (schema_version 1), see scenarios/README.md\n";
+         "scenario files: YAML (schema_version 1), see scenarios/README.md\n"
+         "outputs of augur run:\n"
+         "  text (stdout or --text), JSON (--json), HTML (--html: one self-contained page with plots),\n"
+         "  sweep table as CSV (--csv) and JSON (--sweep-json), event log (--event-log),\n"
+         "  timelines: Chrome trace-event JSON (--chrome-trace), Paraver .prv/.pcf/.row (--paraver)\n";
 }
 
 void info_collectives(std::ostream& out) {
@@ -302,7 +331,9 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     } else if (&err == &std::cerr && isatty(STDERR_FILENO) != 0) {
       opts.progress = &err;  // a live progress line on a terminal only
     }
-    const auto results = run_scenario(sc, registry, opts);
+    // The HTML report needs the characteristics of message-passing runs (DVM runs always have them).
+    std::vector<VariantAnalysis> analyses;
+    const auto results = run_scenario(sc, registry, opts, cl.html.empty() ? nullptr : &analyses);
     if (!sc.outputs.text.empty()) {
       std::ofstream f(sc.outputs.text, std::ios::binary | std::ios::trunc);
       if (!f) throw std::runtime_error(sc.outputs.text + ": error: cannot write the text report");
@@ -311,6 +342,16 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
       models::report::write_text(out, sc.name, results);
     }
     if (!sc.outputs.json.empty()) models::report::write_json(sc.outputs.json, sc.name, results);
+    if (!cl.csv.empty()) models::report::write_sweep_csv(cl.csv, results);
+    if (!cl.sweep_json.empty()) models::report::write_sweep_json(cl.sweep_json, sc.name, results);
+    if (!cl.html.empty()) {
+      std::vector<const models::analysis::IntervalTree*> trees(results.size(), nullptr);
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        trees[i] = i < analyses.size() && analyses[i].characteristics ? analyses[i].characteristics.get()
+                                                                      : results[i].intervals.get();
+      }
+      models::report::write_html(cl.html, sc.name, results, trees);
+    }
     for (const auto& r : results) {
       if (r.outcome == "error") {
         err << r.message << "\n";

@@ -1,6 +1,10 @@
 // Variant execution: the only place that wires traces, machines, models and the engine together.
 #include "tools/runner.hpp"
 
+#include "models/analysis/dvm_characteristics.hpp"
+#include "models/dvm/dvm_program.hpp"
+#include "traces/libdvm/dvm_trace_reader.hpp"
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <fmt/format.h>
@@ -17,6 +21,7 @@
 #include "engine/event_log.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/stepper.hpp"
+#include "models/analysis/mp_characteristics.hpp"
 #include "models/analysis/wait_states.hpp"
 #include "models/mp/mp_program.hpp"
 #include "models/report/timeline_chrome.hpp"
@@ -100,9 +105,83 @@ std::string event_log_name(const std::string& base, int index, std::size_t count
   return fmt::format("{}.v{}{}", base.substr(0, dot), index, base.substr(dot));
 }
 
+namespace {
+
+/// A Lib-DVM trace on a processor grid (spec section 6): the DVM model on the engine, the
+/// characteristics observer, Integrate.
+models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
+                                              int index, std::size_t count, const machines::MachineRegistry& registry,
+                                              const RunOptions& options, Progress* progress,
+                                              models::report::VariantResult result) {
+  (void)scenario;
+  std::vector<int> grid = variant.grid;
+  if (grid.empty()) grid = variant.machine.topology;
+  if (grid.empty()) grid = {variant.processors > 0 ? variant.processors : 1};
+  int processors = 1;
+  for (int d : grid) processors *= d;
+  result.processors = processors;
+  result.grid = scenarios::grid_name(grid);
+  result.collectives = "dvm";
+  traces::libdvm::DvmTraceReader reader(variant.trace_path);
+  const machines::MachineModelInfo& info = registry.get(variant.machine.model);
+  std::unique_ptr<machines::MachineModel> machine;
+  try {
+    machine = info.create(variant.machine.params, processors);
+  } catch (const machines::ParamError& e) {
+    throw InputError(fmt::format("{}: error: {}", variant.machine.source.empty() ? variant.machine.name : variant.machine.source,
+                                 e.what()));
+  }
+  models::dvm::DvmOptions dvm;
+  dvm.grid = grid;
+  // Cluster machines (Predictor 3.1's .par files) get 3.1's pricing and block arithmetic; the
+  // seed's machines (bus, transputer grid) and the others the seed's pricing.
+  const bool predictor31 = variant.machine.model == "dvm_cluster";
+  dvm.cost = predictor31 ? models::dvm::CostStyle::predictor31 : models::dvm::CostStyle::seed;
+  dvm.fidelity = models::dvm::Fidelity::predictor;
+  auto tree = std::make_shared<models::analysis::IntervalTree>(processors);
+  models::dvm::DvmProgram program(reader, *machine, *tree, dvm);
+  engine::Scheduler scheduler(static_cast<std::uint32_t>(processors));
+  models::analysis::DvmCharacteristics characteristics(*tree, static_cast<std::uint32_t>(processors));
+  scheduler.add_observer(&characteristics);
+  std::optional<engine::EventLog> log;
+  if (!options.event_log.empty()) {
+    log.emplace(event_log_name(options.event_log, index, count));
+    scheduler.add_observer(&*log);
+  }
+  std::optional<engine::Stepper> stepper;
+  if (options.step_in != nullptr && options.step_out != nullptr) {
+    stepper.emplace(scheduler, program, *options.step_in, *options.step_out);
+    scheduler.add_observer(&*stepper);
+  }
+  std::optional<ProgressObserver> progress_observer;
+  if (progress != nullptr) {
+    progress_observer.emplace(*progress);
+    scheduler.add_observer(&*progress_observer);
+  }
+  engine::RunLimits limits;
+  limits.max_events = options.max_events;
+  limits.max_time = options.max_time;
+  const engine::RunResult run = scheduler.run(program, limits);
+  program.close_intervals();
+  tree->integrate(models::analysis::IntegrateRule::predictor);
+  result.outcome = engine::to_string(run.outcome);
+  result.message = run.message;
+  result.predicted_time_s = run.end_time;
+  result.events = run.events;
+  result.interval_root = program.report_root();
+  result.intervals = std::move(tree);
+  result.warnings = reader.warnings();
+  for (const auto& w : program.warnings()) result.warnings.push_back(w);
+  if (progress != nullptr) progress->done.fetch_add(1);
+  return result;
+}
+
+}  // namespace
+
 models::report::VariantResult run_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
                                           int index, std::size_t count, const machines::MachineRegistry& registry,
-                                          const RunOptions& options, Progress* progress) {
+                                          const RunOptions& options, Progress* progress,
+                                          VariantAnalysis* analysis) {
   models::report::VariantResult result;
   result.index = index;
   result.trace = variant.trace_path;
@@ -111,6 +190,8 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   result.machine_params = variant.machine.params.describe();
   result.swept = variant.swept;
   result.collectives = scenario.model.collectives;
+
+  if (scenario.trace_format == "ptr") return run_dvm_variant(scenario, variant, index, count, registry, options, progress, result);
 
   // "synthetic:P=..,I=..": the issue-4 benchmark workload generated on the fly (no files). While
   // the scenario loader does not list that format, "ti:synthetic:P=..,I=.." reaches here too.
@@ -160,6 +241,17 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   scheduler.add_observer(&stats);
   models::analysis::WaitStateAnalyzer waits(static_cast<std::uint32_t>(ranks));
   scheduler.add_observer(&waits);
+  std::optional<models::analysis::MpCharacteristics> characteristics;
+  if (analysis != nullptr) {
+    // Regions: TI `location FILE LINE` actions (MpProgram's interval events carry the line).
+    characteristics.emplace(static_cast<std::uint32_t>(ranks), variant.trace_path,
+                            [prog = program.get()](engine::LpId lp, std::int32_t tag) {
+                              const auto* r = prog->current_region(lp);
+                              return r != nullptr ? std::pair<std::string, int>{r->file, static_cast<int>(r->line)}
+                                                  : std::pair<std::string, int>{std::string(), tag};
+                            });
+    scheduler.add_observer(&*characteristics);
+  }
   std::optional<engine::EventLog> log;
   if (!options.event_log.empty()) {
     log.emplace(event_log_name(options.event_log, index, count));
@@ -203,15 +295,20 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   result.explained_by_operation = waits.explained_by_operation();
   result.causes = waits.causes();
   result.warnings = program->warnings();
+  if (characteristics) {
+    analysis->characteristics = std::make_shared<const models::analysis::IntervalTree>(std::move(characteristics->tree()));
+  }
   if (progress != nullptr) progress->done.fetch_add(1);
   return result;
 }
 
 std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenario& scenario,
                                                         const machines::MachineRegistry& registry,
-                                                        const RunOptions& options) {
+                                                        const RunOptions& options,
+                                                        std::vector<VariantAnalysis>* analyses) {
   const std::vector<scenarios::Variant> variants = scenario.variants();
   std::vector<models::report::VariantResult> results(variants.size());
+  if (analyses != nullptr) analyses->assign(variants.size(), VariantAnalysis{});
   const unsigned jobs = options.step_in != nullptr ? 1u : std::max(1u, options.jobs);
   Progress progress;
   std::optional<ProgressPrinter> printer;
@@ -219,7 +316,8 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
   Progress* shared = printer ? &progress : nullptr;
   if (jobs == 1 || variants.size() <= 1) {
     for (std::size_t i = 0; i < variants.size(); ++i) {
-      results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared);
+      results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared,
+                               analyses != nullptr ? &(*analyses)[i] : nullptr);
     }
     return results;
   }
@@ -229,7 +327,8 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
     for (std::size_t i = 0; i < variants.size(); ++i) {
       boost::asio::post(pool, [&, i] {
         try {
-          results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared);
+          results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options,
+                                   shared, analyses != nullptr ? &(*analyses)[i] : nullptr);
         } catch (...) {
           errors[i] = std::current_exception();
         }

@@ -4,10 +4,12 @@
 #include <atomic>
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "machines/registry.hpp"
+#include "models/analysis/characteristics.hpp"
 #include "models/report/report.hpp"
 #include "scenarios/scenario.hpp"
 
@@ -33,6 +35,12 @@ struct Progress {
   std::atomic<double> simulated{0};       ///< latest simulated time reported by a variant
 };
 
+/// What a variant's analysis produced beside its VariantResult, when asked for (the HTML report).
+struct VariantAnalysis {
+  /// The characteristics (spec section 8): the integrated interval tree of the run.
+  std::shared_ptr<const models::analysis::IntervalTree> characteristics;
+};
+
 /// An input error found while preparing a variant (trace unreadable, processors mismatch):
 /// what() is the complete "file:line: error: ..." message.
 class InputError : public std::runtime_error {
@@ -42,15 +50,19 @@ class InputError : public std::runtime_error {
 
 /// Runs variant `index` (1-based) of `count`; the count names per-variant output files. Throws
 /// InputError / traces::TraceError / scenarios::ConfigError for bad input found before the run
-/// starts; errors during the run end up in the result's outcome.
+/// starts; errors during the run end up in the result's outcome. With `analysis`, the
+/// characteristics of the run are computed too (an MpCharacteristics observer) and stored there.
 models::report::VariantResult run_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
                                           int index, std::size_t count, const machines::MachineRegistry& registry,
-                                          const RunOptions& options, Progress* progress = nullptr);
+                                          const RunOptions& options, Progress* progress = nullptr,
+                                          VariantAnalysis* analysis = nullptr);
 
-/// Runs every variant of `scenario` (in parallel when options.jobs > 1).
+/// Runs every variant of `scenario` (in parallel when options.jobs > 1). With `analyses`, it is
+/// resized to the variant count and filled in variant order (see run_variant).
 std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenario& scenario,
                                                         const machines::MachineRegistry& registry,
-                                                        const RunOptions& options);
+                                                        const RunOptions& options,
+                                                        std::vector<VariantAnalysis>* analyses = nullptr);
 
 /// The event-log file name of variant `index` of `count`.
 std::string event_log_name(const std::string& base, int index, std::size_t count);

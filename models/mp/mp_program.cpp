@@ -164,6 +164,10 @@ StepResult MpProgram::start_record(LpId lp, engine::Scheduler& s) {
   }
   SimTime& clock = s.lp(lp).clock;
   if (!has) {
+    if (r.region >= 0) {  // the last `location` region ends with the rank
+      emit(s, lp, EventKind::interval_exit, clock, clock, 0, -1,
+           static_cast<std::int32_t>(regions_[static_cast<std::size_t>(r.region)].line), 0, 0);
+    }
     r.finished = true;
     if (!r.pending.empty()) {
       warn(fmt::format("rank {} finished with {} non-blocking request(s) never waited for (last line {})", lp,
@@ -181,9 +185,19 @@ StepResult MpProgram::start_record(LpId lp, engine::Scheduler& s) {
     case MpOpKind::comm_split:
     case MpOpKind::comm_dup:
       return StepResult::advanced;
-    case MpOpKind::location:
+    case MpOpKind::location: {
+      // A region lasts from one `location` to the next: leave the previous one, enter this one.
+      if (r.region >= 0) {
+        emit(s, lp, EventKind::interval_exit, clock, clock, 0, -1,
+             static_cast<std::int32_t>(regions_[static_cast<std::size_t>(r.region)].line), 0, 0);
+      }
+      auto key = std::make_pair(std::string(rec.text), static_cast<std::int64_t>(rec.count));
+      auto [it, added] = region_ids_.try_emplace(std::move(key), static_cast<std::int32_t>(regions_.size()));
+      if (added) regions_.push_back(Region{it->first.first, it->first.second});
+      r.region = it->second;
       emit(s, lp, EventKind::interval_enter, clock, clock, 0, -1, static_cast<std::int32_t>(rec.count), 0, 0);
       return StepResult::advanced;
+    }
     case MpOpKind::compute:
       return run_op(lp, Op{OpKind::compute, -1, 0, 0, rec.amount}, s);
     case MpOpKind::sleep:

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "engine/collective_kind.hpp"
@@ -47,6 +48,19 @@ class MpProgram final : public engine::Program {
   const std::vector<std::string>& warnings() const { return warnings_; }
   /// Adds the end-of-run checks (messages never received, requests never waited) to warnings().
   void check_end_state();
+
+  /// A code region marked by the trace's `location FILE LINE` actions: it lasts from one
+  /// `location` of a rank to the next (or to the rank's end).
+  struct Region {
+    std::string file;
+    std::int64_t line = 0;
+  };
+  /// The region `lp` is in (the one its interval_enter / interval_exit events, whose tag is the
+  /// line, refer to), or nullptr before its first `location`. Valid while observers see its events.
+  const Region* current_region(LpId lp) const {
+    const std::int32_t r = ranks_[lp].region;
+    return r < 0 ? nullptr : &regions_[static_cast<std::size_t>(r)];
+  }
 
  private:
   static constexpr std::uint32_t none = 0xffffffffu;
@@ -129,6 +143,7 @@ class MpProgram final : public engine::Program {
     engine::CollectiveKind coll_kind = engine::CollectiveKind::barrier;
     std::int32_t coll_root = 0;
     std::uint64_t coll_bytes = 0;
+    std::int32_t region = -1;            ///< index in regions_ of the current `location` region
     bool finished = false;
   };
 
@@ -182,6 +197,8 @@ class MpProgram final : public engine::Program {
   /// Per (destination, source): named-source posted receives in post order (Request::next).
   std::unordered_map<std::uint64_t, Fifo> posted_by_pair_;
   std::uint64_t post_seq_ = 0;
+  std::vector<Region> regions_;  ///< distinct (file, line) regions, in order of first entry
+  std::map<std::pair<std::string, std::int64_t>, std::int32_t> region_ids_;
   traces::MpRecord record_;
   std::vector<std::string> warnings_;
   std::uint64_t warning_count_ = 0;

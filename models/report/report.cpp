@@ -1,5 +1,6 @@
 // Text and JSON renderings of the per-variant results.
 #include "models/report/report.hpp"
+#include "models/report/interval_report.hpp"
 
 #include <fmt/format.h>
 
@@ -151,6 +152,17 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
       if (!v.message.empty() && v.message.back() != '\n') out << "\n";
     }
     out << fmt::format("  predicted time: {:.6f} s   ({} events)\n", v.predicted_time_s, v.events);
+    if (v.intervals) {
+      IntervalReportMeta meta;
+      meta.program = v.trace;
+      meta.machine = v.machine_name;
+      meta.grid = v.grid;
+      meta.processors = v.processors;
+      out << "\n";
+      write_interval_text(out, *v.intervals, meta, v.interval_root);
+      for (const std::string& w : v.warnings) out << "  " << w << "\n";
+      continue;
+    }
     if (v.lps.empty()) continue;
     out << fmt::format("  {:>6} {:>12} {:>12} {:>12} {:>12} {:>9} {:>13} {:>9} {:>13}\n", "rank", "compute_s",
                        "transfer_s", "wait_s", "end_s", "msgs_out", "bytes_out", "msgs_in", "bytes_in");
@@ -244,6 +256,15 @@ nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<Va
       }
       ws["processors"] = std::move(per);
       j["wait_states"] = std::move(ws);
+    }
+    if (v.intervals) {
+      IntervalReportMeta meta;
+      meta.program = v.trace;
+      meta.machine = v.machine_name;
+      meta.grid = v.grid;
+      meta.processors = v.processors;
+      j["grid"] = v.grid;
+      j["dvm"] = interval_report_json(*v.intervals, meta, v.interval_root);
     }
     j["warnings"] = v.warnings;
     doc["variants"].push_back(std::move(j));

@@ -4,12 +4,14 @@
 #pragma once
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "models/analysis/characteristics.hpp"
 #include "models/analysis/wait_states.hpp"
 #include "models/report/run_stats.hpp"
 
@@ -35,6 +37,11 @@ struct VariantResult {
   std::vector<double> explained_by_operation;        ///< direct waiting explained by regions, same indexing
   std::vector<analysis::RegionCause> causes;         ///< root causes, largest first
   std::vector<std::string> warnings;
+  /// DVM runs: the integrated interval tree, the interval the report starts from (Predictor
+  /// 3.1's: the one current at the end of the trace) and the grid ("2x2").
+  std::shared_ptr<analysis::IntervalTree> intervals;
+  const analysis::Interval* interval_root = nullptr;
+  std::string grid;
 };
 
 /// Human-readable report on `out`; at most `max_rows` LP rows per variant (0 = all).

@@ -208,8 +208,9 @@ TEST_SUITE("unit") {
   TEST_CASE("MachineRegistry lists the built-in models") {
     MachineRegistry registry;
     augur::machines::register_builtin_machines(registry);
-    REQUIRE(registry.all().size() == 3);
+    REQUIRE(registry.all().size() == 4);
     CHECK(registry.find("bus") != nullptr);
+    CHECK(registry.find("dvm_cluster") != nullptr);
     CHECK(registry.find("transputer_grid") != nullptr);
     CHECK(registry.find("loggp_smp") != nullptr);
     CHECK(registry.find("ethernet") == nullptr);
@@ -227,14 +228,14 @@ TEST_SUITE("unit") {
     augur::machines::register_builtin_machines(registry);
     CHECK_THROWS_WITH_AS(registry.get("loggp"),
                          "unknown machine model 'loggp'; did you mean 'loggp_smp'? Valid values "
-                         "are: bus, loggp_smp, transputer_grid",
+                         "are: bus, dvm_cluster, loggp_smp, transputer_grid",
                          ParamError);
     CHECK_THROWS_WITH_AS(registry.get("buss"),
                          "unknown machine model 'buss'; did you mean 'bus'? Valid values are: "
-                         "bus, loggp_smp, transputer_grid",
+                         "bus, dvm_cluster, loggp_smp, transputer_grid",
                          ParamError);
     CHECK_THROWS_WITH_AS(registry.get("hypercube"),
-                         "unknown machine model 'hypercube'. Valid values are: bus, loggp_smp, "
+                         "unknown machine model 'hypercube'. Valid values are: bus, dvm_cluster, loggp_smp, "
                          "transputer_grid",
                          ParamError);
   }

@@ -140,8 +140,8 @@ TEST_SUITE("unit") {
                                            "'ethernet_buss.yaml' in the machine library"),
                          ConfigError);
     CHECK_THROWS_WITH_AS(scen::resolve_machine("ethernet_buss", registry()),
-                         doctest::Contains("; did you mean 'ethernet_bus'? Library machines: ethernet_bus, "
-                                           "platform_cluster_64"),
+                         doctest::Contains("; did you mean 'ethernet_bus'? Library machines: dvm_eth75, dvm_mvs, "
+                                           "ethernet_bus, platform_cluster_64"),
                          ConfigError);
   }
 
@@ -466,8 +466,8 @@ TEST_SUITE("unit") {
     CHECK_THROWS_WITH_AS(set("model.eager_transfer=eager"),
                          "--set: error: invalid eager_transfer 'eager'. Valid values are: match, send",
                          ConfigError);
-    CHECK_THROWS_WITH_AS(set("trace=dvm:x.ptr"),
-                         "--set: error: unknown trace format 'dvm'; valid trace formats are: ti, ptr, synthetic",
+    CHECK_THROWS_WITH_AS(set("trace=otf:x.otf"),
+                         "--set: error: unknown trace format 'otf'; did you mean 'ti'?",
                          ConfigError);
     CHECK_THROWS_WITH_AS(set("machine=no_such_machine"),
                          doctest::Contains("--set: error: unknown machine 'no_such_machine'"), ConfigError);
@@ -529,7 +529,7 @@ TEST_SUITE("unit") {
     CHECK_THROWS_WITH_AS(
         load_broken_machine("unknown_model.yaml"),
         doctest::Contains("unknown_model.yaml:3:8: error: unknown machine model 'logp_smp'; did "
-                          "you mean 'loggp_smp'? Valid values are: bus, loggp_smp, transputer_grid"),
+                          "you mean 'loggp_smp'? Valid values are: bus, dvm_cluster, loggp_smp, transputer_grid"),
         ConfigError);
   }
 

@@ -1,0 +1,110 @@
+// Event → characteristic rules of the DVM analyzer (the original Predictor's AddTime,
+// AddTimeSynchronize and AddMPSTime), applied per LP to the interval it is in.
+#include "models/analysis/dvm_characteristics.hpp"
+
+#include <algorithm>
+
+namespace augur::models::analysis {
+
+using engine::ComputeCategory;
+using engine::Event;
+using engine::EventKind;
+
+DvmCharacteristics::DvmCharacteristics(IntervalTree& tree, std::uint32_t lp_count)
+    : tree_(tree), current_(lp_count, &tree.root()), starts_(lp_count) {}
+
+void DvmCharacteristics::on_event(const Event& e) {
+  Interval& in = *current_[e.lp];
+  ProcessorTimes& p = in.proc(static_cast<int>(e.lp));
+  const double dt = e.clock_after - e.clock_before;
+  const auto kind = static_cast<OpKind>(e.detail);
+  switch (e.kind) {
+    case EventKind::compute: {
+      const auto cat = static_cast<ComputeCategory>(e.detail);
+      if (e.tag == 0) {  // a repeated assignment on a replicated array: loss only, no time
+        p.insuff_usr += e.waited;
+        p.lost += e.waited;
+        break;
+      }
+      p.execution += dt;
+      if (cat == ComputeCategory::io) {
+        p.io += dt;
+        if (e.internal != 0) in.count_op(OpKind::io);
+        break;
+      }
+      // Work replicated on c processors: (c − 1)/c of it is insufficient parallelism.
+      const double insuff = e.tag > 1 ? dt * (e.tag - 1.0) / e.tag : 0.0;
+      if (cat == ComputeCategory::user) {
+        p.cpu_usr += dt;
+        p.insuff_usr += insuff;
+      } else {
+        p.cpu_sys += dt;
+        p.insuff_sys += insuff;
+      }
+      p.lost += insuff;
+      break;
+    }
+    case EventKind::loop_block: {
+      p.execution += dt;
+      p.cpu_usr += dt;
+      if (e.tag > 1) {
+        const double insuff = dt * ((e.tag - 1.0) / e.tag);
+        p.insuff_usr += insuff;
+        p.insuff_par += insuff;
+        p.lost += insuff;
+      }
+      break;
+    }
+    case EventKind::sync_all: {
+      if (e.tag == 1) {  // potential loss only (waitcp_)
+        p.synchronization += e.waited;
+        break;
+      }
+      if (e.tag == 2) {  // synchronisation of the kind counted, clock unchanged (I/O mode)
+        p.synchronization += e.waited;
+        p.op(kind).synchronization += e.waited;
+        break;
+      }
+      p.synchronization += dt;
+      p.op(kind).synchronization += dt;
+      p.execution += dt;
+      p.communication += dt;
+      p.op(kind).communication += dt;
+      p.lost += dt;
+      break;
+    }
+    case EventKind::collective_start:
+      starts_[e.lp].emplace_back(e.tag, e.clock_before);
+      if (e.internal != 0) in.count_op(kind);
+      break;
+    case EventKind::collective_wait: {
+      if ((e.internal & 2) != 0) {  // the overlap is given
+        p.overlap += e.waited;
+        p.op(kind).overlap += e.waited;
+      } else if (e.tag != 0) {
+        auto& v = starts_[e.lp];
+        auto it = std::find_if(v.begin(), v.end(), [&](const auto& s) { return s.first == e.tag; });
+        if (it != v.end()) {
+          const double overlap = e.clock_before - it->second;
+          p.overlap += overlap;
+          p.op(kind).overlap += overlap;
+          v.erase(it);
+        }
+      }
+      if ((e.internal & 1) != 0) in.count_op(kind);
+      p.execution += dt;
+      p.communication += dt;
+      p.op(kind).communication += dt;
+      p.lost += dt;
+      break;
+    }
+    case EventKind::interval_enter:
+    case EventKind::interval_exit:
+      if (Interval* next = tree_.by_id(e.tag)) current_[e.lp] = next;
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace augur::models::analysis

@@ -1,0 +1,26 @@
+// The characteristics accumulator of DVM runs (spec section 8): an engine observer that turns the
+// DVM model's events into the per-interval, per-processor figures of the analyzer.
+#pragma once
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "engine/observer.hpp"
+#include "models/analysis/characteristics.hpp"
+
+namespace augur::models::analysis {
+
+/// Fills the ProcessorTimes of `tree`'s intervals from the events the DVM model emits (the event
+/// contract is documented on models::dvm::DvmProgram). The tree's structure is the model's.
+class DvmCharacteristics final : public engine::Observer {
+ public:
+  DvmCharacteristics(IntervalTree& tree, std::uint32_t lp_count);
+  void on_event(const engine::Event& e) override;
+
+ private:
+  IntervalTree& tree_;
+  std::vector<Interval*> current_;                              ///< per LP
+  std::vector<std::vector<std::pair<std::int32_t, double>>> starts_;  ///< per LP: (op id, t0)
+};
+
+}  // namespace augur::models::analysis

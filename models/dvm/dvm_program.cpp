@@ -1,0 +1,1202 @@
+// The DVM runtime model on the engine (spec section 6). Decoding (object bookkeeping, intervals,
+// loop blocks) happens once per call in trace order; each LP then replays the decoded calls on its
+// own clock; group operations wait for every processor of their processor system and run in
+// trace order, so channel occupancy and clocks are those of the original's sequential model.
+#include "models/dvm/dvm_program.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <stdexcept>
+
+#include "engine/scheduler.hpp"
+#include "traces/trace_error.hpp"
+
+namespace augur::models::dvm {
+
+using analysis::OpKind;
+using engine::ComputeCategory;
+using engine::Event;
+using engine::EventKind;
+using engine::LpId;
+using engine::SimTime;
+using engine::StepResult;
+using traces::libdvm::DvmCall;
+using traces::libdvm::DvmFunction;
+using traces::libdvm::DvmPatternType;
+using traces::libdvm::DvmSide;
+
+namespace {
+
+enum class ActionKind : std::uint8_t {
+  regular,        ///< RegularTime
+  silent,         ///< no time at all (crtda_, align_, delda_, redis_; dopl_ without time)
+  interval_enter, ///< RegularTime, then enter `interval`
+  interval_exit,  ///< RegularTime, then return to `interval`
+  io_call,        ///< I/O processor: IO_time += vret_0; then RegularTime
+  io_mark,        ///< biof_: one I/O operation, then RegularTime
+  dopl,           ///< loop portion
+  op,             ///< group operation (barrier), then `after`
+  shadow_wait,    ///< waitsh_: compare with the shadow's end, then RegularTime
+  endpl_imlast,   ///< endpl_ completing an imlast_ shadow, then RegularTime
+  copy_wait,      ///< waitcp_: per-processor stamps
+  buffer_load,    ///< loadrb_: the buffer's transfer starts at each processor's clock
+  buffer_wait,    ///< waitrb_: wait for it
+};
+
+enum class OpType : std::uint8_t {
+  reduce_start, reduce_wait, shadow_start, realign, copy, async_copy, io_sync, across, remote_buffer,
+};
+
+}  // namespace
+
+/// One decoded call: what every processor of system `ps` does.
+struct DvmProgram::Action {
+  ActionKind kind = ActionKind::regular;
+  bool io_mode = false;          ///< between biof_ and eiof_ (the original's io_trafic)
+  bool regular_after = true;     ///< op: RegularTime after the operation
+  std::uint32_t ps = 0;          ///< processor system index
+  double call = 0;               ///< TIME of the call line (unscaled)
+  double ret = 0;                ///< TIME of the ret line (unscaled)
+  int interval = 0;              ///< interval_enter / interval_exit: the interval after the switch
+  std::int64_t op = -1;          ///< op: the operation; shadow_wait/endpl_imlast/copy_wait: its start
+  /// dopl_: per position of `ps`, the iterations and the count of identical blocks; loop size.
+  std::shared_ptr<const std::vector<std::pair<Index, int>>> blocks;
+  Index loop_size = 0;
+  /// arrcpy_: per position, the share of the call's user time (the original's write split).
+  std::shared_ptr<const std::vector<double>> share;
+  std::shared_ptr<const std::vector<bool>> share_insuff;
+};
+
+/// A group operation: a barrier of the processors of `ps`.
+struct DvmProgram::Op {
+  OpType type = OpType::reduce_start;
+  OpKind kind = OpKind::reduction;
+  std::uint32_t ps = 0;
+  std::uint64_t id = 0;          ///< 1, 2, … in trace order
+  int arrived = 0;
+  bool done = false;
+  bool divide_by_p = false;      ///< shadow start of 3.1
+  bool sync = true;
+  bool io_mode = false;          ///< inside biof_ … eiof_: times go to processor 0 as I/O
+  std::int64_t start_op = -1;    ///< reduce_wait: its start
+  std::uint64_t total_size = 0;  ///< reduction bytes
+  std::vector<bool> holders;     ///< reduction: positions holding part of the loop's pattern
+  TransferMatrix matrix;         ///< root numbering
+  SimTime t0 = 0;
+  SimTime t1 = 0;
+  std::vector<SimTime> stamps;   ///< async copy, remote buffer: per root processor
+  std::vector<SimTime> load_start;  ///< remote buffer: per root processor (loadrb_)
+  std::vector<SimTime> load_end;
+};
+
+struct DvmProgram::State {
+  struct Lp {
+    std::uint64_t cursor = 0;
+    bool arrived = false;  ///< waiting at the op of the action under the cursor
+    bool op_done = false;  ///< that op has run: finish the action
+    int interval = 1;      ///< interval the LP is in
+  };
+  struct Ps {
+    ProcessorSystem system;
+    std::vector<int> members;      ///< root processor of each position
+    std::vector<int> position;     ///< position of each root processor, −1 outside
+  };
+  struct Shadow {
+    TransferMatrix matrix;         ///< root numbering
+    std::int64_t last_start = -1;
+  };
+  struct LoopInfo {
+    std::optional<ParallelLoop> loop;
+    DvmPatternType pattern = DvmPatternType::none;
+    std::uint64_t pattern_ref = 0;
+    bool imlast = false;
+    std::uint64_t imlast_group = 0;
+  };
+
+  std::deque<Action> actions;
+  std::uint64_t base = 0;          ///< global index of actions.front()
+  bool trace_done = false;
+  std::vector<Lp> lps;
+  std::vector<Ps> systems;
+  std::uint32_t current_ps = 0;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> am_stack;  ///< (AM, PS) pushed by runam_
+  std::uint64_t current_am = 0;
+  std::map<std::uint64_t, std::uint32_t> ps_by_ref;
+  std::map<std::uint64_t, std::uint32_t> am_ps;  ///< AM → PS index (mapam_, getps_)
+  std::map<std::uint64_t, Template> templates;
+  std::map<std::uint64_t, DistributedArray> arrays;
+  std::map<std::uint64_t, std::uint64_t> red_var_size;
+  std::map<std::uint64_t, std::uint64_t> red_group_size;
+  std::map<std::uint64_t, std::int64_t> red_group_start;
+  std::map<std::uint64_t, Shadow> shadows;
+  std::map<std::uint64_t, std::int64_t> copy_flags;
+  std::map<std::uint64_t, std::int64_t> buffers;  ///< remote buffer → its crtrbl_ op
+  LoopInfo loop;
+  std::deque<Op> ops;
+  std::uint64_t ops_base = 0;      ///< id − 1 of ops.front()
+  std::uint64_t next_op = 0;       ///< index (id − 1) of the next op to run
+  std::vector<char> io_trafic;     ///< per interval id
+  std::vector<std::vector<int>> active_at_exit;  ///< per interval id
+  std::vector<bool> warned;
+  std::uint64_t decoded = 0;
+
+  Op& op(std::uint64_t index) { return ops[static_cast<std::size_t>(index - ops_base)]; }
+};
+
+namespace {
+
+std::uint32_t add_system(DvmProgram::State& st, ProcessorSystem system) {
+  DvmProgram::State::Ps ps{std::move(system), {}, {}};
+  ps.members = ps.system.root_processors();
+  ps.position.assign(static_cast<std::size_t>(st.lps.size()), -1);
+  for (std::size_t k = 0; k < ps.members.size(); ++k) {
+    ps.position[static_cast<std::size_t>(ps.members[k])] = static_cast<int>(k);
+  }
+  st.systems.push_back(std::move(ps));
+  return static_cast<std::uint32_t>(st.systems.size() - 1);
+}
+
+AlignParams align_params(const DvmCall& c) {
+  AlignParams p;
+  for (auto v : c.array("AxisArray")) p.axis.push_back(static_cast<int>(v));
+  for (auto v : c.array("CoeffArray")) p.coeff.push_back(v);
+  for (auto v : c.array("ConstArray")) p.constant.push_back(v);
+  return p;
+}
+
+std::vector<Index> to_index(std::span<const std::int64_t> v) { return {v.begin(), v.end()}; }
+
+/// Element size of a reduction variable type (1 int, 2 long, 3 float, 4 double: sizes on the
+/// LP64 machines the original ran on).
+std::uint64_t reduction_element_size(std::int64_t type) {
+  switch (type) {
+    case 1: return 4;
+    case 2: return 8;
+    case 3: return 4;
+    case 4: return 8;
+    default: return 0;
+  }
+}
+
+std::vector<std::vector<std::uint64_t>> as_rows(const TransferMatrix& m) {
+  std::vector<std::vector<std::uint64_t>> rows(static_cast<std::size_t>(m.size()),
+                                               std::vector<std::uint64_t>(static_cast<std::size_t>(m.size()), 0));
+  for (int p = 0; p < m.size(); ++p) {
+    for (int q = 0; q < m.size(); ++q) rows[static_cast<std::size_t>(p)][static_cast<std::size_t>(q)] = static_cast<std::uint64_t>(m.at(p, q));
+  }
+  return rows;
+}
+
+}  // namespace
+
+DvmProgram::DvmProgram(traces::libdvm::DvmTraceReader& reader, machines::MachineModel& machine,
+                       analysis::IntervalTree& tree, DvmOptions options)
+    : state_(std::make_unique<State>()), reader_(reader), machine_(machine), tree_(tree),
+      options_(std::move(options)) {
+  if (options_.grid.empty()) options_.grid = {1};
+  ProcessorSystem root(options_.grid);
+  root_count_ = root.processor_count();
+  if (tree_.processors() != root_count_) {
+    throw std::invalid_argument("DvmProgram: the interval tree has a different processor count");
+  }
+  state_->lps.resize(static_cast<std::size_t>(root_count_));
+  state_->current_ps = add_system(*state_, root);
+  state_->io_trafic.assign(2, 0);
+  state_->active_at_exit.resize(2);
+  state_->warned.assign(traces::libdvm::dvm_function_count + 1, false);
+}
+
+DvmProgram::~DvmProgram() = default;
+
+const DvmProgram::Action* DvmProgram::action_at(std::uint64_t index) const {
+  if (index < state_->base || index >= state_->base + state_->actions.size()) return nullptr;
+  return &state_->actions[static_cast<std::size_t>(index - state_->base)];
+}
+
+// ------------------------------------------------------------------------------------------
+// Decoding: the original's object bookkeeping, in trace order.
+// ------------------------------------------------------------------------------------------
+
+bool DvmProgram::decode_next() {
+  State& st = *state_;
+  if (st.trace_done) return false;
+  DvmCall c;
+  if (!reader_.next(c)) {
+    st.trace_done = true;
+    return false;
+  }
+  if (st.decoded++ == 0) {
+    tree_.root().source_file = std::string(c.source_file());
+    tree_.root().source_line = static_cast<int>(c.source_line());
+  }
+  Action a;
+  a.call = c.call_time();
+  a.ret = c.ret_time();
+  a.ps = st.current_ps;
+  auto interval_flag = [&]() -> char& {
+    const auto id = static_cast<std::size_t>(tree_.current().id);
+    if (st.io_trafic.size() <= id) st.io_trafic.resize(id + 1, 0);
+    return st.io_trafic[id];
+  };
+  auto new_op = [&](OpType type, OpKind kind) -> Op& {
+    Op op;
+    op.type = type;
+    op.kind = kind;
+    op.ps = st.current_ps;
+    op.id = st.ops_base + st.ops.size() + 1;
+    op.io_mode = interval_flag() != 0;
+    st.ops.push_back(std::move(op));
+    a.kind = ActionKind::op;
+    a.op = static_cast<std::int64_t>(st.ops.back().id - 1);
+    return st.ops.back();
+  };
+  auto ps_ref = [&](std::uint64_t ref) -> std::uint32_t {
+    if (ref == 0) return st.current_ps;
+    auto it = st.ps_by_ref.find(ref);
+    return it == st.ps_by_ref.end() ? st.current_ps : it->second;
+  };
+  const Fidelity fid = options_.fidelity;
+
+  try {
+    switch (c.function()) {
+      // ---------------------------------------------------------------- intervals
+      case DvmFunction::binter:
+      case DvmFunction::bsloop:
+      case DvmFunction::bploop: {
+        a.io_mode = interval_flag() != 0;
+        const auto type = c.function() == DvmFunction::binter   ? analysis::IntervalType::user
+                          : c.function() == DvmFunction::bsloop ? analysis::IntervalType::seq
+                                                                : analysis::IntervalType::par;
+        std::optional<long> index;
+        if (c.function() == DvmFunction::binter) {
+          if (auto v = c.find_integer("index")) index = static_cast<long>(*v);
+        }
+        analysis::Interval& in = tree_.enter(type, c.source_file(), static_cast<int>(c.source_line()), index);
+        a.kind = ActionKind::interval_enter;
+        a.interval = in.id;
+        break;
+      }
+      case DvmFunction::einter:
+      case DvmFunction::enloop:
+      case DvmFunction::eloop: {
+        a.io_mode = interval_flag() != 0;
+        const auto id = static_cast<std::size_t>(tree_.current().id);
+        if (st.active_at_exit.size() <= id) st.active_at_exit.resize(id + 1);
+        st.active_at_exit[id] = st.systems[st.current_ps].members;
+        tree_.exit_to_parent();
+        a.kind = ActionKind::interval_exit;
+        a.interval = tree_.current().id;
+        break;
+      }
+      // ---------------------------------------------------------------- I/O
+      case DvmFunction::biof:
+        interval_flag() = 1;
+        a.io_mode = true;
+        a.kind = ActionKind::io_mark;
+        break;
+      case DvmFunction::eiof:
+        interval_flag() = 0;
+        a.io_mode = false;
+        break;
+      case DvmFunction::srmem: {
+        a.io_mode = interval_flag() != 0;
+        new_op(OpType::io_sync, OpKind::io);
+        break;
+      }
+      // ---------------------------------------------------------------- systems, templates
+      case DvmFunction::crtps: {
+        const auto init = c.array("InitIndexArray");
+        const auto last = c.array("LastIndexArray");
+        std::vector<int> i0(init.begin(), init.end()), i1(last.begin(), last.end());
+        const auto ref = c.ret_handle("PSRef");
+        st.ps_by_ref[ref] = add_system(st, ProcessorSystem::subsystem(st.systems[st.current_ps].system, i0, i1));
+        break;
+      }
+      case DvmFunction::psview: {
+        const auto sizes = c.array("SizeArray");
+        std::vector<int> sz(sizes.begin(), sizes.end());
+        const auto idx = add_system(st, ProcessorSystem::view(st.systems[st.current_ps].system, sz));
+        if (auto ref = c.find_handle("PSRef", DvmSide::ret)) st.ps_by_ref[*ref] = idx;
+        // The original overwrites the current system with the view (Predictor 3.1 psview_).
+        st.current_ps = idx;
+        break;
+      }
+      case DvmFunction::getps: {
+        if (auto ref = c.find_handle("PSRef", DvmSide::ret)) {
+          st.ps_by_ref.emplace(*ref, st.current_ps);
+          if (st.current_am != 0) st.am_ps[st.current_am] = st.ps_by_ref[*ref];
+        }
+        break;
+      }
+      case DvmFunction::getam:
+        if (auto ref = c.find_handle("AMRef", DvmSide::ret)) {
+          if (st.current_am == 0) st.current_am = *ref;
+          st.am_ps.emplace(*ref, st.current_ps);
+        }
+        break;
+      case DvmFunction::getamr:
+        break;
+      case DvmFunction::mapam:
+        st.am_ps[c.handle("AMRef")] = ps_ref(c.handle("PSRef"));
+        break;
+      case DvmFunction::runam: {
+        const auto am = c.handle("AMRef");
+        auto it = st.am_ps.find(am);
+        if (it == st.am_ps.end()) {
+          throw traces::TraceError(c.trace_path(), c.trace_line(),
+                                   fmt::format("runam_: abstract machine {:x} was never mapped on a processor system (mapam_)", am));
+        }
+        st.am_stack.emplace_back(st.current_am, st.current_ps);
+        st.current_am = am;
+        st.current_ps = it->second;
+        break;
+      }
+      case DvmFunction::stopam:
+        if (!st.am_stack.empty()) {
+          st.current_am = st.am_stack.back().first;
+          st.current_ps = st.am_stack.back().second;
+          st.am_stack.pop_back();
+        }
+        break;
+      case DvmFunction::crtamv: {
+        st.templates.insert_or_assign(c.ret_handle("AMViewRef"), Template(to_index(c.array("SizeArray"))));
+        break;
+      }
+      case DvmFunction::delamv:
+        st.templates.erase(c.handle("AMViewRef"));
+        break;
+      case DvmFunction::blkdiv: {
+        auto it = st.templates.find(c.handle("AMViewRef"));
+        if (it != st.templates.end()) it->second.set_multiples(to_index(c.array("AMVAxisDiv")));
+        break;
+      }
+      case DvmFunction::distr: {
+        auto it = st.templates.find(c.handle("AMViewRef"));
+        if (it != st.templates.end()) {
+          std::vector<int> axes;
+          for (auto v : c.array("AxisArray")) axes.push_back(static_cast<int>(v));
+          it->second.distribute(st.systems[ps_ref(c.handle("PSRef"))].system, axes);
+        }
+        break;
+      }
+      case DvmFunction::setelw: {
+        if (!c.find_array("WeightNumber")) {
+          throw traces::TraceError(c.trace_path(), c.trace_line(),
+                                   "setelw_ without WeightNumber: record the trace with LoadWeightTrace=1; WeightArrayTrace=1;");
+        }
+        auto it = st.templates.find(c.handle("AMViewRef"));
+        if (it != st.templates.end()) {
+          const ProcessorSystem& s = st.systems[ps_ref(c.handle("PSRef"))].system;
+          const auto wn = to_index(c.array("WeightNumber"));
+          const auto loads = c.real_array("LoadWeight");
+          it->second.set_weights(coordinate_weights(s, load_weights(s, wn, loads, fid), {}));
+        }
+        break;
+      }
+      case DvmFunction::redis:
+        // Predictor 3.1 returns before modelling redis_ (no time at all); see models/dvm/README.md.
+        a.kind = ActionKind::silent;
+        break;
+      // ---------------------------------------------------------------- arrays
+      case DvmFunction::crtda: {
+        std::vector<Index> low, high;
+        if (auto v = c.find_array("LowShdWidthArray")) low = to_index(*v);
+        if (auto v = c.find_array("HiShdWidthArray")) high = to_index(*v);
+        st.arrays.insert_or_assign(c.handle("ArrayHeader"),
+                                   DistributedArray(to_index(c.array("SizeArray")), c.integer("TypeSize"), low, high));
+        a.kind = ActionKind::silent;
+        break;
+      }
+      case DvmFunction::align: {
+        a.kind = ActionKind::silent;
+        auto it = st.arrays.find(c.handle("ArrayHeader"));
+        if (it == st.arrays.end()) break;
+        const auto type = c.pattern_type("PatternRef");
+        if (type == DvmPatternType::am_view) {
+          auto t = st.templates.find(c.handle("PatternRef"));
+          if (t != st.templates.end() && t->second.distributed()) it->second.align(t->second, align_params(c));
+        } else if (type == DvmPatternType::dis_array) {
+          auto p = st.arrays.find(c.handle("PatternRefPtr"));
+          if (p != st.arrays.end() && p->second.aligned()) it->second.align(p->second, align_params(c));
+        }
+        break;
+      }
+      case DvmFunction::delda:
+        a.kind = ActionKind::silent;
+        st.arrays.erase(c.handle("ArrayHeader"));
+        break;
+      case DvmFunction::realn: {
+        auto it = st.arrays.find(c.handle("ArrayHeader"));
+        const auto type = c.pattern_type("PatternRef");
+        if (it == st.arrays.end() || type == DvmPatternType::none) {
+          a.kind = ActionKind::silent;
+          break;
+        }
+        DistributedArray next = it->second;
+        if (type == DvmPatternType::am_view) {
+          auto t = st.templates.find(c.handle("PatternRef"));
+          if (t != st.templates.end() && t->second.distributed()) next.align(t->second, align_params(c));
+        } else {
+          auto p = st.arrays.find(c.handle("PatternRefPtr"));
+          if (p != st.arrays.end() && p->second.aligned()) next.align(p->second, align_params(c));
+        }
+        Op& op = new_op(OpType::realign, OpKind::redistribution);
+        a.regular_after = false;
+        const bool new_sign = c.find_integer("NewSign").value_or(0) != 0;
+        if (it->second.aligned() && next.aligned() && !new_sign) {
+          op.matrix = update_matrix(it->second, next, fid).to_root(it->second.system());
+        }
+        it->second = std::move(next);
+        break;
+      }
+      case DvmFunction::arrcpy:
+      case DvmFunction::aarrcp: {
+        const bool async = c.function() == DvmFunction::aarrcp;
+        const auto from_buf = c.find_handle("FromBufferPtr").value_or(0);
+        const auto to_buf = c.find_handle("ToBufferPtr").value_or(0);
+        const DistributedArray* from = nullptr;
+        const DistributedArray* to = nullptr;
+        if (from_buf == 0) {
+          auto f = st.arrays.find(c.handle("FromArrayHeader"));
+          if (f != st.arrays.end() && f->second.aligned()) from = &f->second;
+        }
+        if (to_buf == 0) {
+          auto t = st.arrays.find(c.handle("ToArrayHeader"));
+          if (t != st.arrays.end() && t->second.aligned()) to = &t->second;
+        }
+        auto side = [&](const char* init, const char* last, const char* step) {
+          CopySide cs;
+          if (auto v = c.find_array(init)) cs.init = to_index(*v);
+          if (auto v = c.find_array(last)) cs.last = to_index(*v);
+          if (auto v = c.find_array(step)) cs.step = to_index(*v);
+          return cs;
+        };
+        const CopySide fs = side("FromInitIndexArray", "FromLastIndexArray", "FromStepArray");
+        const CopySide ts = side("ToInitIndexArray", "ToLastIndexArray", "ToStepArray");
+        if (from != nullptr && fs.init.size() != static_cast<std::size_t>(from->rank())) from = nullptr;
+        if (to != nullptr && ts.init.size() != static_cast<std::size_t>(to->rank())) to = nullptr;
+        TransferMatrix m;
+        if (from && to) {
+          m = copy_distributed_matrix(*from, fs, *to, ts, fid).to_root(from->system());
+        } else if (from && !to) {
+          m = copy_to_replicated_matrix(*from, fs, fid).to_root(from->system());
+        }
+        if (!async) {
+          // The call's user time is split by each processor's share of the written region.
+          const DistributedArray* w = to ? to : from;
+          const CopySide& wside = to ? ts : fs;
+          if (w != nullptr) {
+            const State::Ps& ps = st.systems[st.current_ps];
+            std::vector<Range> dims;
+            for (std::size_t d = 0; d < wside.init.size() && d < wside.last.size() && d < wside.step.size(); ++d) {
+              const Index s = wside.step[d];
+              if (s > 0) dims.push_back(make_range(wside.init[d], wside.last[d], s));
+              else if (s < 0) dims.push_back(make_range(wside.last[d], wside.init[d], -s));
+              else dims.push_back(make_range(wside.init[d], wside.last[d], 1));
+            }
+            const Block write(dims);
+            const Index total = write.empty() ? 0 : write.volume();
+            auto share = std::make_shared<std::vector<double>>(ps.members.size(), 0.0);
+            auto insuff = std::make_shared<std::vector<bool>>(ps.members.size(), false);
+            int holders = 0;
+            for (std::size_t k = 0; k < ps.members.size(); ++k) {
+              const Block loc = w->block(static_cast<int>(k), fid);
+              if (total != 0) {
+                const Block part = intersect(loc, write);
+                (*share)[k] = part.empty() ? 0.0 : static_cast<double>(part.volume()) / static_cast<double>(total);
+              } else if (to != nullptr && to->fully_replicated()) {
+                (*share)[k] = 1.0;
+              }
+              if (to != nullptr && to->fully_replicated()) {
+                (*insuff)[k] = holders != 0;
+                if (!loc.empty()) ++holders;
+              }
+            }
+            a.share = share;
+            a.share_insuff = insuff;
+          }
+          if (!from && to) {  // replicated → distributed: only the user time
+            a.kind = ActionKind::silent;
+            a.op = -1;
+            break;
+          }
+          if (!from && !to) {
+            a.kind = ActionKind::silent;
+            break;
+          }
+          Op& op = new_op(OpType::copy, OpKind::remote_access);
+          op.matrix = std::move(m);
+          a.regular_after = false;
+        } else {
+          Op& op = new_op(OpType::async_copy, OpKind::remote_access);
+          op.sync = false;
+          op.matrix = std::move(m);
+          a.regular_after = false;
+          st.copy_flags[c.handle("CopyFlagPtr")] = static_cast<std::int64_t>(op.id - 1);
+        }
+        break;
+      }
+      case DvmFunction::waitcp: {
+        auto it = st.copy_flags.find(c.handle("CopyFlagPtr"));
+        if (it == st.copy_flags.end()) {
+          a.kind = ActionKind::silent;
+          break;
+        }
+        a.kind = ActionKind::copy_wait;
+        a.op = it->second;
+        st.copy_flags.erase(it);
+        break;
+      }
+      // ---------------------------------------------------------------- parallel loops
+      case DvmFunction::crtpl:
+        st.loop = State::LoopInfo{};
+        break;
+      case DvmFunction::mappl: {
+        const auto type = c.pattern_type("PatternRef");
+        ParallelLoop loop(to_index(c.array("InInitIndexArray")), to_index(c.array("InLastIndexArray")),
+                          to_index(c.array("InStepArray")));
+        if (type == DvmPatternType::am_view) {
+          auto t = st.templates.find(c.handle("PatternRef"));
+          if (t != st.templates.end() && t->second.distributed()) {
+            loop.map(t->second, align_params(c));
+            st.loop.pattern = type;
+            st.loop.pattern_ref = c.handle("PatternRef");
+          }
+        } else if (type == DvmPatternType::dis_array) {
+          auto p = st.arrays.find(c.handle("PatternRefPtr"));
+          if (p != st.arrays.end() && p->second.aligned()) {
+            loop.map(p->second, align_params(c));
+            st.loop.pattern = type;
+            st.loop.pattern_ref = c.handle("PatternRefPtr");
+          }
+        }
+        st.loop.loop = std::move(loop);
+        break;
+      }
+      case DvmFunction::dopl: {
+        a.io_mode = interval_flag() != 0;
+        a.kind = ActionKind::silent;
+        if (!st.loop.loop || !st.loop.loop->mapped()) break;
+        const ParallelLoop& loop = *st.loop.loop;
+        a.loop_size = loop.iteration_count(fid);
+        if (a.call == 0 || a.loop_size == 0) break;  // the original returns without any time
+        const auto blocks = loop.blocks(fid);
+        const auto counts = identical_block_counts(blocks);
+        const State::Ps& ps = st.systems[st.current_ps];
+        auto data = std::make_shared<std::vector<std::pair<Index, int>>>(ps.members.size());
+        for (std::size_t k = 0; k < ps.members.size() && k < blocks.size(); ++k) {
+          (*data)[k] = {blocks[k].empty() ? 0 : blocks[k].volume(), counts[k]};
+        }
+        a.blocks = data;
+        a.kind = ActionKind::dopl;
+        break;
+      }
+      case DvmFunction::endpl:
+        if (st.loop.imlast) {
+          auto sh = st.shadows.find(st.loop.imlast_group);
+          if (sh != st.shadows.end() && sh->second.last_start >= 0) {
+            a.kind = ActionKind::endpl_imlast;
+            a.op = sh->second.last_start;
+          }
+        }
+        // The original keeps the loop's pattern until the next crtpl_ (a waitrd_ after endpl_
+        // still reduces over it); only the imlast_ request ends here.
+        st.loop.imlast = false;
+        break;
+      // ---------------------------------------------------------------- reductions
+      case DvmFunction::crtrg:
+        st.red_group_size[c.ret_handle("RedGroupRef")] = 0;
+        break;
+      case DvmFunction::crtred: {
+        const auto elem = reduction_element_size(c.integer("RedArrayType"));
+        const auto len = static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.integer("RedArrayLength")));
+        const auto loc = static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.find_integer("LocElmLength").value_or(0)));
+        // RedVar::GetSize: (element size + LocElmLength) · RedArrayLength.
+        st.red_var_size[c.ret_handle("RedRef")] = (elem + loc) * len;
+        break;
+      }
+      case DvmFunction::insred:
+        st.red_group_size[c.handle("RedGroupRef")] += st.red_var_size[c.handle("RedRef")];
+        break;
+      case DvmFunction::delred:
+        st.red_var_size.erase(c.handle("RedRef"));
+        break;
+      case DvmFunction::delrg:
+        st.red_group_size.erase(c.handle("RedGroupRef"));
+        break;
+      case DvmFunction::strtrd: {
+        const auto g = c.handle("RedGroupRef");
+        Op& op = new_op(OpType::reduce_start, OpKind::reduction);
+        st.red_group_start[g] = static_cast<std::int64_t>(op.id - 1);
+        break;
+      }
+      case DvmFunction::waitrd: {
+        const auto g = c.handle("RedGroupRef");
+        const auto start = st.red_group_start.count(g) ? st.red_group_start[g] : -1;
+        Op& op = new_op(OpType::reduce_wait, OpKind::reduction);
+        op.start_op = start;
+        op.total_size = st.red_group_size[g];
+        const State::Ps& ps = st.systems[op.ps];
+        op.holders.assign(ps.members.size(), false);
+        if (st.loop.pattern == DvmPatternType::dis_array) {
+          auto p = st.arrays.find(st.loop.pattern_ref);
+          if (p != st.arrays.end() && p->second.aligned()) {
+            for (std::size_t k = 0; k < ps.members.size(); ++k) {
+              op.holders[k] = !p->second.block(static_cast<int>(k), fid).empty();
+            }
+          }
+        }
+        break;
+      }
+      // ---------------------------------------------------------------- shadows
+      case DvmFunction::crtshg:
+        st.shadows[c.ret_handle("ShadowGroupRef")] = State::Shadow{};
+        break;
+      case DvmFunction::inssh:
+      case DvmFunction::insshd:
+      case DvmFunction::incsh:
+      case DvmFunction::incshd: {
+        auto g = st.shadows.find(c.handle("ShadowGroupRef"));
+        auto arr = st.arrays.find(c.handle("ArrayHeader"));
+        if (g == st.shadows.end() || arr == st.arrays.end() || !arr->second.aligned()) break;
+        const DistributedArray& da = arr->second;
+        ShadowWidths w;
+        const bool inc = c.function() == DvmFunction::incsh || c.function() == DvmFunction::incshd;
+        if (inc) {
+          const auto il = c.array("InitLowShdIndex"), ll = c.array("LastLowShdIndex");
+          const auto ih = c.array("InitHiShdIndex"), lh = c.array("LastHiShdIndex");
+          for (std::size_t d = 0; d < il.size(); ++d) {
+            w.low.push_back(il[d] == -1 ? (ll[d] == -1 ? da.low_shadow(static_cast<int>(d)) : ll[d]) : ll[d] - il[d] + 1);
+            w.high.push_back(ih[d] == -1 ? (lh[d] == -1 ? da.high_shadow(static_cast<int>(d)) : lh[d]) : lh[d] - ih[d] + 1);
+          }
+        } else {
+          w.low = to_index(c.array("LowShdWidthArray"));
+          w.high = to_index(c.array("HiShdWidthArray"));
+        }
+        const bool corner_call = c.function() == DvmFunction::inssh || c.function() == DvmFunction::incsh;
+        w.corners = corner_call && c.find_integer("FullShdSign").value_or(0) == 1;
+        TransferMatrix m = shadow_matrix(da, w, fid).to_root(da.system());
+        if (g->second.matrix.size() == 0) g->second.matrix = TransferMatrix(root_count_);
+        g->second.matrix += m;
+        break;
+      }
+      case DvmFunction::delshg:
+        st.shadows.erase(c.handle("ShadowGroupRef"));
+        break;
+      case DvmFunction::strtsh:
+      case DvmFunction::exfrst: {
+        const auto gref = c.handle("ShadowGroupRef");
+        Op& op = new_op(OpType::shadow_start, OpKind::shadow);
+        op.divide_by_p = c.function() == DvmFunction::strtsh && options_.cost == CostStyle::predictor31;
+        auto g = st.shadows.find(gref);
+        if (g != st.shadows.end()) {
+          op.matrix = g->second.matrix;
+          g->second.last_start = static_cast<std::int64_t>(op.id - 1);
+        }
+        break;
+      }
+      case DvmFunction::waitsh: {
+        auto g = st.shadows.find(c.handle("ShadowGroupRef"));
+        if (g != st.shadows.end() && g->second.last_start >= 0) {
+          a.kind = ActionKind::shadow_wait;
+          a.op = g->second.last_start;
+          g->second.last_start = -1;
+        }
+        break;
+      }
+      case DvmFunction::imlast:
+        st.loop.imlast = true;
+        st.loop.imlast_group = c.handle("ShadowGroupRef");
+        break;
+      case DvmFunction::across:
+        new_op(OpType::across, OpKind::shadow);
+        if (!st.warned[static_cast<std::size_t>(c.function())]) {
+          st.warned[static_cast<std::size_t>(c.function())] = true;
+          warnings_.push_back(fmt::format("{}:{}: warning: {}: ACROSS pipelines are modelled as a synchronisation only",
+                                          c.trace_path(), c.trace_line(), c.name()));
+        }
+        break;
+      case DvmFunction::sendsh:
+        new_op(OpType::across, OpKind::shadow).sync = false;
+        break;
+      // ---------------------------------------------------------------- remote buffers
+      case DvmFunction::crtrbl: {
+        auto arr = st.arrays.find(c.handle("RemArrayHeader"));
+        Op& op = new_op(OpType::remote_buffer, OpKind::remote_access);
+        op.sync = false;
+        st.buffers[c.handle("BufferHeader")] = static_cast<std::int64_t>(op.id - 1);
+        if (arr == st.arrays.end() || !arr->second.aligned() || !st.loop.loop || !st.loop.loop->mapped()) break;
+        const DistributedArray& da = arr->second;
+        const auto loop_blocks = st.loop.loop->blocks(fid);
+        const AlignParams params = align_params(c);
+        std::vector<Block> regions;
+        for (const Block& lb : loop_blocks) {
+          regions.push_back(lb.empty() ? Block::empty_of_rank(da.rank()) : remote_buffer_region(da.sizes(), params, lb));
+        }
+        regions.resize(static_cast<std::size_t>(da.system().processor_count()), Block::empty_of_rank(da.rank()));
+        op.matrix = copy_distributed_matrix(da.system(), da.blocks(fid), regions, da.type_size(), Sources::every)
+                        .to_root(da.system());
+        break;
+      }
+      case DvmFunction::loadrb:
+      case DvmFunction::waitrb: {
+        auto b = st.buffers.find(c.handle("BufferHeader"));
+        if (b == st.buffers.end()) break;
+        a.kind = c.function() == DvmFunction::loadrb ? ActionKind::buffer_load : ActionKind::buffer_wait;
+        a.op = b->second;
+        break;
+      }
+      // ---------------------------------------------------------------- I/O functions
+      default:
+        if (c.function() >= DvmFunction::dvm_fopen && c.function() < DvmFunction::biof) {
+          a.io_mode = interval_flag() != 0;
+          a.kind = ActionKind::io_call;
+        }
+        break;
+    }
+  } catch (const std::invalid_argument& e) {
+    throw traces::TraceError(c.trace_path(), c.trace_line(), fmt::format("{}: {}", c.name(), e.what()));
+  }
+  if (a.kind != ActionKind::interval_enter && a.kind != ActionKind::interval_exit &&
+      c.function() != DvmFunction::biof && c.function() != DvmFunction::eiof) {
+    a.io_mode = interval_flag() != 0;
+  }
+  st.actions.push_back(std::move(a));
+  return true;
+}
+
+// ------------------------------------------------------------------------------------------
+// Replay on one LP.
+// ------------------------------------------------------------------------------------------
+
+namespace {
+
+struct Emitter {
+  engine::Scheduler& s;
+  LpId lp;
+
+  void emit(EventKind kind, SimTime before, SimTime after, std::uint8_t detail, std::int32_t tag,
+            std::uint8_t internal = 0, SimTime waited = 0) {
+    Event e;
+    e.clock_before = before;
+    e.clock_after = after;
+    e.waited = waited;
+    e.lp = lp;
+    e.tag = tag;
+    e.kind = kind;
+    e.detail = detail;
+    e.internal = internal;
+    s.lp(lp).clock = after;
+    if (s.has_observers()) s.emit(e);
+  }
+  SimTime clock() const { return s.lp(lp).clock; }
+};
+
+}  // namespace
+
+engine::StepResult DvmProgram::run_action(LpId lp, const Action& a, engine::Scheduler& s) {
+  State& st = *state_;
+  State::Lp& me = st.lps[lp];
+  const State::Ps& ps = st.systems[a.ps];
+  const int pos = ps.position[lp];
+  const int P = static_cast<int>(ps.members.size());
+  Emitter out{s, lp};
+
+  // Time of the current processor in the original's AddTime: in I/O mode (biof_ … eiof_) only
+  // processor 0 advances, as I/O time; every other processor's share is dropped.
+  auto add = [&](ComputeCategory cat, double dt, int replicas) {
+    if (a.io_mode) {
+      if (lp != 0) return;
+      const double insuff = replicas > 1 ? dt * (replicas - 1.0) / replicas : 0.0;
+      const SimTime t = out.clock();
+      out.emit(EventKind::compute, t, t + dt + insuff, static_cast<std::uint8_t>(ComputeCategory::io), 1);
+      return;
+    }
+    const SimTime t = out.clock();
+    out.emit(EventKind::compute, t, t + dt, static_cast<std::uint8_t>(cat), replicas);
+  };
+  auto regular = [&]() {
+    if (pos < 0) return;
+    add(ComputeCategory::user, machine_.scaled_time(lp, a.call), P);
+    if (a.ret != 0.0) add(ComputeCategory::system, machine_.scaled_time(lp, a.ret), P);
+  };
+  auto local_wait = [&](const Op& op) {
+    // waitsh_ / imlast_ at endpl_: overlap = clock − t0; communication = t1 − clock if positive.
+    const SimTime c = out.clock();
+    const SimTime after = c < op.t1 ? op.t1 : c;
+    out.emit(EventKind::collective_wait, c, after, static_cast<std::uint8_t>(op.kind),
+             static_cast<std::int32_t>(op.id), 0, after - c);
+  };
+
+  switch (a.kind) {
+    case ActionKind::silent:
+      if (a.share && pos >= 0) {  // arrcpy_ replicated → distributed: the user-time split only
+        const double v = machine_.scaled_time(lp, a.call);
+        const double sh = (*a.share)[static_cast<std::size_t>(pos)];
+        if (sh > 0) add(ComputeCategory::user, v * sh, 1);
+      }
+      break;
+    case ActionKind::regular:
+      regular();
+      break;
+    case ActionKind::interval_enter:
+    case ActionKind::interval_exit:
+      regular();
+      me.interval = a.interval;
+      {
+        const SimTime t = out.clock();
+        out.emit(a.kind == ActionKind::interval_enter ? EventKind::interval_enter : EventKind::interval_exit,
+                 t, t, 0, a.interval);
+      }
+      break;
+    case ActionKind::io_call:
+      if (lp == 0) {
+        // The I/O processor (processor 0 of the root system) does the I/O: IO_time += vret_0.
+        const SimTime t = out.clock();
+        out.emit(EventKind::compute, t, t + machine_.scaled_time(0, a.ret),
+                 static_cast<std::uint8_t>(ComputeCategory::io), 1, 1);
+      }
+      regular();
+      break;
+    case ActionKind::io_mark:
+      if (lp == 0) {
+        const SimTime t = out.clock();
+        out.emit(EventKind::compute, t, t, static_cast<std::uint8_t>(ComputeCategory::io), 1, 1);
+      }
+      regular();
+      break;
+    case ActionKind::dopl: {
+      if (pos < 0) break;
+      const auto [iters, cnt] = (*a.blocks)[static_cast<std::size_t>(pos)];
+      if (iters > 0) {
+        // t_i = vcall_i · N_i / N on every processor with iterations; identical blocks on cnt
+        // processors: (cnt − 1)/cnt of it is insufficient parallelism.
+        const double t = machine_.scaled_time(lp, a.call) * (static_cast<double>(iters) / static_cast<double>(a.loop_size));
+        if (a.io_mode) {
+          add(ComputeCategory::user, t, cnt);
+        } else {
+          const SimTime c = out.clock();
+          out.emit(EventKind::loop_block, c, c + t, 0, std::max(cnt, 1));
+        }
+      }
+      add(ComputeCategory::system, machine_.scaled_time(lp, a.ret), P);
+      break;
+    }
+    case ActionKind::shadow_wait:
+    case ActionKind::endpl_imlast:
+      if (pos >= 0) local_wait(st.op(static_cast<std::uint64_t>(a.op)));
+      regular();
+      break;
+    case ActionKind::buffer_load:
+    case ActionKind::buffer_wait: {
+      if (pos >= 0) {
+        Op& op = st.op(static_cast<std::uint64_t>(a.op));
+        const SimTime c = out.clock();
+        const auto r = static_cast<std::size_t>(lp);
+        const std::uint8_t count = pos == 0 ? 1 : 0;
+        if (op.load_start.empty()) {
+          op.load_start.assign(static_cast<std::size_t>(root_count_), 0);
+          op.load_end.assign(static_cast<std::size_t>(root_count_), 0);
+        }
+        if (a.kind == ActionKind::buffer_load) {
+          // loadrb_: the transfer of processor p runs from its clock for its stamp.
+          op.load_start[r] = c;
+          op.load_end[r] = (op.stamps.empty() ? 0 : op.stamps[r]) + c;
+          out.emit(EventKind::collective_wait, c, c, static_cast<std::uint8_t>(OpKind::remote_access), 0, count, 0);
+        } else if (c < op.load_end[r]) {
+          out.emit(EventKind::collective_wait, c, op.load_end[r], static_cast<std::uint8_t>(OpKind::remote_access), 0,
+                   static_cast<std::uint8_t>(count | 2), c - op.load_start[r]);
+        } else {
+          out.emit(EventKind::collective_wait, c, c, static_cast<std::uint8_t>(OpKind::remote_access), 0,
+                   static_cast<std::uint8_t>(count | 2), op.load_end[r] - op.load_start[r]);
+        }
+      }
+      regular();
+      break;
+    }
+    case ActionKind::copy_wait: {
+      if (pos >= 0) {
+        const Op& op = st.op(static_cast<std::uint64_t>(a.op));
+        const SimTime c = out.clock();
+        const SimTime stamp = op.stamps.empty() ? 0 : op.stamps[lp];
+        const bool first = pos == 0;
+        if (stamp > 0 && c < op.t0 + stamp) {
+          if (c < op.t0) {
+            out.emit(EventKind::sync_all, c, c, static_cast<std::uint8_t>(OpKind::remote_access), 1, 0, op.t0 - c);
+          }
+          const SimTime w = std::max(op.t0 + stamp - c, stamp);
+          out.emit(EventKind::collective_wait, c, c + w, static_cast<std::uint8_t>(OpKind::remote_access), 0,
+                   first ? 1 : 0, w);
+        } else if (first) {
+          out.emit(EventKind::collective_wait, c, c, static_cast<std::uint8_t>(OpKind::remote_access), 0, 1, 0);
+        }
+      }
+      break;
+    }
+    case ActionKind::op: {
+      if (pos < 0) break;
+      Op& op = st.op(static_cast<std::uint64_t>(a.op));
+      if (!me.op_done) {
+        if (!me.arrived) {
+          // arrcpy_: the user-time split comes before the synchronisation.
+          if (a.share) {
+            const double v = machine_.scaled_time(lp, a.call);
+            const double sh = (*a.share)[static_cast<std::size_t>(pos)];
+            if (sh > 0) add(ComputeCategory::user, v * sh, 1);
+            if ((*a.share_insuff)[static_cast<std::size_t>(pos)]) {
+              const SimTime c = out.clock();
+              // Replicated target: the assignment is repeated on every other holder (pure loss).
+              out.emit(EventKind::compute, c, c, static_cast<std::uint8_t>(ComputeCategory::user), 0, 0, v);  // tag 0: loss only
+            }
+          }
+          me.arrived = true;
+          ++op.arrived;
+        }
+        execute_ready_ops(s);
+        if (!me.op_done) return StepResult::blocked;
+      }
+      me.arrived = false;
+      me.op_done = false;
+      if (a.regular_after) regular();
+      break;
+    }
+  }
+  return StepResult::advanced;
+}
+
+void DvmProgram::execute_ready_ops(engine::Scheduler& s) {
+  State& st = *state_;
+  while (st.next_op < st.ops_base + st.ops.size()) {
+    Op& op = st.op(st.next_op);
+    const auto& members = st.systems[op.ps].members;
+    if (op.arrived < static_cast<int>(members.size())) return;
+    execute_op(op, s);
+    op.done = true;
+    ++st.next_op;
+    for (int m : members) {
+      st.lps[static_cast<std::size_t>(m)].op_done = true;
+      s.wake(static_cast<LpId>(m), s.lp(static_cast<LpId>(m)).clock);
+    }
+  }
+}
+
+void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
+  State& st = *state_;
+  const auto& members = st.systems[op.ps].members;
+  const int P = static_cast<int>(members.size());
+  const auto kind = static_cast<std::uint8_t>(op.kind);
+  auto clock = [&](int root) { return s.lp(static_cast<LpId>(root)).clock; };
+  auto clocks = [&]() {
+    std::vector<SimTime> c(static_cast<std::size_t>(root_count_));
+    for (int p = 0; p < root_count_; ++p) c[static_cast<std::size_t>(p)] = clock(p);
+    return c;
+  };
+  auto synchronise = [&]() {
+    // MPSSynchronize: every processor waits for the latest one (synchronization of this kind,
+    // counted as its communication).
+    SimTime latest = 0;
+    for (int m : members) latest = std::max(latest, clock(m));
+    for (int m : members) {
+      Emitter out{s, static_cast<LpId>(m)};
+      const SimTime c = out.clock();
+      if (op.io_mode) {
+        // Inside biof_ … eiof_ the original counts the synchronisation but only processor 0
+        // advances (as I/O time); the others' share is dropped.
+        out.emit(EventKind::sync_all, c, c, kind, 2, 0, latest - c);
+        if (m == 0) out.emit(EventKind::compute, c, latest, static_cast<std::uint8_t>(ComputeCategory::io), 1);
+        continue;
+      }
+      out.emit(EventKind::sync_all, c, latest, kind, 0, 0, latest - c);
+    }
+  };
+  // Communication time `cost` added to every member (AddMPSTime of the kind).
+  auto communicate = [&](SimTime cost, std::int32_t tag) {
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      Emitter out{s, static_cast<LpId>(members[k])};
+      const SimTime c = out.clock();
+      if (op.io_mode) {
+        if (k == 0) out.emit(EventKind::collective_wait, c, c, kind, 0, 1, 0);
+        if (members[k] == 0) out.emit(EventKind::compute, c, c + cost, static_cast<std::uint8_t>(ComputeCategory::io), 1);
+        continue;
+      }
+      out.emit(EventKind::collective_wait, c, c + cost, kind, tag, k == 0 ? 1 : 0, cost);
+    }
+  };
+  auto matrix_cost = [&](std::vector<SimTime>* end_per_proc) -> SimTime {
+    if (op.matrix.size() == 0 || op.matrix.empty()) return 0;
+    return machine_.matrix_cost_at(as_rows(op.matrix), clocks(), end_per_proc);
+  };
+  auto start_events = [&](SimTime t0) {
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      Emitter out{s, static_cast<LpId>(members[k])};
+      const SimTime c = out.clock();
+      out.emit(EventKind::collective_start, c, c, kind, static_cast<std::int32_t>(op.id), k == 0 ? 1 : 0);
+      (void)t0;
+    }
+  };
+  // The original takes the start of an operation from processor 0's clock.
+  auto first_clock = [&]() { return st.systems[op.ps].position[0] >= 0 ? clock(0) : clock(members.front()); };
+
+  switch (op.type) {
+    case OpType::reduce_start:
+      synchronise();
+      op.t0 = first_clock();
+      start_events(op.t0);
+      break;
+    case OpType::reduce_wait: {
+      // Predictor 3.1 StartR: every processor holding part of the loop's pattern sends the
+      // reduction variables to processor 0, which sends the result back; the reduction ends
+      // when the last message arrives.
+      SimTime end = 0;
+      for (int k = 1; k < P; ++k) {
+        if (!op.holders[static_cast<std::size_t>(k)]) continue;
+        machine_.transfer(members[static_cast<std::size_t>(k)], members[0], op.total_size, clock(members[static_cast<std::size_t>(k)]));
+      }
+      for (int k = 1; k < P; ++k) {
+        if (!op.holders[static_cast<std::size_t>(k)]) continue;
+        const auto t = machine_.transfer(members[0], members[static_cast<std::size_t>(k)], op.total_size, clock(members[0]));
+        end = std::max(end, t.arrival);
+      }
+      const std::int32_t tag = op.start_op >= 0 ? static_cast<std::int32_t>(st.op(static_cast<std::uint64_t>(op.start_op)).id) : 0;
+      for (int m : members) {
+        Emitter out{s, static_cast<LpId>(m)};
+        const SimTime c = out.clock();
+        const SimTime after = c < end ? end : c;
+        out.emit(EventKind::collective_wait, c, after, kind, tag, 0, after - c);
+      }
+      break;
+    }
+    case OpType::shadow_start: {
+      const SimTime cost = matrix_cost(nullptr);
+      synchronise();
+      op.t0 = first_clock();
+      op.t1 = op.t0 + (op.divide_by_p ? cost / P : cost);
+      start_events(op.t0);
+      break;
+    }
+    case OpType::realign:
+    case OpType::copy: {
+      const SimTime cost = matrix_cost(nullptr);
+      synchronise();
+      communicate(cost, 0);
+      break;
+    }
+    case OpType::async_copy: {
+      std::vector<SimTime> ends(static_cast<std::size_t>(root_count_), 0);
+      const auto before = clocks();
+      const SimTime cost = matrix_cost(&ends);
+      op.t0 = first_clock();
+      op.t1 = op.t0 + cost;
+      op.stamps.assign(static_cast<std::size_t>(root_count_), 0);
+      for (int p = 0; p < root_count_; ++p) {
+        const auto i = static_cast<std::size_t>(p);
+        if (ends[i] > before[i]) op.stamps[i] = ends[i] - before[i];
+      }
+      for (std::size_t k = 0; k < members.size(); ++k) {
+        Emitter out{s, static_cast<LpId>(members[k])};
+        const SimTime c = out.clock();
+        out.emit(EventKind::collective_start, c, c, kind, static_cast<std::int32_t>(op.id), k == 0 ? 1 : 0);
+      }
+      break;
+    }
+    case OpType::io_sync:
+      synchronise();
+      break;
+    case OpType::remote_buffer: {
+      // crtrbl_: the buffer's messages are priced now; each processor keeps the time from its
+      // clock to the last arrival of a message it takes part in (the original's stamps).
+      std::vector<SimTime> ends(static_cast<std::size_t>(root_count_), 0);
+      const auto before = clocks();
+      matrix_cost(&ends);
+      op.stamps.assign(static_cast<std::size_t>(root_count_), 0);
+      for (int p = 0; p < root_count_; ++p) {
+        const auto i = static_cast<std::size_t>(p);
+        if (ends[i] > before[i]) op.stamps[i] = ends[i] - before[i];
+      }
+      for (std::size_t k = 0; k < members.size(); ++k) {
+        Emitter out{s, static_cast<LpId>(members[k])};
+        const SimTime c = out.clock();
+        out.emit(EventKind::collective_wait, c, c, kind, 0, k == 0 ? 1 : 0, 0);
+      }
+      break;
+    }
+    case OpType::across:
+      if (op.sync) synchronise();
+      start_events(first_clock());
+      break;
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+
+engine::StepResult DvmProgram::step(LpId lp, engine::Scheduler& s) {
+  State& st = *state_;
+  State::Lp& me = st.lps[lp];
+  while (me.cursor >= st.base + st.actions.size()) {
+    try {
+      if (!decode_next()) {
+        const SimTime c = s.lp(lp).clock;
+        Emitter{s, lp}.emit(EventKind::finish, c, c, 0, 0);
+        return StepResult::done;
+      }
+    } catch (const std::exception& e) {
+      s.fail(lp, e.what());
+      return StepResult::done;
+    }
+    if ((st.decoded & 255) == 0) {
+      std::uint64_t lowest = me.cursor;
+      for (const auto& l : st.lps) lowest = std::min(lowest, l.cursor);
+      release(lowest);
+    }
+  }
+  const Action& a = st.actions[static_cast<std::size_t>(me.cursor - st.base)];
+  const StepResult r = run_action(lp, a, s);
+  if (r == StepResult::blocked) return r;
+  ++me.cursor;
+  return StepResult::advanced;
+}
+
+void DvmProgram::release(std::uint64_t upto) {
+  State& st = *state_;
+  while (st.base < upto && !st.actions.empty()) {
+    st.actions.pop_front();
+    ++st.base;
+  }
+}
+
+engine::WaitInfo DvmProgram::waits_for(LpId lp) const {
+  engine::WaitInfo w;
+  const State& st = *state_;
+  const Action* a = action_at(st.lps[lp].cursor);
+  w.kind = engine::WaitInfo::Kind::collective;
+  if (a != nullptr && a->kind == ActionKind::op) {
+    for (int m : st.systems[a->ps].members) {
+      if (!st.lps[static_cast<std::size_t>(m)].arrived) w.peers.push_back(m);
+    }
+  }
+  w.what = "a group operation of its processor system";
+  return w;
+}
+
+std::string DvmProgram::describe(LpId lp) const {
+  const State& st = *state_;
+  return fmt::format("DVM processor {}: call {} of the trace, interval {}", lp, st.lps[lp].cursor,
+                     st.lps[lp].interval);
+}
+
+void DvmProgram::close_intervals() {
+  State& st = *state_;
+  for (int id = 2; id < static_cast<int>(st.active_at_exit.size()); ++id) {
+    analysis::Interval* in = tree_.by_id(id);
+    if (in != nullptr && !st.active_at_exit[static_cast<std::size_t>(id)].empty()) {
+      analysis::IntervalTree::close_interval(*in, st.active_at_exit[static_cast<std::size_t>(id)]);
+    }
+  }
+  // The original closes the interval current at the end over the current processor system.
+  analysis::IntervalTree::close_interval(tree_.current(), st.systems[st.current_ps].members);
+}
+
+const analysis::Interval* DvmProgram::report_root() const { return &tree_.current(); }
+
+}  // namespace augur::models::dvm

@@ -1,0 +1,101 @@
+// The DVM runtime model (spec section 6) driving the engine: a Lib-DVM trace recorded on one
+// processor, replayed on every processor of a grid. Each processor is an LP with its own cursor
+// into the decoded calls; group operations (reductions, shadow starts, realign, copies) are
+// barriers of the current processor system, executed in trace order by the last LP to arrive.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/program.hpp"
+#include "machines/machine_model.hpp"
+#include "models/analysis/characteristics.hpp"
+#include "models/dvm/distributed_array.hpp"
+#include "models/dvm/distribution.hpp"
+#include "models/dvm/parallel_loop.hpp"
+#include "models/dvm/processor_system.hpp"
+#include "models/dvm/transfer_matrix.hpp"
+#include "traces/libdvm/dvm_call.hpp"
+#include "traces/libdvm/dvm_trace_reader.hpp"
+
+namespace augur::models::dvm {
+
+/// How group operations are priced.
+enum class CostStyle : std::uint8_t {
+  /// Predictor 3.1 (cluster machines): reductions are messages from every processor holding part
+  /// of the loop's pattern to processor 0 and back; a shadow start synchronises and lasts
+  /// GetCost / P; transfer matrices are priced message by message from the senders' clocks.
+  predictor31,
+  /// The seed's model (spec 6.2–6.3, bus and transputer machines): the same operations, a shadow
+  /// start lasts the whole GetCost of the machine's closed form.
+  seed,
+};
+
+/// Options of a DVM run.
+struct DvmOptions {
+  std::vector<int> grid;                 ///< the root processor system, e.g. {2, 2}
+  Fidelity fidelity = Fidelity::predictor;
+  CostStyle cost = CostStyle::predictor31;
+};
+
+/// The engine-event contract of the DVM model (what the characteristics observer reads):
+/// * compute: detail = ComputeCategory, tag = replication count c ≥ 1 (the same work done on c
+///   processors: insufficient parallelism = duration·(c−1)/c), internal = 1 counts an I/O operation.
+/// * loop_block: this LP's iterations of a parallel loop; tag = c (identical blocks).
+/// * sync_all: detail = OpKind; clock_before → clock_after is the wait for the latest processor
+///   (synchronization of that kind, counted as its communication); tag = 1: potential loss only
+///   (waited, clock unchanged, no kind); tag = 2: synchronization of the kind only (waited, clock
+///   unchanged: between biof_ and eiof_).
+/// * collective_start: detail = OpKind, tag = operation id, clock = the operation's start t0;
+///   internal = 1 (on one LP) counts the operation.
+/// * collective_wait: detail = OpKind, tag = operation id (0: none), clock_before → clock_after
+///   the communication time; the overlap is clock_before − t0 of the matching start, or `waited`
+///   when internal bit 2 is set; internal bit 1 counts an operation.
+/// * interval_enter / interval_exit: tag = id of the interval the LP is in afterwards.
+class DvmProgram final : public engine::Program {
+ public:
+  /// Reads the trace from `reader` (already opened), builds the interval structure in `tree`
+  /// (its nodes; the per-processor figures are the observer's). `machine` prices transfers.
+  DvmProgram(traces::libdvm::DvmTraceReader& reader, machines::MachineModel& machine,
+             analysis::IntervalTree& tree, DvmOptions options);
+  ~DvmProgram() override;
+
+  engine::StepResult step(engine::LpId lp, engine::Scheduler& scheduler) override;
+  engine::WaitInfo waits_for(engine::LpId lp) const override;
+  std::string describe(engine::LpId lp) const override;
+
+  /// After the run: Idle and Load imbalance of every interval over the processors current at
+  /// its last exit (the root: at the end), as the original's Leave and final step compute them.
+  void close_intervals();
+  /// The interval the original's report starts from: the one current at the end of the trace.
+  const analysis::Interval* report_root() const;
+  /// Warnings (unknown functions, unsupported constructs), "file:line: warning: …".
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  int processors() const { return root_count_; }
+
+  struct Action;
+  struct Op;
+  struct State;
+
+ private:
+  bool decode_next();
+  const Action* action_at(std::uint64_t index) const;
+  engine::StepResult run_action(engine::LpId lp, const Action& a, engine::Scheduler& s);
+  void execute_ready_ops(engine::Scheduler& s);
+  void execute_op(Op& op, engine::Scheduler& s);
+  void release(std::uint64_t upto);
+
+  std::unique_ptr<State> state_;
+  traces::libdvm::DvmTraceReader& reader_;
+  machines::MachineModel& machine_;
+  analysis::IntervalTree& tree_;
+  DvmOptions options_;
+  int root_count_ = 1;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace augur::models::dvm

@@ -1,0 +1,296 @@
+// The text interval report in the layout of the DVM performance analyzer (PPPA, `statfile.cpp`
+// and `statread.cpp` of the DVM-system): fixed 4 decimals in columns of at least 10 characters,
+// the analyzer's characteristic names and order, processors numbered from 1.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cfloat>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/report/interval_report.hpp"
+#include "models/report/interval_report_internal.hpp"
+
+namespace augur::models::report {
+
+using analysis::Interval;
+using analysis::IntervalTotals;
+using analysis::OpKind;
+using analysis::OpTimes;
+using analysis::ProcessorTimes;
+
+namespace {
+
+constexpr int prec = 4;           // digits after the point (PPPA PREC)
+constexpr int min_width = 6 + prec;  // narrowest time column (PPPA DIGTIME)
+constexpr int npr_width = 5;      // processor-number and Nop columns (PPPA DIGSTAT)
+constexpr std::string_view rule_line =
+    "-------------------------------------------------------------------------\n";
+
+/// A per-processor characteristic of the comparative and execution parts (PPPA nameGen order).
+struct General {
+  std::string_view name;  // padded to 23 characters as the analyzer prints it
+  double (*value)(const ProcessorTimes& p, int processors);
+  int precision;
+};
+
+constexpr std::array<General, 16> generals{{
+    {"Lost time              ", [](const ProcessorTimes& p, int) { return p.lost; }, prec},
+    {"User insufficient par. ", [](const ProcessorTimes& p, int) { return p.insuff_usr; }, prec},
+    {"Sys.insufficient par.  ", [](const ProcessorTimes& p, int) { return p.insuff_sys; }, prec},
+    {"Idle time              ", [](const ProcessorTimes& p, int) { return p.idle; }, prec},
+    {"Communication          ", [](const ProcessorTimes& p, int) { return p.communication; }, prec},
+    {"Real synchronization   ", [](const ProcessorTimes& p, int) { return p.real_sync; }, prec},
+    {"Synchronization        ", [](const ProcessorTimes& p, int) { return p.synchronization; }, prec},
+    {"Variation              ", [](const ProcessorTimes& p, int) { return p.variation; }, prec},
+    {"Overlap                ", [](const ProcessorTimes& p, int) { return p.overlap; }, prec},
+    {"Load imbalance         ", [](const ProcessorTimes& p, int) { return p.load_imbalance; }, prec},
+    {"Execution time         ", [](const ProcessorTimes& p, int) { return p.execution; }, prec},
+    // The analyzer's user and system CPU times are the productive ones: they sum to the main
+    // characteristics' "Productive time ( CPU= Sys= )".
+    {"User CPU time          ", [](const ProcessorTimes& p, int) { return p.cpu_usr - p.insuff_usr; }, prec},
+    {"Sys. CPU time          ", [](const ProcessorTimes& p, int) { return p.cpu_sys - p.insuff_sys; }, prec},
+    {"I/O time               ", [](const ProcessorTimes& p, int) { return p.io; }, prec},
+    {"Start operation        ", [](const ProcessorTimes&, int) { return 0.0; }, prec},
+    {"Processors             ", [](const ProcessorTimes&, int n) { return static_cast<double>(n); }, 0},
+}};
+
+/// The columns of the collective-operation tables (PPPA nameOper) and the matching
+/// interval-wide characteristic that decides whether a column is printed.
+struct Column {
+  std::string_view heading;  // right-aligned in 10 characters
+  std::string_view general;  // nameGen of the characteristic, for the execution part
+  double OpTimes::*op;
+  double IntervalTotals::*total;
+};
+constexpr std::array<Column, 5> columns{{
+    {"  Communic", "Communication          ", &OpTimes::communication, &IntervalTotals::communication},
+    {" Real_sync", "Real synchronization   ", &OpTimes::real_sync, &IntervalTotals::real_sync},
+    {"   Synchro", "Synchronization        ", &OpTimes::synchronization, &IntervalTotals::synchronization},
+    {" Variation", "Variation              ", &OpTimes::variation, &IntervalTotals::variation},
+    {"   Overlap", "Overlap                ", &OpTimes::overlap, &IntervalTotals::overlap},
+}};
+
+/// Row names of the collective tables, padded to 16 (PPPA nameCom).
+std::string kind_name(OpKind k) { return fmt::format("{:<16}", analysis::title(k)); }
+
+std::string_view type_word(const Interval& i) {
+  if (i.level == 0) return "";
+  switch (i.type) {
+    case analysis::IntervalType::seq: return "SEQ";
+    case analysis::IntervalType::par: return "PAR";
+    case analysis::IntervalType::user: return "USER";
+    case analysis::IntervalType::main: return "";
+  }
+  return "";
+}
+
+/// Min (first processor), max (last processor reaching it) and sum over processors, as the
+/// analyzer's MinMaxSum finds them; processor numbers from 1.
+struct Spread {
+  double min = DBL_MAX, max = 0, sum = 0;
+  int min_at = 0, max_at = 0;
+  void add(double v, int number) {
+    if (min > v) {
+      min = v;
+      min_at = number;
+    }
+    if (max <= v) {
+      max = v;
+      max_at = number;
+    }
+    sum += v;
+  }
+};
+
+class TextWriter {
+ public:
+  TextWriter(std::string& out, int processors, const TextReportOptions& options)
+      : o_(out), n_(processors), options_(options) {}
+
+  void interval(const Interval& i, const std::vector<ProcessorTimes>& procs) {
+    const IntervalTotals& t = i.totals;
+    if (width_ == 0) width_ = column_width(t);
+    o_ += rule_line;
+    header(i);
+    std::uint64_t ncall = 0;
+    for (OpKind k : analysis::dvm_op_kinds) ncall += t.nop(k);
+    if (options_.main_characteristics) main_part(t, ncall);
+    if (options_.comparative_characteristics) comparative_part(t, procs, ncall);
+    if (options_.processor_characteristics) processor_part(t, procs, ncall);
+    o_ += '\n';
+  }
+
+ private:
+  /// The analyzer sizes its columns once, from the first interval's collective-operation sums.
+  static int column_width(const IntervalTotals& t) {
+    double largest = 0;
+    for (OpKind k : analysis::dvm_op_kinds)
+      for (const Column& c : columns) largest = std::max(largest, t.op(k).*c.op);
+    return std::max<int>(min_width, static_cast<int>(fmt::format("{:{}.{}f}", largest, min_width, prec).size()));
+  }
+
+  std::string time(double v, int precision = prec) const { return fmt::format("{:{}.{}f}", v, width_, precision); }
+
+  void header(const Interval& i) {
+    std::string expr = i.index ? fmt::format(" EXPR={}", *i.index) : std::string();
+    if (i.source_file.empty())
+      o_ += fmt::format("INTERVAL ( NLINE={} ) LEVEL={} {} EXE_COUNT={}{}\n", i.source_line, i.level, type_word(i),
+                        i.exe_count, expr);
+    else
+      o_ += fmt::format("INTERVAL ( NLINE={} SOURCE={} ) LEVEL={} {} EXE_COUNT={}{}\n", i.source_line,
+                        i.source_file, i.level, type_word(i), i.exe_count, expr);
+  }
+
+  void main_part(const IntervalTotals& t, std::uint64_t ncall) {
+    o_ += "--- The main characteristics --- \n";
+    o_ += fmt::format("Parallelization efficiency  {} \n", time(t.efficiency));
+    o_ += fmt::format("Execution time              {} \n", time(t.execution));
+    o_ += fmt::format("Processors                  {:>{}}\n", n_, width_);
+    o_ += fmt::format("Total time                  {}\n", time(t.total));
+    if (t.productive > 0)
+      o_ += fmt::format("Productive time             {} ( CPU= {:.4f} Sys= {:.4f} I/O= {:.4f} )\n", time(t.productive),
+                        t.productive_cpu, t.productive_sys, t.io);
+    if (t.lost > 0) o_ += fmt::format("Lost  time                  {} \n", time(t.lost));
+    if (t.insuff_usr + t.insuff_sys != 0)
+      o_ += fmt::format("   Insufficient parallelism {} ( User= {:.4f} Sys= {:.4f} )\n",
+                        time(t.insuff_usr + t.insuff_sys), t.insuff_usr, t.insuff_sys);
+    // augur does not model the start of asynchronous operations apart: Starts is 0.
+    if (t.communication != 0)
+      o_ += fmt::format("   Communication            {} ( Real_sync= {:.4f} Starts= {:.4f} )\n", time(t.communication),
+                        t.real_sync, 0.0);
+    if (t.idle != 0) o_ += fmt::format("   Idle time                {}\n", time(t.idle));
+    if (t.load_imbalance != 0) o_ += fmt::format("Load imbalance              {}\n", time(t.load_imbalance));
+    if (t.synchronization != 0) o_ += fmt::format("Synchronization             {}\n", time(t.synchronization));
+    if (t.variation != 0) o_ += fmt::format("Time variation              {}\n", time(t.variation));
+    if (t.overlap > 0) o_ += fmt::format("Overlap                     {}\n", time(t.overlap));
+    if (ncall == 0) return;
+    const int nop_width = std::max<int>(npr_width, static_cast<int>(std::to_string(ncall).size()));
+    o_ += std::string(17, ' ');
+    o_ += fmt::format("{:>{}}", " Nop ", nop_width);
+    for (const Column& c : columns)
+      if (t.*c.total > 0) o_ += fmt::format("{:>{}} ", c.heading, width_);
+    o_ += '\n';
+    for (OpKind k : analysis::dvm_op_kinds) {
+      const OpTimes& op = t.op(k);
+      bool any = t.nop(k) > 0;
+      for (const Column& c : columns) any = any || op.*c.op != 0;
+      if (!any) continue;  // a row of zeros
+      o_ += kind_name(k);
+      o_ += fmt::format("{:>{}} ", t.nop(k), nop_width);
+      for (const Column& c : columns)
+        if (t.*c.total > 0) o_ += time(op.*c.op) + ' ';
+      o_ += '\n';
+    }
+  }
+
+  void comparative_part(const IntervalTotals& t, const std::vector<ProcessorTimes>& procs, std::uint64_t ncall) {
+    o_ += "--- The comparative characteristics --- \n";
+    o_ += std::string(24, ' ');
+    o_ += fmt::format("{:>{}} {:>{}}{:>{}} {:>{}}{:>{}}\n", "Tmin", width_, "N proc", npr_width, "Tmax", width_, "N proc",
+                      npr_width, "Tmid", width_);
+    for (const General& g : generals) {
+      Spread s;
+      for (std::size_t p = 0; p < procs.size(); ++p) s.add(g.value(procs[p], n_), static_cast<int>(p) + 1);
+      if (!(s.sum > 0)) continue;
+      o_ += fmt::format("{} {} {:>{}} {} {:>{}} {} \n", g.name, time(s.min, g.precision), s.min_at, npr_width,
+                        time(s.max, g.precision), s.max_at, npr_width, time(s.sum / n_, g.precision));
+    }
+    if (ncall == 0) return;
+    o_ += std::string(15, ' ');
+    for (const Column& c : columns)
+      if (t.*c.total > 0) o_ += fmt::format("{:>{}}  ", c.heading, width_ + npr_width);
+    o_ += '\n';
+    for (OpKind k : analysis::dvm_op_kinds) {
+      std::array<Spread, columns.size()> s{};
+      bool any = false;
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        for (std::size_t p = 0; p < procs.size(); ++p) s[c].add(procs[p].op(k).*columns[c].op, static_cast<int>(p) + 1);
+        any = any || s[c].sum != 0;
+      }
+      if (!any) continue;
+      const std::string name = kind_name(k);
+      o_ += name + "Tmin";
+      for (std::size_t c = 0; c < columns.size(); ++c)
+        if (t.*columns[c].total > 0) o_ += fmt::format("{} {:>{}} ", time(s[c].min), s[c].min_at, npr_width);
+      o_ += '\n' + name + "Tmax";
+      for (std::size_t c = 0; c < columns.size(); ++c)
+        if (t.*columns[c].total > 0) o_ += fmt::format("{} {:>{}} ", time(s[c].max), s[c].max_at, npr_width);
+      o_ += '\n' + name + "Tmid";
+      for (std::size_t c = 0; c < columns.size(); ++c)
+        if (t.*columns[c].total > 0) o_ += time(s[c].sum / n_) + ' ' + std::string(npr_width + 1, ' ');
+      o_ += '\n';
+    }
+  }
+
+  bool shown(std::size_t p) const {
+    if (options_.processors.empty()) return true;
+    return std::find(options_.processors.begin(), options_.processors.end(), static_cast<int>(p) + 1) !=
+           options_.processors.end();
+  }
+
+  void processor_part(const IntervalTotals& t, const std::vector<ProcessorTimes>& procs, std::uint64_t ncall) {
+    o_ += "--- The execution characteristics --- \n";
+    o_ += std::string(23, ' ');
+    for (std::size_t p = 0; p < procs.size(); ++p)
+      if (shown(p)) o_ += fmt::format("{:>{}} ", p + 1, width_);
+    o_ += '\n';
+    for (const General& g : generals) {
+      double sum = 0;
+      for (const ProcessorTimes& p : procs) sum += g.value(p, n_);
+      if (sum == 0) continue;
+      o_ += g.name;
+      for (std::size_t p = 0; p < procs.size(); ++p)
+        if (shown(p)) o_ += time(g.value(procs[p], n_), g.precision) + ' ';
+      o_ += '\n';
+    }
+    if (ncall == 0) return;
+    for (const Column& c : columns) {
+      if (!(t.*c.total > 0)) continue;
+      o_ += fmt::format("           {}\n", c.general);
+      for (OpKind k : analysis::dvm_op_kinds) {
+        double sum = 0;
+        for (const ProcessorTimes& p : procs) sum += p.op(k).*c.op;
+        if (sum == 0) continue;
+        o_ += kind_name(k) + "       ";
+        for (std::size_t p = 0; p < procs.size(); ++p)
+          if (shown(p)) o_ += time(procs[p].op(k).*c.op) + ' ';
+        o_ += '\n';
+      }
+    }
+  }
+
+  std::string& o_;
+  int n_;
+  const TextReportOptions& options_;
+  int width_ = 0;
+};
+
+}  // namespace
+
+std::string interval_text(const analysis::IntervalTree& tree, const IntervalReportMeta& meta, const Interval* root,
+                          const TextReportOptions& options) {
+  const Interval& top = detail::report_root(tree, root);
+  std::string grid = detail::grid_text(tree, meta);
+  std::replace(grid.begin(), grid.end(), 'x', '*');
+  std::string o = fmt::format("Processor system={}\n", grid);
+  if (!meta.program.empty() || !meta.machine.empty())
+    o += fmt::format("Predicted by augur: program {}, machine {}\n", meta.program.empty() ? "?" : meta.program,
+                     meta.machine.empty() ? "?" : meta.machine);
+  const detail::InclusiveTimes inclusive(top, meta.rule);
+  TextWriter writer(o, detail::processor_count(tree, meta), options);
+  detail::pre_order(top, [&](const Interval& i) {
+    if (options.max_level < 0 || i.level <= options.max_level) writer.interval(i, inclusive.of(i));
+  });
+  return o;
+}
+
+void write_interval_text(std::ostream& out, const analysis::IntervalTree& tree, const IntervalReportMeta& meta,
+                         const Interval* root, const TextReportOptions& options) {
+  out << interval_text(tree, meta, root, options);
+}
+
+}  // namespace augur::models::report

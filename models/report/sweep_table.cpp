@@ -1,0 +1,153 @@
+// Sweep table rows, CSV and JSON.
+#include "models/report/sweep_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <stdexcept>
+
+namespace augur::models::report {
+
+namespace {
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string q = "\"";
+  for (char c : text) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
+}
+
+// The swept keys of every variant, in order of first appearance.
+std::vector<std::string> swept_keys(const std::vector<VariantResult>& variants) {
+  std::vector<std::string> keys;
+  for (const auto& v : variants) {
+    for (const auto& [k, val] : v.swept) {
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    }
+  }
+  return keys;
+}
+
+std::string swept_value(const SweepRow& r, const std::string& key) {
+  for (const auto& [k, v] : r.swept) {
+    if (k == key) return v;
+  }
+  return {};
+}
+
+const char* const number_columns[] = {"predicted_time_s", "efficiency", "compute_s", "transfer_s",
+                                      "wait_s",           "idle_s",     "sleep_s",   "lost_s"};
+
+std::vector<double> numbers(const SweepRow& r) {
+  return {r.predicted_time_s, r.efficiency, r.compute_s, r.transfer_s, r.wait_s, r.idle_s, r.sleep_s, r.lost_s};
+}
+
+}  // namespace
+
+std::string SweepRow::series() const {
+  std::string s = machine;
+  for (const auto& [k, v] : swept) {
+    s += fmt::format(" {}={}", k.starts_with("machine.") ? k.substr(8) : k, v);
+  }
+  return s;
+}
+
+std::vector<SweepRow> sweep_rows(const std::vector<VariantResult>& variants) {
+  std::vector<SweepRow> rows;
+  rows.reserve(variants.size());
+  for (const VariantResult& v : variants) {
+    SweepRow r;
+    r.variant = v.index;
+    r.processors = v.processors;
+    r.machine = v.machine_name;
+    r.model = v.machine_model;
+    r.swept = v.swept;
+    r.collectives = v.collectives;
+    r.outcome = v.outcome;
+    r.trace = v.trace;
+    r.predicted_time_s = v.predicted_time_s;
+    for (const LpStats& s : v.lps) {
+      r.compute_s += s.compute_s;
+      r.transfer_s += s.transfer_s;
+      r.wait_s += s.wait_s;
+      r.sleep_s += s.sleep_s;
+    }
+    const double total = v.predicted_time_s * static_cast<double>(v.lps.size());
+    r.idle_s = std::max(0.0, total - r.compute_s - r.transfer_s - r.wait_s - r.sleep_s);
+    r.lost_s = r.transfer_s + r.wait_s + r.idle_s;
+    r.efficiency = total > 0 ? r.compute_s / total : 0.0;
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+std::string sweep_csv(const std::vector<VariantResult>& variants) {
+  const auto keys = swept_keys(variants);
+  std::string out = "variant,processors,machine,model";
+  for (const auto& k : keys) out += "," + csv_field(k);
+  out += ",collectives,outcome";
+  for (const char* c : number_columns) out += std::string(",") + c;
+  out += ",trace\n";
+  for (const SweepRow& r : sweep_rows(variants)) {
+    out += fmt::format("{},{},{},{}", r.variant, r.processors, csv_field(r.machine), csv_field(r.model));
+    for (const auto& k : keys) out += "," + csv_field(swept_value(r, k));
+    out += fmt::format(",{},{}", csv_field(r.collectives), csv_field(r.outcome));
+    for (double x : numbers(r)) out += fmt::format(",{}", x);
+    out += "," + csv_field(r.trace) + "\n";
+  }
+  return out;
+}
+
+nlohmann::ordered_json sweep_json(const std::string& scenario, const std::vector<VariantResult>& variants) {
+  nlohmann::ordered_json doc;
+  doc["schema_version"] = 1;
+  doc["generator"] = "augur 0.1.0";
+  doc["scenario"] = scenario;
+  nlohmann::ordered_json columns = nlohmann::ordered_json::array();
+  for (const char* c : {"variant", "processors", "machine", "model", "swept", "collectives", "outcome"}) columns.push_back(c);
+  for (const char* c : number_columns) columns.push_back(c);
+  columns.push_back("trace");
+  doc["columns"] = columns;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const SweepRow& r : sweep_rows(variants)) {
+    nlohmann::ordered_json j;
+    j["variant"] = r.variant;
+    j["processors"] = r.processors;
+    j["machine"] = r.machine;
+    j["model"] = r.model;
+    nlohmann::ordered_json swept = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : r.swept) swept[k] = v;
+    j["swept"] = swept;
+    j["collectives"] = r.collectives;
+    j["outcome"] = r.outcome;
+    const auto nums = numbers(r);
+    for (std::size_t i = 0; i < nums.size(); ++i) j[number_columns[i]] = nums[i];
+    j["trace"] = r.trace;
+    rows.push_back(std::move(j));
+  }
+  doc["rows"] = std::move(rows);
+  return doc;
+}
+
+namespace {
+void write_file(const std::string& path, const std::string& text, const char* what) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) throw std::runtime_error(fmt::format("{}: error: cannot write the {}", path, what));
+  f << text;
+  if (!f) throw std::runtime_error(path + ": error: write failed");
+}
+}  // namespace
+
+void write_sweep_csv(const std::string& path, const std::vector<VariantResult>& variants) {
+  write_file(path, sweep_csv(variants), "sweep table (CSV)");
+}
+
+void write_sweep_json(const std::string& path, const std::string& scenario, const std::vector<VariantResult>& variants) {
+  write_file(path, sweep_json(scenario, variants).dump(2) + "\n", "sweep table (JSON)");
+}
+
+}  // namespace augur::models::report

@@ -1,0 +1,171 @@
+// The HTML report and the sweep table through the `augur` executable: contents, self-containment,
+// byte-identical output whatever --jobs, and the text report unchanged by the new options.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "models/report/html_report.hpp"
+#include "models/report/sweep_table.hpp"
+#include "tests/support/files.hpp"
+
+namespace fs = std::filesystem;
+using augur::test::slurp;
+
+namespace {
+
+const std::string source = AUGUR_SOURCE_DIR;
+
+// Runs augur with `args`; stdout into `out`; returns the exit status.
+int run_augur(const std::string& args, const fs::path& out) {
+  const std::string cmd = std::string("'") + AUGUR_BINARY + "' " + args + " > '" + out.string() + "' 2>&1";
+  const int raw = std::system(cmd.c_str());
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_SUITE("unit") {
+TEST_CASE("The sweep table quotes CSV fields and the HTML report escapes names") {
+  // Two ranks for 2 s: compute 1.5 + 1.0, transfer 0.25 + 0, wait 0 + 0.5 → idle 4 − 3.25 = 0.75,
+  // efficiency 2.5 / 4 = 0.625, lost = 0.25 + 0.5 + 0.75 = 1.5.
+  augur::models::report::VariantResult v;
+  v.index = 1;
+  v.processors = 2;
+  v.machine_name = "a,\"b\" <c>";
+  v.machine_model = "loggp_smp";
+  v.swept = {{"machine.latency", "1us"}};
+  v.outcome = "completed";
+  v.predicted_time_s = 2;
+  v.lps.resize(2);
+  v.lps[0].compute_s = 1.5;
+  v.lps[0].transfer_s = 0.25;
+  v.lps[1].compute_s = 1.0;
+  v.lps[1].wait_s = 0.5;
+  const auto rows = augur::models::report::sweep_rows({v});
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].idle_s == doctest::Approx(0.75));
+  CHECK(rows[0].efficiency == doctest::Approx(0.625));
+  CHECK(rows[0].lost_s == doctest::Approx(1.5));
+  CHECK(rows[0].series() == "a,\"b\" <c> latency=1us");
+  CHECK(augur::models::report::sweep_csv({v}) ==
+        "variant,processors,machine,model,machine.latency,collectives,outcome,predicted_time_s,efficiency,compute_s,"
+        "transfer_s,wait_s,idle_s,sleep_s,lost_s,trace\n"
+        "1,2,\"a,\"\"b\"\" <c>\",loggp_smp,1us,,completed,2,0.625,2.5,0.25,0.5,0.75,0,1.5,\n");
+  const std::string html = augur::models::report::html_report("s<1>", {v}, {});
+  CHECK(html.find("a,&quot;b&quot; &lt;c&gt;") != std::string::npos);
+  CHECK(html.find("<c>") == std::string::npos);
+  CHECK(html.find("<title>augur: s&lt;1&gt;</title>") != std::string::npos);
+  CHECK(html.find("<h3>Characteristics</h3>") == std::string::npos);  // no tree given
+}
+}  // TEST_SUITE
+
+TEST_SUITE("golden") {
+TEST_CASE("augur writes the HTML report and the sweep table of a processor sweep") {
+  const fs::path d = augur::test::scratch_dir("augur_html_test_", "sweep");
+  const std::string scenario = "'" + source + "/scenarios/examples/default.yaml'";
+  auto outputs = [&](const std::string& tag) {
+    return " --html '" + (d / (tag + ".html")).string() + "' --csv '" + (d / (tag + ".csv")).string() +
+           "' --sweep-json '" + (d / (tag + ".sweep.json")).string() + "' --json '" + (d / (tag + ".json")).string() + "'";
+  };
+  REQUIRE(run_augur("run " + scenario + " --jobs 1" + outputs("a"), d / "a.txt") == 0);
+  REQUIRE(run_augur("run " + scenario + " --jobs 3" + outputs("b"), d / "b.txt") == 0);
+  REQUIRE(run_augur("run " + scenario + " --jobs 1 --json '" + (d / "plain.json").string() + "'", d / "plain.txt") == 0);
+  // Same bytes whatever the number of workers; the text and JSON reports do not change.
+  for (const char* ext : {".html", ".csv", ".sweep.json", ".txt", ".json"}) {
+    CAPTURE(ext);
+    CHECK(slurp(d / (std::string("a") + ext)) == slurp(d / (std::string("b") + ext)));
+  }
+  CHECK(slurp(d / "a.txt") == slurp(d / "plain.txt"));
+  CHECK(slurp(d / "a.json") == slurp(d / "plain.json"));
+
+  // The sweep table: one row per variant, the predicted times of the JSON report.
+  const auto report = nlohmann::json::parse(slurp(d / "a.json"));
+  const auto sweep = nlohmann::json::parse(slurp(d / "a.sweep.json"));
+  REQUIRE(sweep["rows"].size() == 3);
+  const std::string csv = slurp(d / "a.csv");
+  CHECK(csv.rfind("variant,processors,machine,model,collectives,outcome,predicted_time_s,efficiency,compute_s,"
+                  "transfer_s,wait_s,idle_s,sleep_s,lost_s,trace\n",
+                  0) == 0);
+  CHECK(count(csv, "\n") == 4);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto& row = sweep["rows"][i];
+    const auto& v = report["variants"][i];
+    CHECK(row["processors"] == v["processor_count"]);
+    CHECK(row["predicted_time_s"].get<double>() == v["predicted_time_s"].get<double>());
+    const double total = v["predicted_time_s"].get<double>() * v["processor_count"].get<double>();
+    CHECK(row["efficiency"].get<double>() == doctest::Approx(v["totals"]["compute_s"].get<double>() / total));
+    CHECK(row["compute_s"].get<double>() + row["transfer_s"].get<double>() + row["wait_s"].get<double>() +
+              row["idle_s"].get<double>() + row["sleep_s"].get<double>() ==
+          doctest::Approx(total));
+    CHECK(csv.find("\n" + std::to_string(i + 1) + "," + std::to_string(row["processors"].get<int>()) + ",") !=
+          std::string::npos);
+  }
+
+  // The HTML: self-contained (no scripts, no external resources), both plots, every section.
+  const std::string html = slurp(d / "a.html");
+  CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find(" src=") == std::string::npos);
+  CHECK(count(html, "http") == count(html, "http://www.w3.org/2000/svg"));  // only the SVG namespace
+  CHECK(count(html, "<svg id=\"scalability-time\"") == 1);
+  CHECK(count(html, "<svg id=\"scalability-efficiency\"") == 1);
+  CHECK(count(html, "<polyline") == 2);  // one line per machine: one machine, two plots
+  for (int v = 1; v <= 3; ++v) {
+    CHECK(html.find("<section id=\"v" + std::to_string(v) + "\">") != std::string::npos);
+    CHECK(html.find("<svg id=\"v" + std::to_string(v) + "-processors\"") != std::string::npos);
+  }
+  CHECK(count(html, "<h3>Characteristics</h3>") == 3);
+  CHECK(count(html, "INTERVAL (NLINE=0 SOURCE=") == 3);
+  CHECK(count(html, "<h3>Wait states</h3>") == 3);
+  CHECK(count(html, "class=\"root-causes\"") == 3);
+  CHECK(count(html, "<h4>Advice</h4>") == 3);
+  CHECK(html.find("<td>Allreduce</td>") != std::string::npos);
+  CHECK(html.find("<td>Point-to-point</td>") != std::string::npos);
+}
+
+TEST_CASE("augur plots a parameter sweep at one processor count against the swept values") {
+  const fs::path d = augur::test::scratch_dir("augur_html_test_", "latency");
+  REQUIRE(run_augur("run '" + source + "/scenarios/examples/latency_sweep.yaml' --jobs 2 --html '" + (d / "r.html").string() +
+                    "' --csv '" + (d / "r.csv").string() + "'",
+                d / "r.txt") == 0);
+  const std::string csv = slurp(d / "r.csv");
+  CHECK(csv.rfind("variant,processors,machine,model,machine.latency,collectives,", 0) == 0);
+  CHECK(count(csv, "\n") == 4);
+  CHECK(csv.find(",100us,") != std::string::npos);
+  const std::string html = slurp(d / "r.html");
+  CHECK(html.find("variant (4 processors)") != std::string::npos);
+  CHECK(html.find(">100us</text>") != std::string::npos);
+}
+
+TEST_CASE("augur reports TI location regions as User intervals in the HTML report") {
+  // Two ranks, two regions: a.c:10 entered twice, a.c:20 once (1 Gflop/s: 1e6 flops = 1 ms).
+  const fs::path d = augur::test::scratch_dir("augur_html_test_", "regions");
+  augur::test::write_file((d / "t.txt").string(),
+                          "0 location a.c 10\n0 compute 3e6\n0 location a.c 20\n0 compute 1e6\n0 location a.c 10\n"
+                          "0 compute 3e6\n0 barrier\n"
+                          "1 location a.c 10\n1 compute 1e6\n1 location a.c 20\n1 compute 2e6\n1 location a.c 10\n"
+                          "1 compute 1e6\n1 barrier\n");
+  augur::test::write_file((d / "m.yaml").string(),
+                          "{schema_version: 1, model: loggp_smp, cpu_speed: 1Gflops, latency: 1us, bandwidth: 10GBps}\n");
+  REQUIRE(run_augur("run --trace 'ti:" + (d / "t.txt").string() + "' --machine '" + (d / "m.yaml").string() +
+                    "' --html '" + (d / "r.html").string() + "'",
+                d / "r.txt") == 0);
+  const std::string html = slurp(d / "r.html");
+  CHECK(html.find("INTERVAL (NLINE=10 SOURCE=a.c) LEVEL=1 EXE_COUNT=2 TYPE=User") != std::string::npos);
+  CHECK(html.find("INTERVAL (NLINE=20 SOURCE=a.c) LEVEL=1 EXE_COUNT=1 TYPE=User") != std::string::npos);
+  CHECK(html.find(">a.c:10</a>") != std::string::npos);
+  CHECK(html.find("id=\"sweep\"") == std::string::npos);  // one variant: no sweep section
+}
+}  // TEST_SUITE
