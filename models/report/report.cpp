@@ -142,8 +142,8 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
                 std::size_t max_rows) {
   out << fmt::format("augur: {} ({} variant{})\n", scenario, variants.size(), variants.size() == 1 ? "" : "s");
   for (const VariantResult& v : variants) {
-    out << fmt::format("\nvariant {}: {} processors, machine {} ({})", v.index, v.processors, v.machine_name,
-                       v.machine_model);
+    out << fmt::format("\nvariant {}: {} processors{}, machine {} ({})", v.index, v.processors,
+                       v.grid.empty() ? std::string() : " (grid " + v.grid + ")", v.machine_name, v.machine_model);
     for (const auto& [k, val] : v.swept) out << fmt::format(", {}={}", k, val);
     out << fmt::format("\n  trace: {}\n  collectives: {}\n", v.trace, v.collectives);
     if (v.outcome != "completed") {
