@@ -68,16 +68,20 @@ Transfer BusMachine::transfer(int src, int dst, std::uint64_t bytes, SimTime rea
 
 SimTime BusMachine::collective_time(CollectiveKind kind, int processors, std::uint64_t bytes,
                                     [[maybe_unused]] int root) const {
-  // Every collective is counted in point-to-point messages of m(n) = sigma·(Ts + Tb·n) that
-  // share the bus: M messages take M·m(n) / c, c = min(P, channels). P <= 1: nothing to do.
+  return bus_collective_time(kind, processors, channels_, message_time(0), message_time(static_cast<double>(bytes)));
+}
+
+SimTime bus_collective_time(engine::CollectiveKind kind, int processors, int channels, double message_0,
+                            double message_n) {
+  // Every collective is counted in point-to-point messages of m(n) that share the bus: M
+  // messages take M·m(n) / c, c = min(P, channels). P <= 1: nothing to do.
   if (processors <= 1) return 0;
   const double p = processors;
-  const double c = std::min(p, static_cast<double>(channels_));
-  const double n = static_cast<double>(bytes);
+  const double c = std::min(p, static_cast<double>(channels));
   switch (kind) {
     case CollectiveKind::barrier:
-      // fan-in of empty messages to the root, then the release: 2(P−1)·sigma·Ts / c
-      return 2 * (p - 1) * message_time(0) / c;
+      // fan-in of empty messages to the root, then the release: 2(P−1)·m(0) / c
+      return 2 * (p - 1) * message_0 / c;
     case CollectiveKind::bcast:
     case CollectiveKind::reduce:
     case CollectiveKind::gather:
@@ -85,21 +89,21 @@ SimTime BusMachine::collective_time(CollectiveKind kind, int processors, std::ui
     case CollectiveKind::scatter:
     case CollectiveKind::scatterv:
       // the root exchanges one message with each other processor: (P−1)·m(n) / c
-      return (p - 1) * message_time(n) / c;
+      return (p - 1) * message_n / c;
     case CollectiveKind::allreduce:
     case CollectiveKind::reduce_scatter:
       // a reduce to the root followed by its broadcast (or scatter): 2(P−1)·m(n) / c
-      return 2 * (p - 1) * message_time(n) / c;
+      return 2 * (p - 1) * message_n / c;
     case CollectiveKind::allgather:
     case CollectiveKind::allgatherv:
     case CollectiveKind::alltoall:
     case CollectiveKind::alltoallv:
       // every processor sends its n bytes to every other one: P(P−1)·m(n) / c
-      return p * (p - 1) * message_time(n) / c;
+      return p * (p - 1) * message_n / c;
     case CollectiveKind::scan:
     case CollectiveKind::exscan:
       // a chain 0 → 1 → … → P−1, each step waiting for the previous: (P−1)·m(n)
-      return (p - 1) * message_time(n);
+      return (p - 1) * message_n;
   }
   return 0;
 }

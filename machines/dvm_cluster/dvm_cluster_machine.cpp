@@ -2,6 +2,8 @@
 // of the smallest common cluster, and GetCost over a transfer matrix with 3.1's exact arithmetic.
 #include "machines/dvm_cluster/dvm_cluster_machine.hpp"
 
+#include "machines/bus/bus_machine.hpp"
+
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -164,33 +166,8 @@ SimTime DvmClusterMachine::collective_time(CollectiveKind kind, int processors,
   const int last = std::min(processors, processors_) - 1;
   if (last < 1) return 0;
   const ClusterDefinition& cluster = cluster_of(nodes_[common_node(0, last)]);
-  const double p = processors;
-  const double c = std::min(p, static_cast<double>(cluster.channels));
   const auto message = [&](double n) { return cluster.start_time + cluster.byte_time * n; };
-  const double n = static_cast<double>(bytes);
-  switch (kind) {
-    case CollectiveKind::barrier:
-      return 2 * (p - 1) * message(0) / c;
-    case CollectiveKind::bcast:
-    case CollectiveKind::reduce:
-    case CollectiveKind::gather:
-    case CollectiveKind::gatherv:
-    case CollectiveKind::scatter:
-    case CollectiveKind::scatterv:
-      return (p - 1) * message(n) / c;
-    case CollectiveKind::allreduce:
-    case CollectiveKind::reduce_scatter:
-      return 2 * (p - 1) * message(n) / c;
-    case CollectiveKind::allgather:
-    case CollectiveKind::allgatherv:
-    case CollectiveKind::alltoall:
-    case CollectiveKind::alltoallv:
-      return p * (p - 1) * message(n) / c;
-    case CollectiveKind::scan:
-    case CollectiveKind::exscan:
-      return (p - 1) * message(n);
-  }
-  return 0;
+  return bus_collective_time(kind, processors, cluster.channels, message(0), message(static_cast<double>(bytes)));
 }
 
 }  // namespace augur::machines
