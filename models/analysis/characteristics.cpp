@@ -116,19 +116,19 @@ void IntervalTree::close_interval(Interval& interval, const std::vector<int>& ac
 
 void IntervalTree::integrate(IntegrateRule rule) { integrate(*root_, rule); }
 
-namespace {
-void add_op(OpTimes& to, const OpTimes& from, bool complete) {
+void add_nested(OpTimes& to, const OpTimes& from, IntegrateRule rule, OpKind kind) {
   to.communication += from.communication;
   to.synchronization += from.synchronization;
   to.overlap += from.overlap;
   to.transfer += from.transfer;
   to.waiting += from.waiting;
-  if (complete) {
+  // Predictor 3.1 adds every I/O column but only communication, synchronization and overlap of
+  // the other kinds.
+  if (rule == IntegrateRule::complete || kind == OpKind::io) {
     to.real_sync += from.real_sync;
     to.variation += from.variation;
   }
 }
-}  // namespace
 
 void IntervalTree::integrate(Interval& interval, IntegrateRule rule) {
   IntervalTotals t;
@@ -141,7 +141,8 @@ void IntervalTree::integrate(Interval& interval, IntegrateRule rule) {
     t.cpu_sys += p.cpu_sys;
     t.lost += p.lost;
     t.communication += p.communication;
-    for (std::size_t k = 0; k < op_kind_count; ++k) add_op(t.ops[k], p.ops[k], true);
+    for (std::size_t k = 0; k < op_kind_count; ++k)
+      add_nested(t.ops[k], p.ops[k], IntegrateRule::complete, static_cast<OpKind>(k));
     t.insuff_usr += p.insuff_usr;
     t.insuff_sys += p.insuff_sys;
     t.synchronization += p.synchronization;
@@ -162,9 +163,7 @@ void IntervalTree::integrate(Interval& interval, IntegrateRule rule) {
     const IntervalTotals& n = c->totals;
     for (std::size_t k = 0; k < op_kind_count; ++k) {
       t.operations[k] += n.operations[k];
-      // Predictor 3.1 adds every I/O column but only communication, synchronization and
-      // overlap of the other kinds.
-      add_op(t.ops[k], n.ops[k], rule == IntegrateRule::complete || k == 0);
+      add_nested(t.ops[k], n.ops[k], rule, static_cast<OpKind>(k));
     }
     t.execution += n.execution;
     t.io += n.io;

@@ -138,6 +138,11 @@ enum class IntegrateRule : std::uint8_t {
   predictor,
 };
 
+/// Adds `from` (figures of operation kind `kind`) to `to` as Integrate adds a nested interval's:
+/// every column under IntegrateRule::complete and for I/O; under IntegrateRule::predictor the
+/// other kinds' real_sync and variation are not added.
+void add_nested(OpTimes& to, const OpTimes& from, IntegrateRule rule, OpKind kind);
+
 /// The interval tree of a run: the root (whole program, level 0) and the current interval.
 class IntervalTree {
  public:

@@ -8,26 +8,11 @@ namespace augur::models::report {
 
 using analysis::IntegrateRule;
 using analysis::Interval;
-using analysis::OpTimes;
 using analysis::ProcessorTimes;
 
 const Interval* predictor_report_root(const analysis::IntervalTree& tree) { return &tree.current(); }
 
 namespace {
-
-// Adds a nested interval's operation figures as Integrate does: Predictor 3.1 adds every I/O
-// column but only communication, synchronization and overlap of the other kinds.
-void add_op(OpTimes& to, const OpTimes& from, bool all_columns) {
-  to.communication += from.communication;
-  to.synchronization += from.synchronization;
-  to.overlap += from.overlap;
-  to.transfer += from.transfer;
-  to.waiting += from.waiting;
-  if (all_columns) {
-    to.real_sync += from.real_sync;
-    to.variation += from.variation;
-  }
-}
 
 void add_nested(ProcessorTimes& to, const ProcessorTimes& from, IntegrateRule rule) {
   to.execution += from.execution;
@@ -46,7 +31,7 @@ void add_nested(ProcessorTimes& to, const ProcessorTimes& from, IntegrateRule ru
   to.idle += from.idle;
   to.load_imbalance += from.load_imbalance;
   for (std::size_t k = 0; k < analysis::op_kind_count; ++k)
-    add_op(to.ops[k], from.ops[k], rule == IntegrateRule::complete || k == 0);
+    analysis::add_nested(to.ops[k], from.ops[k], rule, static_cast<analysis::OpKind>(k));
 }
 
 }  // namespace
