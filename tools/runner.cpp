@@ -107,42 +107,21 @@ std::string event_log_name(const std::string& base, int index, std::size_t count
 
 namespace {
 
-/// A Lib-DVM trace on a processor grid (spec section 6): the DVM model on the engine, the
-/// characteristics observer, Integrate.
-models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
-                                              int index, std::size_t count, const machines::MachineRegistry& registry,
-                                              const RunOptions& options, Progress* progress,
-                                              models::report::VariantResult result) {
-  (void)scenario;
-  std::vector<int> grid = variant.grid;
-  if (grid.empty()) grid = variant.machine.topology;
-  if (grid.empty()) grid = {variant.processors > 0 ? variant.processors : 1};
-  int processors = 1;
-  for (int d : grid) processors *= d;
-  result.processors = processors;
-  result.grid = scenarios::grid_name(grid);
-  result.collectives = "dvm";
-  traces::libdvm::DvmTraceReader reader(variant.trace_path);
-  const machines::MachineModelInfo& info = registry.get(variant.machine.model);
-  std::unique_ptr<machines::MachineModel> machine;
+/// The machine of `variant` for `processors` processors; a parameter error names the machine file.
+std::unique_ptr<machines::MachineModel> make_machine(const scenarios::Variant& variant,
+                                                     const machines::MachineRegistry& registry, int processors) {
   try {
-    machine = info.create(variant.machine.params, processors);
+    return registry.get(variant.machine.model).create(variant.machine.params, processors);
   } catch (const machines::ParamError& e) {
     throw InputError(fmt::format("{}: error: {}", variant.machine.source.empty() ? variant.machine.name : variant.machine.source,
                                  e.what()));
   }
-  models::dvm::DvmOptions dvm;
-  dvm.grid = grid;
-  // Cluster machines (Predictor 3.1's .par files) get 3.1's pricing and block arithmetic; the
-  // seed's machines (bus, transputer grid) and the others the seed's pricing.
-  const bool predictor31 = variant.machine.model == "dvm_cluster";
-  dvm.cost = predictor31 ? models::dvm::CostStyle::predictor31 : models::dvm::CostStyle::seed;
-  dvm.fidelity = models::dvm::Fidelity::predictor;
-  auto tree = std::make_shared<models::analysis::IntervalTree>(processors);
-  models::dvm::DvmProgram program(reader, *machine, *tree, dvm);
-  engine::Scheduler scheduler(static_cast<std::uint32_t>(processors));
-  models::analysis::DvmCharacteristics characteristics(*tree, static_cast<std::uint32_t>(processors));
-  scheduler.add_observer(&characteristics);
+}
+
+/// Runs `program` after adding the observers every run takes from the options (event log,
+/// stepper, progress) behind the caller's own, with the options' limits.
+engine::RunResult run_observed(engine::Scheduler& scheduler, engine::Program& program, const RunOptions& options,
+                               Progress* progress, int index, std::size_t count) {
   std::optional<engine::EventLog> log;
   if (!options.event_log.empty()) {
     log.emplace(event_log_name(options.event_log, index, count));
@@ -161,7 +140,39 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   engine::RunLimits limits;
   limits.max_events = options.max_events;
   limits.max_time = options.max_time;
-  const engine::RunResult run = scheduler.run(program, limits);
+  return scheduler.run(program, limits);
+}
+
+/// A Lib-DVM trace on a processor grid (spec section 6): the DVM model on the engine, the
+/// characteristics observer, Integrate.
+models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
+                                              int index, std::size_t count, const machines::MachineRegistry& registry,
+                                              const RunOptions& options, Progress* progress,
+                                              models::report::VariantResult result) {
+  (void)scenario;
+  std::vector<int> grid = variant.grid;
+  if (grid.empty()) grid = variant.machine.topology;
+  if (grid.empty()) grid = {variant.processors > 0 ? variant.processors : 1};
+  int processors = 1;
+  for (int d : grid) processors *= d;
+  result.processors = processors;
+  result.grid = scenarios::grid_name(grid);
+  result.collectives = "dvm";
+  traces::libdvm::DvmTraceReader reader(variant.trace_path);
+  const std::unique_ptr<machines::MachineModel> machine = make_machine(variant, registry, processors);
+  models::dvm::DvmOptions dvm;
+  dvm.grid = grid;
+  // Cluster machines (Predictor 3.1's .par files) get 3.1's pricing and block arithmetic; the
+  // seed's machines (bus, transputer grid) and the others the seed's pricing.
+  const bool predictor31 = variant.machine.model == "dvm_cluster";
+  dvm.cost = predictor31 ? models::dvm::CostStyle::predictor31 : models::dvm::CostStyle::seed;
+  dvm.fidelity = models::dvm::Fidelity::predictor;
+  auto tree = std::make_shared<models::analysis::IntervalTree>(processors);
+  models::dvm::DvmProgram program(reader, *machine, *tree, dvm);
+  engine::Scheduler scheduler(static_cast<std::uint32_t>(processors));
+  models::analysis::DvmCharacteristics characteristics(*tree, static_cast<std::uint32_t>(processors));
+  scheduler.add_observer(&characteristics);
+  const engine::RunResult run = run_observed(scheduler, program, options, progress, index, count);
   program.close_intervals();
   tree->integrate(models::analysis::IntegrateRule::predictor);
   result.outcome = engine::to_string(run.outcome);
@@ -214,14 +225,7 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
         variant.trace_path, ranks, variant.processors));
   }
   result.processors = ranks;
-  const machines::MachineModelInfo& info = registry.get(variant.machine.model);
-  std::unique_ptr<machines::MachineModel> machine;
-  try {
-    machine = info.create(variant.machine.params, ranks);
-  } catch (const machines::ParamError& e) {
-    throw InputError(fmt::format("{}: error: {}", variant.machine.source.empty() ? variant.machine.name : variant.machine.source,
-                                 e.what()));
-  }
+  const std::unique_ptr<machines::MachineModel> machine = make_machine(variant, registry, ranks);
 
   models::mp::MpOptions mp;
   mp.collectives = scenario.model.collectives;
@@ -252,11 +256,6 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
                             });
     scheduler.add_observer(&*characteristics);
   }
-  std::optional<engine::EventLog> log;
-  if (!options.event_log.empty()) {
-    log.emplace(event_log_name(options.event_log, index, count));
-    scheduler.add_observer(&*log);
-  }
   std::optional<models::report::ChromeTrace> chrome;
   if (!options.chrome_trace.empty()) {
     chrome.emplace(event_log_name(options.chrome_trace, index, count), static_cast<std::uint32_t>(ranks),
@@ -269,20 +268,7 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
                     static_cast<std::uint32_t>(ranks));
     scheduler.add_observer(&*paraver);
   }
-  std::optional<engine::Stepper> stepper;
-  if (options.step_in != nullptr && options.step_out != nullptr) {
-    stepper.emplace(scheduler, *program, *options.step_in, *options.step_out);
-    scheduler.add_observer(&*stepper);
-  }
-  std::optional<ProgressObserver> progress_observer;
-  if (progress != nullptr) {
-    progress_observer.emplace(*progress);
-    scheduler.add_observer(&*progress_observer);
-  }
-  engine::RunLimits limits;
-  limits.max_events = options.max_events;
-  limits.max_time = options.max_time;
-  const engine::RunResult run = scheduler.run(*program, limits);
+  const engine::RunResult run = run_observed(scheduler, *program, options, progress, index, count);
   if (run.outcome == engine::RunOutcome::completed) program->check_end_state();
 
   result.outcome = engine::to_string(run.outcome);
