@@ -1,4 +1,4 @@
-// The central conservative scheduler: a binary heap of runnable LPs ordered by (time, LP id),
+// The central conservative scheduler: a 4-ary heap of runnable LPs ordered by (time, LP id),
 // deadlock diagnosis with the wait-for cycle.
 #include "engine/scheduler.hpp"
 
@@ -24,12 +24,60 @@ Scheduler::Scheduler(std::uint32_t lp_count) : lps_(lp_count) {
   for (LpId id = 0; id < lp_count; ++id) push(id, 0);
 }
 
+void Scheduler::heap_push(Ready entry) {
+  std::size_t i = heap_.size();
+  heap_.push_back(entry);
+  while (i > 0) {
+    const std::size_t parent = (i - 1) / heap_arity;
+    if (!before(entry, heap_[parent])) break;
+    heap_[i] = heap_[parent];
+    i = parent;
+  }
+  heap_[i] = entry;
+}
+
+void Scheduler::sift_down(std::size_t i, Ready entry) {
+  const std::size_t n = heap_.size();
+  for (;;) {
+    const std::size_t first = heap_arity * i + 1;
+    if (first >= n) break;
+    std::size_t best = first;
+    if (first + heap_arity <= n) {
+      // A full node: the smallest of four children by a tournament of selects.
+      const std::size_t a = before(heap_[first + 1], heap_[first]) ? first + 1 : first;
+      const std::size_t b = before(heap_[first + 3], heap_[first + 2]) ? first + 3 : first + 2;
+      best = before(heap_[b], heap_[a]) ? b : a;
+    } else {
+      for (std::size_t c = first + 1; c < n; ++c) {
+        if (before(heap_[c], heap_[best])) best = c;
+      }
+    }
+    if (!before(heap_[best], entry)) break;
+    heap_[i] = heap_[best];
+    i = best;
+  }
+  heap_[i] = entry;
+}
+
+Scheduler::Ready Scheduler::heap_pop() {
+  const Ready top = heap_.front();
+  const Ready last = heap_.back();
+  heap_.pop_back();
+  if (!heap_.empty()) sift_down(0, last);
+  return top;
+}
+
+Scheduler::Ready Scheduler::heap_replace_top(Ready entry) {
+  const Ready top = heap_.front();
+  sift_down(0, entry);
+  return top;
+}
+
 void Scheduler::push(LpId id, SimTime at) {
   LogicalProcess& p = lps_[id];
   if (p.queued) return;
   p.queued = true;
-  heap_.push_back(Ready{at, id});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  heap_push(ready(at, id));
 }
 
 void Scheduler::wake(LpId id, SimTime at) {
@@ -52,50 +100,63 @@ void Scheduler::fail(LpId id, std::string message) {
 
 RunResult Scheduler::run(Program& program, const RunLimits& limits) {
   RunResult result;
-  while (!heap_.empty()) {
-    if (stop_requested_) {
-      result.outcome = RunOutcome::stopped;
-      break;
+  Ready next = 0;
+  bool have_next = false;  // `next` already taken out of the queue by an exchange
+  while (have_next || !heap_.empty()) {
+    if (!have_next) {
+      if (stop_requested_) {
+        result.outcome = RunOutcome::stopped;
+        break;
+      }
+      next = heap_pop();
     }
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    const Ready next = heap_.back();
-    heap_.pop_back();
-    LogicalProcess& p = lps_[next.lp];
+    have_next = false;
+    const LpId lp = ready_lp(next);
+    const SimTime time = ready_time(next);
+    LogicalProcess& p = lps_[lp];
     p.queued = false;
-    if (limits.max_time > 0 && next.time > limits.max_time) {
+    if (limits.max_time > 0 && time > limits.max_time) {
       result.outcome = RunOutcome::time_limit;
-      push(next.lp, next.time);
+      push(lp, time);
       break;
     }
-    now_ = next.time;
+    now_ = time;
     // Step this LP as long as it stays the earliest: saves heap operations on long local runs.
     for (;;) {
       ++result.steps;
-      const StepResult r = program.step(next.lp, *this);
+      const StepResult r = program.step(lp, *this);
       if (failed_) break;
       if (r == StepResult::advanced) {
         if (!heap_.empty()) {
-          const Ready& top = heap_.front();
-          if (top.time < p.clock || (top.time == p.clock && top.lp < next.lp)) {
-            push(next.lp, p.clock);
+          if (before(heap_.front(), ready(p.clock, lp))) {
+            // The LP yields to an earlier one. Unless the run is about to stop (which the code
+            // after this loop and the next turn would see), exchange it with the queue's top:
+            // the same entry is stepped next as after a push and a pop.
+            if (!p.queued && !stop_requested_ && !(limits.max_events > 0 && events_ >= limits.max_events)) {
+              p.queued = true;
+              next = heap_replace_top(ready(p.clock, lp));
+              have_next = true;
+            } else {
+              push(lp, p.clock);
+            }
             break;
           }
         }
         if (limits.max_events > 0 && events_ >= limits.max_events) {
-          push(next.lp, p.clock);
+          push(lp, p.clock);
           break;
         }
         if (stop_requested_) {
-          push(next.lp, p.clock);
+          push(lp, p.clock);
           break;
         }
         now_ = p.clock;
         continue;
       }
       if (r == StepResult::done) {
-        set_status(next.lp, LpStatus::done, p.clock);
+        set_status(lp, LpStatus::done, p.clock);
       } else if (r == StepResult::blocked) {
-        if (p.status == LpStatus::running && !p.queued) set_status(next.lp, LpStatus::blocked, p.clock);
+        if (p.status == LpStatus::running && !p.queued) set_status(lp, LpStatus::blocked, p.clock);
       }
       break;
     }

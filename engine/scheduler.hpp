@@ -1,6 +1,7 @@
 // The central conservative scheduler (spec section 4.3): advances the runnable LP with the
 // smallest clock; ties broken by LP id, so the order of every operation is total and fixed.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,7 +43,7 @@ struct RunResult {
 /// Returns "completed", "deadlock", ...
 const char* to_string(RunOutcome outcome);
 
-/// The scheduler. Owns the LPs' clocks and statuses, the ready heap and the observer list.
+/// The scheduler. Owns the LPs' clocks and statuses, the ready queue and the observer list.
 class Scheduler {
  public:
   explicit Scheduler(std::uint32_t lp_count);
@@ -80,13 +81,36 @@ class Scheduler {
   std::uint64_t events() const { return events_; }
 
  private:
-  struct Ready {
-    SimTime time;
-    LpId lp;
-  };
-  static bool later(const Ready& a, const Ready& b) {
-    return a.time > b.time || (a.time == b.time && a.lp > b.lp);
+  /// An entry of the ready queue: (time, LP) packed into one unsigned integer whose order is
+  /// the order of the schedule (earlier time, then smaller LP), so that the heap compares
+  /// entries with one integer comparison, without a branch to mispredict (its comparisons are
+  /// as unpredictable as the schedule). The time's bits are made monotonic (sign bit flipped
+  /// for positives, every bit for negatives) after `+ 0.0` turns -0 into +0, which `<` treats
+  /// as equal; times are never NaN. An LP is in the queue at most once (`queued`), so entries
+  /// are distinct and the order is total whatever the heap's shape.
+  __extension__ using Ready = unsigned __int128;
+  static_assert(sizeof(Ready) == 16, "ready-queue entries are moved on every step: keep them small");
+  static Ready ready(SimTime time, LpId lp) {
+    const auto bits = std::bit_cast<std::uint64_t>(time + 0.0);
+    const std::uint64_t flip = static_cast<std::uint64_t>(static_cast<std::int64_t>(bits) >> 63) | (std::uint64_t{1} << 63);
+    return (static_cast<Ready>(bits ^ flip) << 32) | lp;
   }
+  static LpId ready_lp(Ready r) { return static_cast<LpId>(r); }
+  /// The entry's time (+0 for a time that was -0).
+  static SimTime ready_time(Ready r) {
+    const auto key = static_cast<std::uint64_t>(r >> 32);
+    const std::uint64_t flip = (key >> 63) != 0 ? std::uint64_t{1} << 63 : ~std::uint64_t{0};
+    return std::bit_cast<SimTime>(key ^ flip);
+  }
+  static bool before(Ready a, Ready b) { return a < b; }
+  /// The ready queue: a 4-ary min-heap on (time, LP) in `heap_` (half the depth of a binary
+  /// heap; the four children of a node share a cache line).
+  static constexpr std::size_t heap_arity = 4;
+  void heap_push(Ready entry);
+  Ready heap_pop();
+  /// Takes the earliest entry out and puts `entry` in, with one sift instead of a push and a pop.
+  Ready heap_replace_top(Ready entry);
+  void sift_down(std::size_t index, Ready entry);
   void push(LpId id, SimTime at);
   void set_status(LpId id, LpStatus to, SimTime at) {
     LogicalProcess& p = lps_[id];

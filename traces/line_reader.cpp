@@ -30,10 +30,8 @@ bool ends_with(const std::string& text, std::string_view suffix) {
          std::string_view(text).substr(text.size() - suffix.size()) == suffix;
 }
 
-/// The codec announced by the first bytes, else by the file name, else plain text.
-Codec detect_codec(int fd, const std::string& path) {
-  unsigned char magic[4] = {0, 0, 0, 0};
-  const ssize_t got = ::pread(fd, magic, sizeof magic, 0);
+/// The codec announced by the first `got` bytes of the file, else by its name, else plain text.
+Codec detect_codec(const unsigned char* magic, std::size_t got, const std::string& path) {
   if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return Codec::gzip;
   if (got >= 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd) {
     return Codec::zstd;
@@ -48,7 +46,15 @@ Codec detect_codec(int fd, const std::string& path) {
 struct LineReader::Impl {
   std::string path;
   Codec codec = Codec::plain;
+  /// The codec is decided by the first bytes, read by the first refill into the text buffer
+  /// (no separate read of the magic number: one system call less per file, which counts when
+  /// a trace has a file per rank).
+  bool codec_known = false;
   int fd = -1;
+  /// A regular file's size, 0 when unknown: once that many bytes are read, the end of the file
+  /// is known without another read(2) returning 0.
+  std::uint64_t file_size = 0;
+  std::uint64_t file_read = 0;
   z_stream gzip{};
   bool gzip_ready = false;       ///< inflateInit2 succeeded (inflateEnd due)
   bool gzip_member_done = true;  ///< between gzip members: end of input is legitimate here
@@ -80,26 +86,43 @@ struct LineReader::Impl {
       ::close(fd);
       throw TraceError(path, 0, "cannot open: Is a directory");
     }
+    if (S_ISREG(info.st_mode) && info.st_size > 0) file_size = static_cast<std::uint64_t>(info.st_size);
     capacity = std::max(buffer_size, min_buffer_size);
     buf = std::make_unique_for_overwrite<char[]>(capacity);
-    codec = detect_codec(fd, path);
+  }
+
+  /// Reads the first bytes into the text buffer and decides the codec. A compressed file's
+  /// bytes move to the input buffer of its decompressor (its own size: 128 KiB, or the text
+  /// buffer's size when that is smaller, as for the many files of a TI trace).
+  void start() {
+    codec_known = true;
+    std::size_t got = 0;
+    while (got < 4) {
+      const std::size_t n = read_raw(buf.get() + got, capacity - got);
+      if (n == 0) break;
+      got += n;
+    }
+    codec = detect_codec(reinterpret_cast<const unsigned char*>(buf.get()), got, path);
+    if (codec == Codec::plain) {
+      end = got;
+      return;
+    }
     if (codec == Codec::gzip) {
       // 15 + 32: the largest window, gzip or zlib header detected automatically.
-      if (::inflateInit2(&gzip, 15 + 32) != Z_OK) {
-        ::close(fd);
-        throw TraceError(path, 0, "cannot open: out of memory for gzip state");
-      }
+      if (::inflateInit2(&gzip, 15 + 32) != Z_OK) fail("out of memory for gzip state");
       gzip_ready = true;
       in_capacity = std::size_t{128} * 1024;
-    } else if (codec == Codec::zstd) {
+    } else {
       zstd = ZSTD_createDCtx();
-      if (zstd == nullptr) {
-        ::close(fd);
-        throw TraceError(path, 0, "cannot open: out of memory for zstd state");
-      }
+      if (zstd == nullptr) fail("out of memory for zstd state");
       in_capacity = ZSTD_DStreamInSize();
     }
-    if (in_capacity > 0) in = std::make_unique_for_overwrite<char[]>(in_capacity);
+    in_capacity = std::max(std::min(in_capacity, capacity), got);
+    in = std::make_unique_for_overwrite<char[]>(in_capacity);
+    std::memcpy(in.get(), buf.get(), got);
+    in_pos = 0;
+    in_size = got;
+    in_eof = got == 0 || (file_size != 0 && file_read == file_size);
   }
 
   ~Impl() {
@@ -115,11 +138,16 @@ struct LineReader::Impl {
     throw TraceError(path, line_number + 1, message);
   }
 
-  /// read(2) of up to `size` bytes, retried on EINTR; 0 at end of file.
+  /// read(2) of up to `size` bytes, retried on EINTR; 0 at end of file (without a read once a
+  /// regular file's size has been read).
   std::size_t read_raw(char* into, std::size_t size) {
+    if (file_size != 0 && file_read >= file_size) return 0;
     for (;;) {
       const ssize_t got = ::read(fd, into, size);
-      if (got >= 0) return static_cast<std::size_t>(got);
+      if (got >= 0) {
+        file_read += static_cast<std::uint64_t>(got);
+        return static_cast<std::size_t>(got);
+      }
       if (errno != EINTR) fail(std::string("read error: ") + std::strerror(errno));
     }
   }
@@ -199,6 +227,10 @@ struct LineReader::Impl {
         buf = std::move(grown);
         capacity *= 2;
       }
+    }
+    if (!codec_known) {
+      start();
+      if (codec == Codec::plain) return end > 0;
     }
     char* into = buf.get() + end;
     const std::size_t room = capacity - end;

@@ -388,8 +388,8 @@ std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, 
   Rank& d = ranks_[static_cast<std::size_t>(dst)];
   Fifo* named_fifo = nullptr;
   Found named;
-  if (auto it = posted_by_pair_.find(pair_key(dst, m.src)); it != posted_by_pair_.end()) {
-    named_fifo = &it->second;
+  if (Fifo* f = posted_by_pair_.find(pair_key(dst, m.src)); f != nullptr) {
+    named_fifo = f;
     named = first_accepting(*named_fifo, tag);
   }
   const Found wild = first_accepting(d.any_posted, tag);
@@ -474,9 +474,8 @@ std::uint32_t MpProgram::post_recv(LpId lp, std::int32_t src, std::int32_t tag, 
         best_key = key;
       }
     }
-  } else if (auto it = unexpected_by_pair_.find(pair_key(static_cast<std::int32_t>(lp), src));
-             it != unexpected_by_pair_.end()) {
-    for (std::uint32_t cur = it->second.head; cur != none; cur = messages_[cur].pnext) {
+  } else if (const Fifo* f = unexpected_by_pair_.find(pair_key(static_cast<std::int32_t>(lp), src)); f != nullptr) {
+    for (std::uint32_t cur = f->head; cur != none; cur = messages_[cur].pnext) {
       if (tag == engine::any_tag || messages_[cur].tag == tag) {
         best = cur;
         break;

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -14,6 +13,7 @@
 #include "engine/scheduler.hpp"
 #include "machines/machine_model.hpp"
 #include "models/mp/mp_op.hpp"
+#include "models/mp/pair_index.hpp"
 #include "traces/mp_record.hpp"
 
 namespace augur::models::mp {
@@ -193,9 +193,9 @@ class MpProgram final : public engine::Program {
   void unlink_pair_message(std::uint64_t key, std::uint32_t mid);
   /// Per (destination, source): unexpected messages in arrival order (Message::pnext), so that a
   /// named-source receive finds its message without scanning everyone's.
-  std::unordered_map<std::uint64_t, Fifo> unexpected_by_pair_;
+  PairIndex<Fifo> unexpected_by_pair_;
   /// Per (destination, source): named-source posted receives in post order (Request::next).
-  std::unordered_map<std::uint64_t, Fifo> posted_by_pair_;
+  PairIndex<Fifo> posted_by_pair_;
   std::uint64_t post_seq_ = 0;
   std::vector<Region> regions_;  ///< distinct (file, line) regions, in order of first entry
   std::map<std::pair<std::string, std::int64_t>, std::int32_t> region_ids_;

@@ -2,10 +2,12 @@
 // a LogGP-like test machine (L = 1 us, G = 1 ns/B, o = 0, no contention, eager threshold 100 B).
 #include <doctest/doctest.h>
 
+#include <map>
 #include <vector>
 
 #include "engine/scheduler.hpp"
 #include "models/mp/mp_program.hpp"
+#include "models/mp/pair_index.hpp"
 #include "models/report/run_stats.hpp"
 #include "tests/models/mp_test_support.hpp"
 
@@ -204,5 +206,35 @@ TEST_CASE("MpProgram reports a deadlock of two ranks that both receive first") {
   CHECK(r.result.cycle == std::vector<engine::LpId>{0, 1, 0});
   CHECK(r.result.message.find("LP 0 (clock 0.000000000 s) waits for a message from rank 1 (tag 0) (at rank0.txt:1)") !=
         std::string::npos);
+}
+TEST_CASE("PairIndex finds what was inserted across growth, and nothing else") {
+  struct Slot {
+    std::uint32_t head = 7;
+    std::uint32_t tail = 9;
+  };
+  models::mp::PairIndex<Slot> index;
+  CHECK(index.find(0) == nullptr);
+  std::map<std::uint64_t, std::uint32_t> reference;
+  std::uint64_t x = 1;
+  for (std::uint32_t i = 0; i < 20000; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    // Keys as MpProgram builds them: (dst << 32) | src, clustered ranks and a few far ones.
+    const std::uint64_t dst = (x >> 40) % 300, src = i % 3 == 0 ? (x >> 20) % 1000000 : (x >> 20) % 64;
+    const std::uint64_t key = (dst << 32) | src;
+    Slot& s = index[key];
+    if (!reference.count(key)) {
+      CHECK(s.head == 7);  // value-initialised: the defaults
+      CHECK(s.tail == 9);
+    }
+    s.head = i;
+    reference[key] = i;
+  }
+  CHECK(index.size() == reference.size());
+  for (const auto& [key, value] : reference) {
+    const Slot* s = index.find(key);
+    REQUIRE(s != nullptr);
+    CHECK(s->head == value);
+  }
+  CHECK(index.find((std::uint64_t{301} << 32) | 5) == nullptr);
 }
 }

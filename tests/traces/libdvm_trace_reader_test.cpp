@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "traces/libdvm/dvm_function.hpp"
+#include "traces/libdvm/dvm_text.hpp"
 #include "traces/libdvm/dvm_trace_reader.hpp"
 #include "traces/trace_error.hpp"
 
@@ -93,6 +97,84 @@ const std::vector<SamplePair> sample_pairs{{"programs/gausf/N10_std/", "gausf", 
 }  // namespace
 
 TEST_SUITE("unit") {
+  TEST_CASE("the Lib-DVM number conversions give std::from_chars's values and verdicts") {
+    using augur::traces::libdvm::DvmNumber;
+    using augur::traces::libdvm::parse_dvm_hex;
+    using augur::traces::libdvm::parse_dvm_integer;
+    using augur::traces::libdvm::parse_dvm_real;
+    // What the conversions did before their hand-written fast paths: std::from_chars.
+    auto verdict = [](const char* ptr, const char* last, std::errc ec) {
+      if (ptr != last) return DvmNumber::bad;
+      if (ec == std::errc::result_out_of_range) return DvmNumber::out_of_range;
+      return ec == std::errc() ? DvmNumber::ok : DvmNumber::bad;
+    };
+    auto hex_reference = [&](std::string_view t, std::uint64_t& v) {
+      if (t == "NULL" || t == "(nil)") {
+        v = 0;
+        return DvmNumber::ok;
+      }
+      if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
+      if (t.empty()) return DvmNumber::bad;
+      const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v, 16);
+      return verdict(ptr, t.data() + t.size(), ec);
+    };
+    auto int_reference = [&](std::string_view t, std::int64_t& v) {
+      if (t.size() > 1 && t[0] == '+') t.remove_prefix(1);
+      if (t.empty()) return DvmNumber::bad;
+      const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+      return verdict(ptr, t.data() + t.size(), ec);
+    };
+    auto real_reference = [&](std::string_view t, double& v) {
+      if (t.size() > 1 && t[0] == '+') t.remove_prefix(1);
+      if (t.empty()) return DvmNumber::bad;
+      const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v, std::chars_format::general);
+      const DvmNumber r = verdict(ptr, t.data() + t.size(), ec);
+      return r == DvmNumber::ok && !std::isfinite(v) ? DvmNumber::out_of_range : r;
+    };
+    std::vector<std::string> texts = {
+        "", "0", "-0", "+0", "+", "-", "+-5", "--5", "0x", "0x1f", "0X1F", "NULL", "(nil)", "1f", "g1",
+        "ffffffffffffffff", "10000000000000000", "fffffffffffffffff", "9223372036854775807",
+        "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "18446744073709551616",
+        "99999999999999999999", "0.00000133", "0.00000100", "20.35173370", "1.", ".5", "-.5", "1e5", "1.5e-6",
+        "inf", "nan", "1e999", "-1e999", "0.1234567890123456789", "123456789012345.6", "1234567890123456.7",
+        "0.0000000000000000000001", "0.00000000000000000000001", "000000000000000000000001.5", "1.5x", "1 ",
+        " 1", "0.000001;", "12ab", "-7", "+-0.5", "3.14159265358979", "100000000000000000000000"};
+    std::uint64_t x = 99;
+    auto rnd = [&x] {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      return x >> 20;
+    };
+    const std::string alphabet = "0123456789.-+eEabfxX";
+    for (int i = 0; i < 20000; ++i) {
+      std::string t;
+      const auto length = rnd() % 24;
+      for (std::uint64_t k = 0; k < length; ++k) {
+        t += rnd() % 3 != 0 ? static_cast<char>('0' + rnd() % 10) : alphabet[rnd() % alphabet.size()];
+      }
+      texts.push_back(t);
+      // TIMEs as the runtime prints them.
+      texts.push_back(std::to_string(rnd() % 1000) + "." + std::to_string(10000000 + rnd() % 90000000));
+    }
+    for (const std::string& t : texts) {
+      CAPTURE(t);
+      // The value matters only with `ok` (every caller throws or warns otherwise).
+      std::uint64_t h1 = 42, h2 = 42;
+      const DvmNumber hv = parse_dvm_hex(t, h1);
+      CHECK(hv == hex_reference(t, h2));
+      if (hv == DvmNumber::ok) CHECK(h1 == h2);
+      std::int64_t i1 = 42, i2 = 42;
+      const DvmNumber iv = parse_dvm_integer(t, i1);
+      CHECK(iv == int_reference(t, i2));
+      if (iv == DvmNumber::ok) CHECK(i1 == i2);
+      double r1 = 42, r2 = 42;
+      const DvmNumber v1 = parse_dvm_real(t, r1), v2 = real_reference(t, r2);
+      CHECK(v1 == v2);
+      if (v1 == DvmNumber::ok) {
+        CHECK(std::bit_cast<std::uint64_t>(r1) == std::bit_cast<std::uint64_t>(r2));
+      }
+    }
+  }
+
   TEST_CASE("DvmFunction maps every recognised name and back") {
     using augur::traces::libdvm::dvm_function_count;
     using augur::traces::libdvm::dvm_function_name;

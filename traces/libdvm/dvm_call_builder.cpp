@@ -104,14 +104,22 @@ bool split_index(std::string_view written, std::string_view& base, std::uint32_t
 
 std::uint32_t to_u32(std::size_t value) { return static_cast<std::uint32_t>(value); }
 
+/// Elements reserved at the first use of each buffer of a DvmCall (characters: 8 times more).
+constexpr std::size_t first_capacity = 16;
+
 /// add_param's answer when it stored nothing.
 constexpr std::size_t no_param = std::numeric_limits<std::size_t>::max();
 
 }  // namespace
 
 DvmParamKind dvm_param_kind(std::string_view name) {
-  if (ends_with(name, "Ref") || ends_with(name, "Ptr") || ends_with(name, "Header")) {
-    return DvmParamKind::handle;
+  // Ref, Ptr, Header: the last character decides whether a suffix test is needed at all.
+  if (!name.empty()) {
+    const char last = name.back();
+    if ((last == 'f' && ends_with(name, "Ref")) ||
+        (last == 'r' && (ends_with(name, "Ptr") || ends_with(name, "Header")))) {
+      return DvmParamKind::handle;
+    }
   }
   static const DvmNameTable<128> table = [] {
     DvmNameTable<128> result;
@@ -135,6 +143,9 @@ void DvmCallBuilder::reset() {
   c.trace_line_ = 0;
   c.ret_trace_line_ = 0;
   c.chars_.clear();
+  // A DvmCall that is not reused starts without capacity: one allocation of a typical size
+  // instead of a growing series (each buffer below the same way, on its first use).
+  if (c.chars_.capacity() < first_capacity * 8) c.chars_.reserve(first_capacity * 8);
   c.unknown_name_size_ = 0;
   c.params_.clear();
   c.handles_.clear();
@@ -221,22 +232,27 @@ std::size_t DvmCallBuilder::add_param(std::string_view written, std::string_view
       fail(line, quoted_dvm(written) + " but no '" + std::string(base) + "[0]' before it");
     }
   }
-  DvmParamSlot slot;
+  if (c.params_.capacity() == 0) c.params_.reserve(first_capacity);
+  // Built in place: a slot assembled on the stack from narrow fields and then copied is read
+  // back wider than it was written (a store-forwarding stall on every parameter).
+  const auto name_size = static_cast<std::uint16_t>(
+      std::min<std::size_t>(base.size(), std::numeric_limits<std::uint16_t>::max()));
+  std::uint32_t first = 0;
+  switch (kind) {
+    case DvmParamKind::handle: first = to_u32(c.handles_.size()); break;
+    case DvmParamKind::integer: first = to_u32(c.integers_.size()); break;
+    case DvmParamKind::real: first = to_u32(c.reals_.size()); break;
+    case DvmParamKind::text: first = to_u32(c.texts_.size()); break;
+  }
+  DvmParamSlot& slot = c.params_.emplace_back();
   slot.line = line;
   slot.name_offset = to_u32(c.chars_.size());
-  slot.name_size = static_cast<std::uint16_t>(
-      std::min<std::size_t>(base.size(), std::numeric_limits<std::uint16_t>::max()));
-  c.chars_.append(base.substr(0, slot.name_size));
+  slot.first = first;
+  slot.name_size = name_size;
   slot.kind = kind;
   slot.side = side;
   slot.array = array;
-  switch (kind) {
-    case DvmParamKind::handle: slot.first = to_u32(c.handles_.size()); break;
-    case DvmParamKind::integer: slot.first = to_u32(c.integers_.size()); break;
-    case DvmParamKind::real: slot.first = to_u32(c.reals_.size()); break;
-    case DvmParamKind::text: slot.first = to_u32(c.texts_.size()); break;
-  }
-  c.params_.push_back(slot);
+  c.chars_.append(base.substr(0, name_size));
   append_value(c.params_.back(), written, value);
   return c.params_.size() - 1;
 }
@@ -246,6 +262,7 @@ void DvmCallBuilder::append_value(DvmParamSlot& slot, std::string_view written,
   DvmCall& c = call_;
   // Keeps `slot`'s elements contiguous at the end of `values` (interleaved arrays are rare).
   auto make_room = [&slot](auto& values) {
+    if (values.capacity() == 0) values.reserve(first_capacity);
     if (slot.first + slot.count != values.size()) {
       const std::size_t moved = values.size();
       for (std::uint32_t k = 0; k < slot.count; ++k) {

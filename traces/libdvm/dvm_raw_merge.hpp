@@ -30,7 +30,10 @@ class DvmRawMerge final : public DvmLineSource {
   DvmRawMerge(std::unique_ptr<DvmFileLines> first, const std::vector<std::string>& others,
               std::size_t buffer_size);
   bool next(DvmLine& line) override;
-  void unget() override { pending_ = true; }
+  void unget(const DvmLine& line) override {
+    out_ = line;
+    pending_ = true;
+  }
   const std::string& end_path() const override { return end_path_; }
   std::uint64_t end_line() const override { return end_line_; }
 

@@ -5,13 +5,15 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <system_error>
 
 namespace augur::traces::libdvm {
 
-/// Outcome of converting one field.
+/// Outcome of converting one field (the value a parse_dvm_ function leaves means something only
+/// with `ok`).
 enum class DvmNumber : std::uint8_t { ok, bad, out_of_range };
 
 inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -30,37 +32,98 @@ inline std::string_view strip_semicolon(std::string_view value) {
 }
 
 /// A hexadecimal handle as the runtime prints it (`%lx`, no prefix; `NULL` or `(nil)` for a
-/// null pointer); an optional `0x` is accepted.
+/// null pointer); an optional `0x` is accepted. Same verdicts as std::from_chars(…, 16) (digits
+/// then the end of the text, else `bad`; too many digits: `out_of_range`), without its call.
 inline DvmNumber parse_dvm_hex(std::string_view text, std::uint64_t& value) {
-  if (text == "NULL" || text == "(nil)") {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.remove_prefix(2);
+  } else if (text == "NULL" || text == "(nil)") {
     value = 0;
     return DvmNumber::ok;
   }
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
-    text.remove_prefix(2);
   if (text.empty()) return DvmNumber::bad;
-  const char* last = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), last, value, 16);
-  if (ptr != last) return DvmNumber::bad;
-  if (ec == std::errc::result_out_of_range) return DvmNumber::out_of_range;
-  return ec == std::errc() ? DvmNumber::ok : DvmNumber::bad;
+  std::uint64_t v = 0;
+  bool overflow = false;
+  for (const char c : text) {
+    unsigned digit = 0;
+    if (c >= '0' && c <= '9') {
+      digit = static_cast<unsigned>(c - '0');
+    } else if (c >= 'a' && c <= 'f') {
+      digit = static_cast<unsigned>(c - 'a') + 10;
+    } else if (c >= 'A' && c <= 'F') {
+      digit = static_cast<unsigned>(c - 'A') + 10;
+    } else {
+      return DvmNumber::bad;
+    }
+    overflow = overflow || (v >> 60) != 0;
+    v = (v << 4) | digit;
+  }
+  if (overflow) return DvmNumber::out_of_range;
+  value = v;
+  return DvmNumber::ok;
 }
 
-/// A decimal integer with an optional sign.
+/// A decimal integer with an optional sign. Same verdicts as std::from_chars after dropping
+/// one leading '+' (so `+-5` reads as -5, as before), without its call.
 inline DvmNumber parse_dvm_integer(std::string_view text, std::int64_t& value) {
   if (text.size() > 1 && text[0] == '+') text.remove_prefix(1);
-  if (text.empty()) return DvmNumber::bad;
-  const char* last = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), last, value);
-  if (ptr != last) return DvmNumber::bad;
-  if (ec == std::errc::result_out_of_range) return DvmNumber::out_of_range;
-  return ec == std::errc() ? DvmNumber::ok : DvmNumber::bad;
+  std::size_t i = 0;
+  const bool negative = !text.empty() && text[0] == '-';
+  if (negative) i = 1;
+  if (i == text.size()) return DvmNumber::bad;
+  std::uint64_t magnitude = 0;
+  bool overflow = false;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c < '0' || c > '9') return DvmNumber::bad;
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (magnitude > (UINT64_MAX - digit) / 10) overflow = true;
+    magnitude = magnitude * 10 + digit;
+  }
+  constexpr std::uint64_t limit = std::uint64_t{1} << 63;  // |INT64_MIN|
+  if (overflow || magnitude > (negative ? limit : limit - 1)) return DvmNumber::out_of_range;
+  value = negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
+  return DvmNumber::ok;
 }
 
-/// A finite real in fixed or scientific notation.
+/// A finite real in fixed or scientific notation. `[-]digits[.digits]` with at most 15
+/// significant digits and 22 decimals (every TIME the runtime prints) is m / 10^k in double:
+/// both are exact, and IEEE division rounds correctly, so the result is the double
+/// std::from_chars gives; anything else goes to std::from_chars.
 inline DvmNumber parse_dvm_real(std::string_view text, double& value) {
   if (text.size() > 1 && text[0] == '+') text.remove_prefix(1);
   if (text.empty()) return DvmNumber::bad;
+  {
+    static constexpr double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    std::size_t i = text[0] == '-' ? 1 : 0;
+    const std::size_t int_start = i;
+    std::uint64_t m = 0;
+    int digits = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+      m = m * 10 + static_cast<std::uint64_t>(text[i] - '0');
+      if (m != 0) ++digits;
+    }
+    bool simple = i > int_start && digits <= 15;
+    int decimals = 0;
+    if (simple && i < text.size() && text[i] == '.') {
+      ++i;
+      const std::size_t frac_start = i;
+      for (; i < text.size() && text[i] >= '0' && text[i] <= '9' && decimals <= 22; ++i, ++decimals) {
+        m = m * 10 + static_cast<std::uint64_t>(text[i] - '0');
+        if (m != 0) ++digits;
+        if (digits > 15) break;
+      }
+      simple = i > frac_start;
+    }
+    if (simple && i == text.size() && digits <= 15 && decimals <= 22) {
+      // m < 10^15 < 2^53: exact; 10^decimals ≤ 10^22: exact.
+      const double magnitude = static_cast<double>(m) / powers[decimals];
+      value = text[0] == '-' ? -magnitude : magnitude;
+      return DvmNumber::ok;
+    }
+  }
   const char* last = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), last, value, std::chars_format::general);
   if (ptr != last) return DvmNumber::bad;
@@ -116,14 +179,22 @@ void scan_dvm_tokens(std::string_view text, OnParam&& on_param, OnToken&& on_tok
   }
 }
 
-/// FNV-1a hash of a name.
+/// Hash of a name for DvmNameTable: its length and its first and last 8 bytes (names are
+/// identifiers of a few to a few dozen characters), a few instructions whatever the length.
 inline std::uint32_t hash_dvm_name(std::string_view name) {
-  std::uint32_t hash = 2166136261U;
-  for (const char c : name) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 16777619U;
+  const std::size_t n = name.size();
+  std::uint64_t head = 0;
+  std::uint64_t tail = 0;
+  if (n >= 8) {
+    std::memcpy(&head, name.data(), 8);
+    std::memcpy(&tail, name.data() + n - 8, 8);
+  } else {
+    for (const char c : name) head = (head << 8) | static_cast<unsigned char>(c);
   }
-  return hash;
+  std::uint64_t h = (head * 0x9E3779B97F4A7C15ULL) ^ (tail * 0xC2B2AE3D27D4EB4FULL) ^ n;
+  h ^= h >> 32;
+  h *= 0x94D049BB133111EBULL;
+  return static_cast<std::uint32_t>(h >> 32);
 }
 
 /// A fixed open-addressing table from names (views of static storage) to small values: one
@@ -134,22 +205,26 @@ class DvmNameTable {
  public:
   static_assert((Size & (Size - 1)) == 0, "the size is a power of two");
   void insert(std::string_view name, std::uint8_t value) {
-    std::size_t slot = hash_dvm_name(name) & (Size - 1);
+    const std::uint32_t hash = hash_dvm_name(name);
+    std::size_t slot = hash & (Size - 1);
     while (!names_[slot].empty()) slot = (slot + 1) & (Size - 1);
     names_[slot] = name;
+    hashes_[slot] = hash;
     values_[slot] = value;
   }
-  /// The value of `name`, or `missing`.
+  /// The value of `name`, or `missing`. The full hash is compared first: the characters only
+  /// for the (almost always right) slot whose hash matches.
   std::uint8_t find(std::string_view name, std::uint8_t missing) const {
-    for (std::size_t slot = hash_dvm_name(name) & (Size - 1); !names_[slot].empty();
-         slot = (slot + 1) & (Size - 1)) {
-      if (names_[slot] == name) return values_[slot];
+    const std::uint32_t hash = hash_dvm_name(name);
+    for (std::size_t slot = hash & (Size - 1); !names_[slot].empty(); slot = (slot + 1) & (Size - 1)) {
+      if (hashes_[slot] == hash && names_[slot] == name) return values_[slot];
     }
     return missing;
   }
 
  private:
   std::array<std::string_view, Size> names_{};
+  std::array<std::uint32_t, Size> hashes_{};
   std::array<std::uint8_t, Size> values_{};
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "traces/libdvm/dvm_text.hpp"
 #include "traces/trace_error.hpp"
@@ -15,11 +16,26 @@ namespace {
 /// 2889 wrote ../shared/dvm-samples.
 constexpr std::array<int, 2> known_rts_versions{2884, 2889};
 
-/// One `KEY=value` field of an event header; `rest` moves past it.
-bool header_field(std::string_view& rest, std::string_view key, std::string_view& value) {
-  rest = skip_blanks(rest);
-  if (rest.substr(0, key.size()) != key) return false;
-  rest.remove_prefix(key.size());
+/// `text` without its leading blanks; runs of spaces (the runtime pads its event lines to fixed
+/// columns with them) are skipped eight at a time.
+inline std::string_view skip_padding(std::string_view text) {
+  std::size_t i = 0;
+  constexpr std::uint64_t spaces = 0x2020202020202020ULL;
+  while (i + 8 <= text.size()) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, text.data() + i, 8);
+    if (word != spaces) break;
+    i += 8;
+  }
+  while (i < text.size() && is_blank(text[i])) ++i;
+  return text.substr(i);
+}
+
+/// One `KEY=value` field of an event header (`key`: 5 characters); `rest` moves past it.
+inline bool header_field(std::string_view& rest, const char (&key)[6], std::string_view& value) {
+  rest = skip_padding(rest);
+  if (rest.size() < 5 || std::memcmp(rest.data(), key, 5) != 0) return false;
+  rest.remove_prefix(5);
   std::size_t end = 0;
   while (end < rest.size() && !is_blank(rest[end])) ++end;
   value = rest.substr(0, end);
@@ -113,10 +129,7 @@ bool DvmFileLines::next(DvmLine& line) {
   }
   std::string_view raw;
   while (reader_.next(raw)) {
-    if (parse_dvm_line(raw, reader_.line_number(), path_, last_)) {
-      line = last_;
-      return true;
-    }
+    if (parse_dvm_line(raw, reader_.line_number(), path_, line)) return true;
   }
   return false;
 }
@@ -227,7 +240,7 @@ void read_dvm_preamble(DvmFileLines& lines, DvmPreamble* preamble,
         break;
       case DvmLineKind::call:
         if (saw_init) {
-          lines.unget();
+          lines.unget(line);
           finish();
           return;
         }
@@ -244,7 +257,7 @@ void read_dvm_preamble(DvmFileLines& lines, DvmPreamble* preamble,
               path, line.number,
               "Event_" + std::string(line.name) + " before ret_dvm_Init, the end of the preamble");
         }
-        lines.unget();
+        lines.unget(line);
         finish();
         return;
     }

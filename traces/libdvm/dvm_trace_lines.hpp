@@ -44,8 +44,8 @@ class DvmLineSource {
   virtual ~DvmLineSource() = default;
   /// The next line; false at the end of the input.
   virtual bool next(DvmLine& line) = 0;
-  /// Makes next() return the line it returned last once more.
-  virtual void unget() = 0;
+  /// Makes next() return `line` (the line it returned last, views still valid) once more.
+  virtual void unget(const DvmLine& line) = 0;
   /// Where the input ended (for "end of file" messages): file and last line number.
   virtual const std::string& end_path() const = 0;
   virtual std::uint64_t end_line() const = 0;
@@ -56,7 +56,10 @@ class DvmFileLines final : public DvmLineSource {
  public:
   DvmFileLines(const std::string& path, std::size_t buffer_size);
   bool next(DvmLine& line) override;
-  void unget() override { pending_ = true; }
+  void unget(const DvmLine& line) override {
+    last_ = line;
+    pending_ = true;
+  }
   const std::string& end_path() const override { return *path_; }
   std::uint64_t end_line() const override { return reader_.line_number(); }
   const std::shared_ptr<const std::string>& path() const { return path_; }

@@ -238,7 +238,7 @@ struct DvmTraceReader::Impl {
         fail_at_end("end of file without an 'Event_' line (truncated trace?)");
       switch (line.kind) {
         case DvmLineKind::info: builder.add_params(line.text, line.number, DvmSide::ret); break;
-        case DvmLineKind::call: source->unget(); return true;
+        case DvmLineKind::call: source->unget(line); return true;
         case DvmLineKind::end: finish(line); return true;
         case DvmLineKind::ret:
           fail(line,

@@ -17,8 +17,10 @@
 namespace augur::traces::ti {
 namespace {
 
-/// Read buffer of each rank's reader: many may be open at once.
-constexpr std::size_t rank_buffer_size = std::size_t{64} * 1024;
+/// Read buffer of each rank's reader, refilled in place: the replay visits the ranks round
+/// robin a few lines at a time, so small chunks are read just before they are parsed (still in
+/// cache) instead of whole files sitting in P large buffers (docs/performance.md, TI reader).
+constexpr std::size_t rank_buffer_size = std::size_t{8} * 1024;
 /// A shared file naming a larger rank is taken for corrupt rather than allocating cursors.
 constexpr std::int32_t max_shared_ranks = 1 << 20;
 

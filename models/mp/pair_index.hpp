@@ -1,0 +1,84 @@
+// A flat open-addressing hash map from a (destination, source) pair key to a small trivially
+// copyable value: MpProgram's per-pair queues. One array of (key, value) slots with linear
+// probing, so that a lookup is a multiply and usually one cache line, where std::unordered_map
+// follows a bucket pointer to a separately allocated node. Entries are never erased.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+namespace augur::models::mp {
+
+template <typename Value>
+class PairIndex {
+  static_assert(std::is_trivially_copyable_v<Value>, "slots are moved by copy when the table grows");
+
+ public:
+  /// A key that is never used: pair keys are (dst << 32) | src with ranks in [0, 2^31).
+  static constexpr std::uint64_t empty_key = ~std::uint64_t{0};
+
+  /// The value of `key`, or nullptr. The pointer is valid until the next insertion.
+  Value* find(std::uint64_t key) {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t i = slot_of(key);; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      if (s.key == key) return &s.value;
+      if (s.key == empty_key) return nullptr;
+    }
+  }
+
+  /// The value of `key`, inserted value-initialised when missing. The reference is valid until
+  /// the next insertion.
+  Value& operator[](std::uint64_t key) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // load factor at most 3/4
+    for (std::size_t i = slot_of(key);; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      if (s.key == key) return s.value;
+      if (s.key == empty_key) {
+        s.key = key;
+        s.value = Value{};
+        ++size_;
+        return s.value;
+      }
+    }
+  }
+
+  std::size_t size() const { return size_; }
+
+ private:
+  struct Slot {
+    std::uint64_t key = empty_key;
+    Value value{};
+  };
+
+  std::size_t slot_of(std::uint64_t key) const {
+    // Fibonacci hashing: the high bits of key × 2^64/φ, well spread for consecutive ranks.
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift_);
+  }
+
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    const std::size_t capacity = old.empty() ? 64 : old.size() * 2;
+    slots_.assign(capacity, Slot{});
+    mask_ = capacity - 1;
+    shift_ = 64;
+    for (std::size_t c = capacity; c > 1; c >>= 1) --shift_;
+    size_ = 0;
+    for (const Slot& s : old) {
+      if (s.key == empty_key) continue;
+      std::size_t i = slot_of(s.key);
+      while (slots_[i].key != empty_key) i = (i + 1) & mask_;
+      slots_[i] = s;
+      ++size_;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  unsigned shift_ = 64;
+  std::size_t size_ = 0;
+};
+
+}  // namespace augur::models::mp

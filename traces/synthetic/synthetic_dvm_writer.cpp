@@ -1,0 +1,774 @@
+// The Jacobi-like Lib-DVM trace of tools/bench/dvm_gen, written frame by frame into a 1 MiB
+// buffer handed to a plain, gzip or zstd file. The layout follows ../shared/dvm-samples/jac1d.ptr
+// (and jac/L200_int/jac.ptr for the interval calls) line for line.
+#include "traces/synthetic/synthetic_dvm_writer.hpp"
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include "traces/trace_error.hpp"
+
+namespace augur::traces::synthetic {
+namespace {
+
+/// Text is handed to the file (or compressor) in chunks of this size.
+constexpr std::size_t chunk_size = std::size_t{1} << 20;
+/// TIMEs are printed with 8 decimals: one tick is 10 ns.
+constexpr std::uint64_t ticks_per_second = 100'000'000;
+/// The source file named by every event line.
+constexpr std::string_view source_file = "jacobi.cdv";
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+/// One output file: plain, a gzip member or a zstd frame.
+class OutFile {
+ public:
+  enum class Kind : std::uint8_t { plain, gzip, zstd };
+
+  OutFile(const std::string& path, int level) : path_(path) {
+    kind_ = ends_with(path, ".gz") ? Kind::gzip : ends_with(path, ".zst") ? Kind::zstd : Kind::plain;
+    file_ = std::fopen(path.c_str(), "wb");
+    if (file_ == nullptr) fail("cannot create");
+    if (kind_ == Kind::zstd) {
+      cctx_ = ZSTD_createCCtx();
+      if (cctx_ == nullptr) fail("cannot create a zstd context");
+      if (level > 0) ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, level);
+      out_.resize(ZSTD_CStreamOutSize());
+    } else if (kind_ == Kind::gzip) {
+      // windowBits 15 + 16: a gzip header and trailer around the deflate stream.
+      if (deflateInit2(&zs_, level > 0 ? level : Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+                       Z_DEFAULT_STRATEGY) != Z_OK) {
+        fail("cannot create a gzip stream");
+      }
+      gzip_open_ = true;
+      out_.resize(chunk_size);
+    }
+  }
+  ~OutFile() {
+    if (cctx_ != nullptr) ZSTD_freeCCtx(cctx_);
+    if (gzip_open_) deflateEnd(&zs_);
+    if (file_ != nullptr) std::fclose(file_);
+  }
+  OutFile(const OutFile&) = delete;
+  OutFile& operator=(const OutFile&) = delete;
+
+  void write(std::string_view text) { push(text, false); }
+
+  /// Ends the compressed stream, closes the file; returns the bytes on disk.
+  std::uint64_t close() {
+    push({}, true);
+    const int status = std::fclose(file_);
+    file_ = nullptr;
+    if (status != 0) fail("cannot write");
+    return written_;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::runtime_error(path_ + ": error: " + what + ": " + std::strerror(errno));
+  }
+
+  void put(const void* data, std::size_t size) {
+    if (size != 0 && std::fwrite(data, 1, size, file_) != size) fail("cannot write");
+    written_ += size;
+  }
+
+  void push(std::string_view text, bool end) {
+    switch (kind_) {
+      case Kind::plain: put(text.data(), text.size()); return;
+      case Kind::zstd: {
+        const ZSTD_EndDirective mode = end ? ZSTD_e_end : ZSTD_e_continue;
+        ZSTD_inBuffer in{text.data(), text.size(), 0};
+        for (;;) {
+          ZSTD_outBuffer out{out_.data(), out_.size(), 0};
+          const std::size_t left = ZSTD_compressStream2(cctx_, &out, &in, mode);
+          if (ZSTD_isError(left)) throw std::runtime_error(path_ + ": error: zstd: " + ZSTD_getErrorName(left));
+          put(out_.data(), out.pos);
+          if (end ? left == 0 : in.pos == in.size) break;
+        }
+        return;
+      }
+      case Kind::gzip: {
+        zs_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+        zs_.avail_in = static_cast<uInt>(text.size());
+        for (;;) {
+          zs_.next_out = reinterpret_cast<Bytef*>(out_.data());
+          zs_.avail_out = static_cast<uInt>(out_.size());
+          const int status = deflate(&zs_, end ? Z_FINISH : Z_NO_FLUSH);
+          if (status == Z_STREAM_ERROR) throw std::runtime_error(path_ + ": error: gzip: deflate failed");
+          put(out_.data(), out_.size() - zs_.avail_out);
+          if (end ? status == Z_STREAM_END : zs_.avail_in == 0 && zs_.avail_out != 0) break;
+        }
+        return;
+      }
+    }
+  }
+
+  std::string path_;
+  Kind kind_ = Kind::plain;
+  std::FILE* file_ = nullptr;
+  ZSTD_CCtx* cctx_ = nullptr;
+  z_stream zs_{};
+  bool gzip_open_ = false;
+  std::string out_;
+  std::uint64_t written_ = 0;
+};
+
+/// Handles the runtime would print (`%lx`); fixed, as a runtime reusing its objects prints them.
+namespace handle {
+constexpr std::string_view am = "525e34", am_ptr = "52fde0";
+constexpr std::string_view ps = "5217e0", ps_ptr = "52fe70";
+constexpr std::string_view amv = "106a618", amv_ptr = "52fe68";
+constexpr std::string_view a_header = "51b468", a_handle = "106c8a8", a_data = "106d0a8";
+constexpr std::string_view b_header = "51b474", b_handle = "106d008", b_data = "106d828";
+constexpr std::string_view loop = "106d7d8";
+constexpr std::string_view red_group = "106f188", red_group_ptr = "12fef0";
+constexpr std::string_view red = "106f4f0", red_ptr = "52fde8", red_var = "52fe60", red_loc = "51b440";
+constexpr std::string_view shadow_group = "106f258", shadow_group_ptr = "12fec4";
+constexpr std::string_view comm = "1068e9c", group = "1068ea0";
+constexpr std::string_view stream = "106d7d8";
+}  // namespace handle
+
+/// Source lines of the C-DVM program the events point at.
+namespace src {
+constexpr int init = 25, declare_a = 20, declare_b = 21, init_loop = 29, iterations = 38, loop1 = 40,
+              loop1_end = 46, loop2 = 48, loop2_end = 53, print = 54, iterations_end = 55, output = 57, exit = 59;
+}  // namespace src
+
+class Writer {
+ public:
+  Writer(const DvmJacobiSpec& spec, OutFile& file) : spec_(spec), file_(file) { text_.reserve(chunk_size + 4096); }
+
+  WrittenDvmTrace run() {
+    preamble();
+    program();
+    flush();
+    return written_;
+  }
+
+ private:
+  // ------------------------------------------------------------------ text primitives
+  void flush() {
+    written_.text_bytes += text_.size();
+    file_.write(text_);
+    text_.clear();
+  }
+  void raw(std::string_view s) { text_.append(s); }
+  void number(std::int64_t v) {
+    char buffer[24];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, v);
+    text_.append(buffer, result.ptr);
+  }
+  void end_line() {
+    text_ += '\n';
+    ++written_.lines;
+    if (text_.size() >= chunk_size) flush();
+  }
+  void line(std::string_view s) {
+    raw(s);
+    end_line();
+  }
+  /// `seconds.dddddddd` of a tick count (exact: no floating point).
+  void time(std::uint64_t ticks) {
+    number(static_cast<std::int64_t>(ticks / ticks_per_second));
+    char digits[8];
+    std::uint64_t frac = ticks % ticks_per_second;
+    for (int i = 7; i >= 0; --i) {
+      digits[i] = static_cast<char>('0' + frac % 10);
+      frac /= 10;
+    }
+    text_ += '.';
+    text_.append(digits, 8);
+  }
+  /// `call_NAME   TIME=… LINE=…     FILE=…` with the runtime's column widths.
+  void header(std::string_view prefix, std::string_view name, std::uint64_t ticks, int source_line) {
+    const std::size_t label = prefix.size() + name.size();
+    raw(prefix);
+    raw(name);
+    text_.append(label < 27 ? 27 - label : 1, ' ');
+    raw("TIME=");
+    time(ticks);
+    raw(" LINE=");
+    const std::size_t before = text_.size();
+    number(source_line);
+    const std::size_t width = text_.size() - before;
+    text_.append(width < 6 ? 7 - width : 1, ' ');
+    raw("FILE=");
+    raw(source_file);
+    end_line();
+  }
+  /// `NAME[0]=v; NAME[1]=v;  ` over the D dimensions.
+  void array(std::string_view name, std::int64_t value) { array_of(name, [value](int) { return value; }); }
+  template <typename F>
+  void array_of(std::string_view name, F value) {
+    for (int d = 0; d < spec_.rank; ++d) {
+      if (d > 0) raw(" ");
+      raw(name);
+      raw("[");
+      number(d);
+      raw("]=");
+      number(value(d));
+      raw(";");
+    }
+    raw("  ");
+    end_line();
+  }
+
+  // ------------------------------------------------------------------ times
+  /// An overhead TIME of 1 to 21 us from a fixed LCG (same text on every machine).
+  std::uint64_t overhead() {
+    state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+    return 100 + (state_ >> 33) % 2000;
+  }
+  std::uint64_t work(std::int64_t elements) const {
+    const double ticks = std::round(static_cast<double>(elements) * spec_.element_time * static_cast<double>(ticks_per_second));
+    return ticks < 1 ? 1 : static_cast<std::uint64_t>(ticks);
+  }
+  std::int64_t elements(std::int64_t per_dim) const {
+    std::int64_t n = 1;
+    for (int d = 0; d < spec_.rank; ++d) n *= per_dim;
+    return n;
+  }
+
+  // ------------------------------------------------------------------ frames
+  enum class Charge : std::uint8_t { regular, silent, io };
+
+  /// A call line and its parameter lines (`params` writes them), then a blank line.
+  template <typename Params>
+  void call(std::string_view name, std::uint64_t ticks, int source_line, Params params) {
+    header("call_", name, ticks, source_line);
+    params();
+    end_line();
+    frame_ticks_ = ticks;
+  }
+  void call(std::string_view name, std::uint64_t ticks, int source_line) {
+    call(name, ticks, source_line, [] {});
+  }
+  /// The matching ret line and its parameter lines; a blank line unless `last`.
+  template <typename Params>
+  void ret(std::string_view name, std::uint64_t ticks, int source_line, Params params, Charge charge = Charge::regular,
+           bool last = false) {
+    header("ret_", name, ticks, source_line);
+    params();
+    if (!last) end_line();
+    ++written_.calls;
+    written_.time_ticks += frame_ticks_ + ticks;
+    if (charge == Charge::silent) written_.silent_ticks += frame_ticks_ + ticks;
+    if (charge == Charge::io) written_.io_ret_ticks += ticks;
+  }
+  void ret(std::string_view name, std::uint64_t ticks, int source_line, Charge charge = Charge::regular) {
+    ret(name, ticks, source_line, [] {}, charge);
+  }
+
+  void preamble() {
+    line("RTS VERSION = 2889");
+    for (const char* part : {"syspar  ", "sysdebug", "systrace", "trcevent", "usrdebug", "statist "}) {
+      raw(part);
+      line(" file version = 2889 (min vers = 2889)");
+    }
+    line("ProcCount=1  HasCurrent=1  CentralProc=0  IOProc=0");
+    line("ProcPowerMeasuring:  PPMeasureCount=10  PPMeasureTime=0.000002");
+    line("Applied processes number = 1     Input/output processes number = 0");
+    line("Applied:                         Input/output:");
+    line("N     IN     NAME              N  IN     NAME");
+    line("0_0    0      0                 -");
+    line("ProcCount=1;      PSRank=3;      PSSize= 1 1 1;");
+    line("VProcCount=0;");
+    line("MasterProc=0(0);   IOProc=0(0);   CentralProc=0(0);   MeanProcTime=0.000002;");
+    line("IntProcNumber  ExtProcNumber  ProcIdent  ProcWeight");
+    line("0              0            0        1.00");
+    for (int d = 0; d < 3; ++d) {
+      raw("CoordWeight[");
+      number(d);
+      line("]= 1.00(1.00)  ");
+    }
+    line("MaxMsgLength  MsgBufLength  MsgBuf1Length  MaxMsgSendNumber  ChanNumber  Dupl");
+    line("0             0             0                0           0       0");
+    line("0");
+    line("MPS=MPI;  Non-standard run;");
+    header("call_", "mps_Barrier", overhead(), src::init);
+    header("ret_", "mps_Barrier", overhead(), src::init);
+    line("Tm=0.000000  Tirecv=0.000001  Twrecv=0.000001");
+    header("ret_", "dvm_Init", overhead(), src::init);
+    end_line();
+  }
+
+  void interval(std::string_view name, int source_line, std::string_view params) {
+    call(name, overhead(), source_line, [&] { line(params); });
+    ret(name, overhead(), source_line);
+  }
+
+  void program() {
+    const std::int64_t n = spec_.size;
+    const int rank = spec_.rank;
+    if (spec_.intervals) interval("bsloop_", src::declare_a, "nfrag=-1;");
+    // The processor system, the template and its distribution.
+    call("getam_", overhead(), src::declare_a);
+    ret("getam_", overhead(), src::declare_a, [&] {
+      raw("AMRef=");
+      raw(handle::am);
+      line(";");
+    });
+    call("getps_", overhead(), src::declare_a, [&] { line("AMRefPtr=NULL; AMRef=0;"); });
+    ret("getps_", overhead(), src::declare_a, [&] {
+      raw("PSRef=");
+      raw(handle::ps);
+      line(";");
+    });
+    call("crtamv_", overhead(), src::declare_a, [&] {
+      raw("AMRefPtr=");
+      raw(handle::am_ptr);
+      raw("; AMRef=");
+      raw(handle::am);
+      raw("; Rank=");
+      number(rank);
+      line("; StaticSign=0;");
+      array("SizeArray", n);
+    });
+    ret("crtamv_", overhead(), src::declare_a, [&] {
+      raw("AMViewRef=");
+      raw(handle::amv);
+      line(";");
+    });
+    call("blkdiv_", overhead(), src::declare_a, [&] {
+      raw("AMViewRefPtr=");
+      raw(handle::amv_ptr);
+      raw("; AMViewRef=");
+      raw(handle::amv);
+      raw("; AMVAxisCount=");
+      number(rank);
+      end_line();
+      for (int d = 0; d < rank; ++d) {
+        if (d > 0) raw(" ");
+        raw("AMVAxisDiv[");
+        number(d);
+        raw("]=1");
+      }
+      raw("  ");
+      end_line();
+    });
+    ret("blkdiv_", overhead(), src::declare_a);
+    call("distr_", overhead(), src::declare_a, [&] {
+      raw("AMViewRefPtr=");
+      raw(handle::amv_ptr);
+      raw("; AMViewRef=");
+      raw(handle::amv);
+      raw("; PSRefPtr=");
+      raw(handle::ps_ptr);
+      raw("; PSRef=");
+      raw(handle::ps);
+      raw("; ParamCount=");
+      number(rank);
+      line(";");
+      array_of("AxisArray", [](int d) { return std::int64_t{d} + 1; });
+      array("DistrParamArray", 0);
+      line("ProcCount=1  HasCurrent=1  CentralProc=0  IOProc=0");
+    });
+    ret("distr_", overhead(), src::declare_a, [&] { line("IsLocal=1;"); });
+    // The arrays A (aligned with the template) and B (aligned with A).
+    create_array(handle::a_header, handle::a_handle, 3, src::declare_a);
+    align_array(handle::a_header, handle::a_handle, handle::amv_ptr, handle::amv, "AMView", handle::a_data,
+                src::declare_a);
+    create_array(handle::b_header, handle::b_handle, 2, src::declare_b);
+    align_array(handle::b_header, handle::b_handle, handle::a_header, handle::a_handle, "DisArray", handle::b_data,
+                src::declare_b);
+    printf_call(src::declare_b, "Format=JAC1 STARTED");
+    // The initialising loop over the whole arrays.
+    parallel_loop_header(src::init_loop, "12ff24", handle::a_header, handle::a_handle, 0, n - 1);
+    loop_body("12ff24", src::init_loop, elements(n));
+    end_loop("12ff24", src::init_loop);
+
+    if (spec_.intervals) interval("bsloop_", src::iterations, "nfrag=1;");
+    for (std::uint64_t it = 0; it < spec_.iterations; ++it) iteration();
+    if (spec_.intervals) {
+      std::string params = "nfrag=1; nline=" + std::to_string(src::iterations);
+      interval("enloop_", src::iterations_end, params);
+    }
+
+    // The result written to a file, then the end of the program.
+    call("dvm_fopen", overhead(), src::output, [&] { line("Filename=jacobi.dat; Type=wb;"); });
+    ret("dvm_fopen", overhead(), src::output, [&] {
+      raw("Res=");
+      raw(handle::stream);
+      line(";");
+    }, Charge::io);
+    call("dvm_fwrite", overhead(), src::output, [&] {
+      raw("ArrayHeader=");
+      raw(handle::b_header);
+      raw("; ArrayHandlePtr=");
+      raw(handle::b_handle);
+      raw("; Size=8; Count=");
+      number(elements(n));
+      raw("; Stream=");
+      raw(handle::stream);
+      line(";");
+    });
+    ret("dvm_fwrite", overhead(), src::output, [&] {
+      raw("Res=");
+      number(elements(n));
+      line(";");
+    }, Charge::io, true);
+    header("Event_", "dvm_exit", overhead(), src::exit);
+    line("rc=0;");
+    trailer();
+  }
+
+  void iteration() {
+    const std::int64_t n = spec_.size;
+    const std::int64_t inner = elements(n - 2);
+    // Loop 1 on A: eps = max |B - A|; A = B (a MAX reduction of one double).
+    if (spec_.intervals) interval("bploop_", src::loop1, "nfrag=2");
+    parallel_loop_header(src::loop1, "12ff10", handle::a_header, handle::a_handle, 1, n - 2);
+    call("crtrg_", overhead(), src::loop1, [&] { line("StaticSign=1; DelRedSign=1;"); });
+    ret("crtrg_", overhead(), src::loop1, [&] {
+      raw("RedGroupRef=");
+      raw(handle::red_group);
+      line(";");
+    });
+    call("crtred_", overhead(), src::loop1, [&] {
+      raw("RedFuncNumb=3; RedArrayPtr=");
+      raw(handle::red_var);
+      raw("; RedArrayType=4; RedArrayLength=1; LocArrayPtr=");
+      raw(handle::red_loc);
+      line("; LocElmLength=0; StaticSign=1;");
+    });
+    ret("crtred_", overhead(), src::loop1, [&] {
+      raw("RedRef=");
+      raw(handle::red);
+      line(";");
+    });
+    call("insred_", overhead(), src::loop1, [&] {
+      raw("RedGroupRefPtr=");
+      raw(handle::red_group_ptr);
+      raw("; RedGroupRef=");
+      raw(handle::red_group);
+      raw("; RedRefPtr=");
+      raw(handle::red_ptr);
+      raw("; RedRef=");
+      raw(handle::red);
+      raw("; LoopRefPtr=12fef4; LoopRef=");
+      raw(handle::loop);
+      line("; RenewSign=1;");
+    });
+    ret("insred_", overhead(), src::loop1);
+    loop_body("12ff10", src::loop1, inner);
+    auto group = [&] {
+      raw("RedGroupRefPtr=");
+      raw(handle::red_group_ptr);
+      raw("; RedGroupRef=");
+      raw(handle::red_group);
+      line(";");
+    };
+    call("strtrd_", overhead(), src::loop1, [&] {
+      group();
+      line("*** MPI_Comm Information ***");
+      raw("&MPI_Comm=");
+      raw(handle::comm);
+      raw("; &MPI_Group=");
+      raw(handle::group);
+      line("; ProcNumber=1; time=0.000000;");
+      line("MPI_Group:    0");
+      line("*** MPI_Allreduce ***");
+      raw("VarCount=1; MPI_Datatype=MPI_DOUBLE; MPI_Op=MPI_MAX; &MPI_Comm=");
+      raw(handle::comm);
+      line(";");
+      line("*** DoNotMPIRed = 0");
+    });
+    ret("strtrd_", 100, src::loop1);  // the merge's 0.000001
+    call("waitrd_", overhead(), src::loop1, group);
+    ret("waitrd_", 100, src::loop1);
+    call("delrg_", overhead(), src::loop1, group);
+    ret("delrg_", overhead(), src::loop1);
+    end_loop("12ff10", src::loop1);
+    if (spec_.intervals) {
+      std::string params = "nfrag=2; nline=" + std::to_string(src::loop1);
+      interval("enloop_", src::loop1_end, params);
+    }
+
+    // Loop 2 on B: B = mean of A's neighbours, after renewing A's shadow edges.
+    if (spec_.intervals) interval("bploop_", src::loop2, "nfrag=3");
+    call("crtpl_", overhead(), src::loop2, [&] {
+      raw("Rank=");
+      number(spec_.rank);
+      line(";");
+    });
+    ret("crtpl_", overhead(), src::loop2, [&] {
+      raw("LoopRef=");
+      raw(handle::loop);
+      line(";");
+    });
+    auto shadow_group = [&] {
+      raw("ShadowGroupRefPtr=");
+      raw(handle::shadow_group_ptr);
+      raw("; ShadowGroupRef=");
+      raw(handle::shadow_group);
+      line(";");
+    };
+    call("crtshg_", overhead(), src::loop2, [&] { line("StaticSign=0;"); });
+    ret("crtshg_", overhead(), src::loop2, [&] {
+      raw("ShadowGroupRef=");
+      raw(handle::shadow_group);
+      line(";");
+    });
+    call("inssh_", overhead(), src::loop2, [&] {
+      raw("ShadowGroupRefPtr=");
+      raw(handle::shadow_group_ptr);
+      raw("; ShadowGroupRef=");
+      raw(handle::shadow_group);
+      raw("; ArrayHeader=");
+      raw(handle::a_header);
+      raw("; ArrayHandlePtr=");
+      raw(handle::a_handle);
+      line("; FullShdSign=0;");
+      array("LowShdWidthArray", 1);
+      array("HiShdWidthArray", 1);
+    });
+    ret("inssh_", overhead(), src::loop2);
+    call("strtsh_", overhead(), src::loop2, shadow_group);
+    ret("strtsh_", 100, src::loop2);
+    call("waitsh_", overhead(), src::loop2, shadow_group);
+    ret("waitsh_", 100, src::loop2);
+    call("delshg_", overhead(), src::loop2, shadow_group);
+    ret("delshg_", overhead(), src::loop2);
+    map_loop(src::loop2, "12fed8", handle::b_header, handle::b_handle, 1, n - 2);
+    loop_body("12fed8", src::loop2, inner);
+    end_loop("12fed8", src::loop2);
+    if (spec_.intervals) {
+      std::string params = "nfrag=3; nline=" + std::to_string(src::loop2);
+      interval("enloop_", src::loop2_end, params);
+    }
+    printf_call(src::print, "Format=it=%4i   eps=%f");
+  }
+
+  void create_array(std::string_view header_ref, std::string_view handle_ref, int redistr, int source_line) {
+    call("crtda_", overhead(), source_line, [&] {
+      raw("ArrayHeader=");
+      raw(header_ref);
+      raw("; ExtHdrSign=0; BasePtr=0; Rank=");
+      number(spec_.rank);
+      raw("; TypeSize=8; StaticSign=0; ReDistrSign=");
+      number(redistr);
+      line(";");
+      array("SizeArray", spec_.size);
+      array("LowShdWidthArray", 1);
+      array("HiShdWidthArray", 1);
+    });
+    ret("crtda_", overhead(), source_line, [&] {
+      raw("ArrayHandlePtr=");
+      raw(handle_ref);
+      line(";");
+    }, Charge::silent);
+  }
+
+  void align_array(std::string_view header_ref, std::string_view handle_ref, std::string_view pattern_ptr,
+                   std::string_view pattern, std::string_view marker, std::string_view data, int source_line) {
+    call("align_", overhead(), source_line, [&] {
+      raw("ArrayHeader=");
+      raw(header_ref);
+      raw("; ArrayHandlePtr=");
+      raw(handle_ref);
+      raw("; PatternRefPtr=");
+      raw(pattern_ptr);
+      raw("; PatternRef=");
+      raw(pattern);
+      raw(" (");
+      raw(marker);
+      line(");");
+      array_of("AxisArray", [](int d) { return std::int64_t{d} + 1; });
+      array("CoeffArray", 1);
+      array("ConstArray", 0);
+      raw("DArr->ArrBlock.ALoc.Ptr0=");
+      raw(data);
+      raw("  DArr->ArrBlock.ALoc.Ptr=");
+      raw(data);
+      raw("  Size=");
+      number(elements(spec_.size + 2) * 8);
+      end_line();
+    });
+    ret("align_", overhead(), source_line, [&] { line("IsLocal=1"); }, Charge::silent);
+  }
+
+  void printf_call(int source_line, std::string_view format) {
+    call("dvm_void_printf", overhead(), source_line, [&] { line(format); });
+    ret("dvm_void_printf", overhead(), source_line, [] {}, Charge::io);
+  }
+
+  /// crtpl_ and mappl_ of a loop over [lo, hi] on every axis, mapped on an array.
+  void parallel_loop_header(int source_line, std::string_view loop_ptr, std::string_view pattern_ptr,
+                            std::string_view pattern, std::int64_t lo, std::int64_t hi) {
+    call("crtpl_", overhead(), source_line, [&] {
+      raw("Rank=");
+      number(spec_.rank);
+      line(";");
+    });
+    ret("crtpl_", overhead(), source_line, [&] {
+      raw("LoopRef=");
+      raw(handle::loop);
+      line(";");
+    });
+    map_loop(source_line, loop_ptr, pattern_ptr, pattern, lo, hi);
+  }
+
+  void map_loop(int source_line, std::string_view loop_ptr, std::string_view pattern_ptr, std::string_view pattern,
+                std::int64_t lo, std::int64_t hi) {
+    call("mappl_", overhead(), source_line, [&] {
+      raw("LoopRefPtr=");
+      raw(loop_ptr);
+      raw("; LoopRef=");
+      raw(handle::loop);
+      raw("; PatternRefPtr=");
+      raw(pattern_ptr);
+      raw("; PatternRef=");
+      raw(pattern);
+      line(" (DisArray);");
+      array_of("AxisArray", [](int d) { return std::int64_t{d} + 1; });
+      array("CoeffArray", 1);
+      array("ConstArray", 0);
+      array("LoopVarAddrArray", 0);
+      array("LoopVarTypeArray", 1);
+      array("InInitIndexArray", lo);
+      array("InLastIndexArray", hi);
+      array("InStepArray", 1);
+    });
+    ret("mappl_", overhead(), source_line, [&] { line("IsLocal=1;"); });
+  }
+
+  /// The two dopl_ calls of a loop: the first enters the portion, the second's call TIME is
+  /// its work (`elements` × t) and its ret says the loop is done.
+  void loop_body(std::string_view loop_ptr, int source_line, std::int64_t count) {
+    auto params = [&] {
+      raw("LoopRefPtr=");
+      raw(loop_ptr);
+      raw("; LoopRef=");
+      raw(handle::loop);
+      line(";");
+    };
+    call("dopl_", overhead(), source_line, params);
+    ret("dopl_", overhead(), source_line, [&] { line("DoPL=1;"); });
+    call("dopl_", work(count), source_line, params);
+    ret("dopl_", overhead(), source_line, [&] { line("DoPL=0;"); });
+  }
+
+  void end_loop(std::string_view loop_ptr, int source_line) {
+    call("endpl_", overhead(), source_line, [&] {
+      raw("LoopRefPtr=");
+      raw(loop_ptr);
+      raw("; LoopRef=");
+      raw(handle::loop);
+      line(";");
+    });
+    ret("endpl_", overhead(), source_line);
+  }
+
+  /// What the runtime writes after Event_dvm_exit (not read by any reader).
+  void trailer() {
+    header("call_", "dvm_void_printf", overhead(), src::exit);
+    line("Format= ");
+    end_line();
+    header("ret_", "dvm_void_printf", overhead(), src::exit);
+    line(" ");
+    end_line();
+    line("RTS VERSION = 2889");
+    end_line();
+    for (const char* part : {"syspar  ", "sysdebug", "systrace", "trcevent", "usrdebug", "statist "}) {
+      raw(part);
+      line(" file version = 2889 (min vers = 2889)");
+    }
+    end_line();
+    line("DACount=       2; DVMObjCount=       0;");
+    for (std::string_view h : {handle::a_header, handle::b_header}) {
+      raw("          ");
+      raw(h);
+      line("                      ");
+    }
+    line("    TaskTime=0.015100;   TaskTraceTime=0.005687;");
+    line("  SystemTime=0.028387; SystemTraceTime=0.017946;");
+  }
+
+  const DvmJacobiSpec& spec_;
+  OutFile& file_;
+  std::string text_;
+  WrittenDvmTrace written_;
+  std::uint64_t state_ = 0x2545F4914F6CDD1DULL;
+  std::uint64_t frame_ticks_ = 0;
+};
+
+[[noreturn]] void spec_error(std::string_view text, const std::string& message) {
+  throw TraceError("dvm-jacobi:" + std::string(text), 0, message);
+}
+
+}  // namespace
+
+DvmJacobiSpec parse_dvm_jacobi_spec(std::string_view text) {
+  DvmJacobiSpec spec;
+  bool have_n = false, have_i = false;
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos) spec_error(text, "expected KEY=VALUE, got '" + std::string(item) + "'");
+    const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
+    auto integer = [&](std::int64_t lo, std::int64_t hi) {
+      std::int64_t v = 0;
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (error != std::errc{} || end != value.data() + value.size() || v < lo || v > hi) {
+        spec_error(text, "'" + std::string(key) + "' must be an integer in " + std::to_string(lo) + ".." +
+                             std::to_string(hi) + ", got '" + std::string(value) + "'");
+      }
+      return v;
+    };
+    if (key == "N") {
+      spec.size = integer(3, std::int64_t{1} << 40);
+      have_n = true;
+    } else if (key == "I") {
+      spec.iterations = static_cast<std::uint64_t>(integer(0, std::int64_t{1} << 40));
+      have_i = true;
+    } else if (key == "D") {
+      spec.rank = static_cast<int>(integer(1, 3));
+    } else if (key == "t") {
+      double v = 0;
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (error != std::errc{} || end != value.data() + value.size() || !(v > 0) || !std::isfinite(v)) {
+        spec_error(text, "'t' must be a positive number of seconds, got '" + std::string(value) + "'");
+      }
+      spec.element_time = v;
+    } else if (key == "intervals") {
+      spec.intervals = integer(0, 1) == 1;
+    } else {
+      spec_error(text, "unknown key '" + std::string(key) + "' (valid keys: N, I, D, t, intervals)");
+    }
+  }
+  if (!have_n || !have_i) spec_error(text, "N and I are required (e.g. N=1000,I=200)");
+  double volume = 1;
+  for (int d = 0; d < spec.rank; ++d) volume *= static_cast<double>(spec.size);
+  if (volume > 9e15) spec_error(text, "N^D is too large");
+  return spec;
+}
+
+std::string to_string(const DvmJacobiSpec& spec) {
+  char t[32];
+  const auto result = std::to_chars(t, t + sizeof t, spec.element_time);
+  return "N=" + std::to_string(spec.size) + ",I=" + std::to_string(spec.iterations) + ",D=" +
+         std::to_string(spec.rank) + ",t=" + std::string(t, result.ptr) + ",intervals=" + (spec.intervals ? "1" : "0");
+}
+
+WrittenDvmTrace write_dvm_jacobi(const DvmJacobiSpec& spec, const std::string& path, int level) {
+  OutFile file(path, level);
+  Writer writer(spec, file);
+  WrittenDvmTrace written = writer.run();
+  written.bytes = file.close();
+  return written;
+}
+
+}  // namespace augur::traces::synthetic
