@@ -22,6 +22,13 @@ struct Transfer {
   SimTime recv_overhead = 0;///< CPU time the receiver spends taking the message
 };
 
+/// A group of this machine's processors arranged as a grid (a DVM processor system): row-major,
+/// the last dimension fastest.
+struct ProcessorGrid {
+  std::vector<int> shape;       ///< extent of every dimension
+  std::vector<int> processors;  ///< the machine processor at each grid position (Π shape of them)
+};
+
 /// A machine model instance for one run of `processors` processors. Stateful: contention
 /// (busy buses, links) is tracked between calls, so calls must come in non-decreasing `ready`.
 class MachineModel {
@@ -54,6 +61,30 @@ class MachineModel {
                                  const std::vector<SimTime>& ready,
                                  std::vector<SimTime>* end_per_proc = nullptr);
 
+  /// A reduction over `grid` (spec 6.2 StartR): the processors differ in their partial results
+  /// only along the grid dimensions d with `split[d]` (the loop is split there and replicated
+  /// along the others); the B = Π_{split d} shape[d] partial results of `bytes` bytes are
+  /// combined on one processor and the result is sent to all L processors of the grid. 0 when no
+  /// dimension is split. The default simulates those messages on this model (a pricing query:
+  /// the contention state is cleared before and after): the B − 1 processors with coordinate 0
+  /// on every unsplit dimension send to position 0 at time 0, then position 0 sends the result to
+  /// the L − 1 others once the last partial result has arrived; the cost is the last arrival.
+  /// The seed's bus and transputer grid override it with their closed forms.
+  virtual SimTime grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split,
+                                      std::uint64_t bytes);
+
+  /// A broadcast of `bytes` bytes from `processors[0]` to every processor of the list, message
+  /// after message (the DVM I/O processor's srmem_): for each position, the time from the start
+  /// until that processor is done. The default simulates the messages on this model (reset
+  /// before and after): position 0 → 0, position k → arrival of its message, all sent at time 0
+  /// in list order. The seed's bus and transputer grid use its formula (seed_broadcast_times).
+  virtual std::vector<SimTime> broadcast_times(const std::vector<int>& processors, std::uint64_t bytes);
+
+  /// The grid the program lays its processors out on (DVM: the root processor system), row-major.
+  /// Models whose topology was left unspecified adopt it (transputer_grid with grid []); the
+  /// default ignores it. Call before the run; a shape of another processor count is ignored.
+  virtual void arrange(const std::vector<int>& shape) { (void)shape; }
+
   /// Time of `flops` of computation on `proc`: flops / (cpu_speed · power[proc]).
   virtual SimTime compute_time(int proc, double flops) const;
   /// A recorded duration replayed on `proc`: seconds / power[proc].
@@ -76,6 +107,11 @@ class MachineModel {
   std::vector<double> power_;
   std::uint64_t eager_threshold_ = 65536;
 };
+
+/// The seed's srmem_ broadcast (spec 6.2 I/O, Predictor 2.53 ModelIO srmem): position i of P is
+/// done after Δ_i = σ · Σ_{j=0..i} (Ts + j·Tb·bytes), i.e. Δ_0 = σTs, Δ_i = Δ_{i−1} + σ(Ts + i·Tb·bytes).
+std::vector<SimTime> seed_broadcast_times(int processors, SimTime start_time, SimTime byte_time, double scale,
+                                          std::uint64_t bytes);
 
 /// The parameters every model declares (cpu_speed, power, eager_threshold); models append theirs.
 std::vector<ParamSpec> common_params();

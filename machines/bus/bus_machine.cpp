@@ -108,21 +108,72 @@ SimTime bus_collective_time(engine::CollectiveKind kind, int processors, int cha
   return 0;
 }
 
-SimTime BusMachine::matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) {
-  // C = sigma · Σ_{p≠q, T[p][q]>0} (Ts + Tb·T[p][q]) / min(P, channels)
-  // (Myrinet: U[p][q] = max(T[p][q], T[q][p]) replaces T first.)
+template <class Visit>
+void BusMachine::for_each_message(const std::vector<std::vector<std::uint64_t>>& matrix, Visit&& visit) const {
   const std::size_t size = matrix.size();
-  double sum = 0;
-  for (std::size_t p = 0; p < size; ++p)
-    for (std::size_t q = 0; q < matrix[p].size(); ++q) {
-      if (p == q) continue;
-      std::uint64_t bytes = matrix[p][q];
-      if (symmetric_transfers_ && q < size && p < matrix[q].size())
-        bytes = std::max(bytes, matrix[q][p]);
-      if (bytes > 0) sum += start_time_ + byte_time_ * static_cast<double>(bytes);
+  const auto at = [&](std::size_t p, std::size_t q) -> std::uint64_t { return q < matrix[p].size() ? matrix[p][q] : 0; };
+  if (!symmetric_transfers_) {
+    // Every message p → q, p ≠ q, T[p][q] > 0, row-major.
+    for (std::size_t p = 0; p < size; ++p)
+      for (std::size_t q = 0; q < matrix[p].size() && q < size; ++q)
+        if (p != q && matrix[p][q] > 0) visit(p, q, matrix[p][q]);
+    return;
+  }
+  // Myrinet: both directions of a pair travel together, U = max(T[p][q], T[q][p]) once per pair
+  // (Predictor 2.53 CommCost::GetCost, mach_MYRINET: p = 1 … P−1, q < p).
+  for (std::size_t p = 1; p < size; ++p)
+    for (std::size_t q = 0; q < p; ++q) {
+      const std::uint64_t bytes = std::max(at(p, q), at(q, p));
+      if (bytes > 0) visit(p, q, bytes);
     }
-  const double parallel = std::min(static_cast<double>(size), static_cast<double>(channels_));
+}
+
+SimTime BusMachine::matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) {
+  // C = σ · Σ_{messages} (Ts + Tb·n) / min(P, channels); the messages are T[p][q] > 0, p ≠ q,
+  // or with symmetric_transfers (Myrinet) one per pair of U[p][q] = max(T[p][q], T[q][p]).
+  double sum = 0;
+  for_each_message(matrix, [&](std::size_t, std::size_t, std::uint64_t bytes) {
+    sum += start_time_ + byte_time_ * static_cast<double>(bytes);
+  });
+  const double parallel = std::min(static_cast<double>(matrix.size()), static_cast<double>(channels_));
   return parallel > 0 ? scale_ * sum / parallel : 0;
+}
+
+SimTime BusMachine::matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
+                                   [[maybe_unused]] const std::vector<SimTime>& ready,
+                                   std::vector<SimTime>* end_per_proc) {
+  const SimTime cost = matrix_cost(matrix);
+  if (end_per_proc == nullptr) return cost;
+  // The messages of matrix_cost in its order; each ends at the running sum of the message times
+  // divided by the parallel channels, so the last one ends at the cost.
+  const double parallel = std::min(static_cast<double>(matrix.size()), static_cast<double>(channels_));
+  end_per_proc->assign(matrix.size(), 0.0);
+  double running = 0;
+  for_each_message(matrix, [&](std::size_t p, std::size_t q, std::uint64_t bytes) {
+    running += start_time_ + byte_time_ * static_cast<double>(bytes);
+    (*end_per_proc)[p] = (*end_per_proc)[q] = scale_ * running / parallel;
+  });
+  return cost;
+}
+
+SimTime BusMachine::grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split,
+                                        std::uint64_t bytes) {
+  // t = σ(Ts + Tb·n)·(B + L − 2), B = Π over split dimensions of their extent, L = all processors
+  // (Predictor 2.53 RedGroup::StartR, mach_ETHERNET and mach_MYRINET).
+  double block = 1;
+  bool any = false;
+  for (std::size_t d = 0; d < grid.shape.size() && d < split.size(); ++d) {
+    if (!split[d]) continue;
+    block *= grid.shape[d];
+    any = true;
+  }
+  if (!any) return 0;
+  const double all = static_cast<double>(grid.processors.size());
+  return message_time(static_cast<double>(bytes)) * (block + all - 2);
+}
+
+std::vector<SimTime> BusMachine::broadcast_times(const std::vector<int>& processors, std::uint64_t bytes) {
+  return seed_broadcast_times(static_cast<int>(processors.size()), start_time_, byte_time_, scale_, bytes);
 }
 
 }  // namespace augur::machines

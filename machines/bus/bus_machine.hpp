@@ -26,12 +26,31 @@ class BusMachine final : public MachineModel {
   /// Messages of the collective's usual algorithm, serialised on the bus (formulas in the .cpp).
   SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes,
                           int root) const override;
-  /// Spec 6.3: C = scale * sum over p != q, T[p][q] > 0 of (Ts + Tb * T[p][q]) / min(P, channels),
-  /// after U[p][q] = max(T[p][q], T[q][p]) when symmetric_transfers is set (Myrinet).
+  /// Spec 6.3: C = scale * sum over p != q, T[p][q] > 0 of (Ts + Tb * T[p][q]) / min(P, channels);
+  /// with symmetric_transfers (Myrinet) the sum runs once over every pair p > q of
+  /// U = max(T[p][q], T[q][p]) (both directions travel together, as in Predictor 2.53).
   SimTime matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) override;
+  /// matrix_cost (ready is ignored: the seed prices a matrix from time 0); `end_per_proc`
+  /// follows the messages down the bus in row-major order: a processor is done when the last
+  /// message it sends or receives is, i.e. the running sum σ·Σ(Ts + Tb·T) / min(P, channels) up to
+  /// that message (the seed's time stamps of aarrcp_ and remote buffers, Predictor 2.53
+  /// CommCost::GetCost mach_ETHERNET); the last processor's end is the cost.
+  SimTime matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix, const std::vector<SimTime>& ready,
+                         std::vector<SimTime>* end_per_proc = nullptr) override;
+  /// Spec 6.2 StartR on a bus: t = σ(Ts + Tb·n)·(B + L − 2) with B = Π_{split d} shape[d] and
+  /// L = processors of the grid — B − 1 messages collect the partial results, L − 1 broadcast
+  /// the result, all serialised on the bus (not divided by the channels, as in Predictor 2.53,
+  /// whose Myrinet uses the same formula). 0 when no dimension is split.
+  SimTime grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split,
+                              std::uint64_t bytes) override;
+  /// The seed's srmem_ formula (seed_broadcast_times with this bus's Ts, Tb, σ).
+  std::vector<SimTime> broadcast_times(const std::vector<int>& processors, std::uint64_t bytes) override;
   void reset() override;
 
  private:
+  /// Calls visit(p, q, bytes) for every message GetCost prices, in its order (see matrix_cost).
+  template <class Visit>
+  void for_each_message(const std::vector<std::vector<std::uint64_t>>& matrix, Visit&& visit) const;
   /// scale * (Ts + Tb * bytes): the time one message holds a channel.
   SimTime message_time(double bytes) const;
 

@@ -70,25 +70,42 @@ TransputerGridMachine::TransputerGridMachine(const ParamSet& params, int process
       start_time_(params.number("start_time")),
       byte_time_(params.number("byte_time")),
       link_contention_(params.flag("link_contention")),
-      scale_(params.number("scale")) {
+      scale_(params.number("scale")),
+      grid_given_(!params.list("grid").empty()) {
   if (scale_ < 0) throw ParamError("parameter 'scale': must not be negative");
   const auto& grid = params.list("grid");
   std::int64_t product = 1;
   std::string written;
+  std::vector<int> shape;
   for (const double extent : grid) {
     written += (written.empty() ? "" : ", ") + format_quantity(extent, UnitKind::count);
     product *= static_cast<std::int64_t>(extent);
-    shape_.push_back(static_cast<int>(extent));
+    shape.push_back(static_cast<int>(extent));
   }
-  if (shape_.empty()) shape_.push_back(processors_);  // [] = a line
+  if (shape.empty()) shape.push_back(processors_);  // [] = a line
   if (!grid.empty() && product != processors_)
     throw ParamError("parameter 'grid': the grid [" + written + "] holds " +
                      std::to_string(product) + " processors, but the run has " +
                      std::to_string(processors_));
+  set_shape(std::move(shape));
+}
+
+void TransputerGridMachine::set_shape(std::vector<int> shape) {
+  shape_ = std::move(shape);
   // Row-major: the last dimension is the fastest, stride[d] = Π_{j>d} shape[j].
   stride_.assign(shape_.size(), 1);
   for (std::size_t d = shape_.size() - 1; d > 0; --d) stride_[d - 1] = stride_[d] * shape_[d];
   link_free_.assign(static_cast<std::size_t>(processors_) * shape_.size() * 2, 0.0);
+}
+
+void TransputerGridMachine::arrange(const std::vector<int>& shape) {
+  if (grid_given_ || shape.empty()) return;
+  std::int64_t product = 1;
+  for (const int extent : shape) {
+    if (extent < 1) return;
+    product *= extent;
+  }
+  if (product == processors_) set_shape(shape);
 }
 
 void TransputerGridMachine::reset() { std::fill(link_free_.begin(), link_free_.end(), 0.0); }
@@ -224,6 +241,38 @@ SimTime TransputerGridMachine::matrix_cost(const std::vector<std::vector<std::ui
     }
   // C = sigma · C(B, D)
   return cost(largest, farthest);
+}
+
+SimTime TransputerGridMachine::matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
+                                              [[maybe_unused]] const std::vector<SimTime>& ready,
+                                              std::vector<SimTime>* end_per_proc) {
+  const SimTime cost = matrix_cost(matrix);
+  if (end_per_proc != nullptr) end_per_proc->assign(matrix.size(), cost);
+  return cost;
+}
+
+SimTime TransputerGridMachine::grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split,
+                                                   std::uint64_t bytes) {
+  // t = σ(Ts + Tb·n)·(D(0, centre) + Σ_{split d} ⌊s_d/2⌋): the partial results travel to the
+  // centre (at most ⌊s_d/2⌋ hops along each split dimension) and the result from the centre to
+  // the corner processor 0 (D(0, centre) = Σ_d ⌊s_d/2⌋ hops), one message time per hop
+  // (Predictor 2.53 RedGroup::StartR, mach_TRANSPUTER).
+  int hops = 0;
+  bool any = false;
+  for (std::size_t d = 0; d < grid.shape.size(); ++d) {
+    const int half = grid.shape[d] / 2;
+    hops += half;  // D(0, centre)
+    if (d < split.size() && split[d]) {
+      hops += half;
+      any = true;
+    }
+  }
+  if (!any) return 0;
+  return scale_ * (start_time_ + byte_time_ * static_cast<double>(bytes)) * hops;
+}
+
+std::vector<SimTime> TransputerGridMachine::broadcast_times(const std::vector<int>& processors, std::uint64_t bytes) {
+  return seed_broadcast_times(static_cast<int>(processors.size()), start_time_, byte_time_, scale_, bytes);
 }
 
 }  // namespace augur::machines

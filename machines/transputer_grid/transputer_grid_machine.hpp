@@ -36,6 +36,24 @@ class TransputerGridMachine final : public MachineModel {
   /// Spec 6.3: sigma · pipelined_cost(B, D), D = the largest distance between processors with
   /// traffic, B = the largest message at that distance.
   SimTime matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) override;
+  /// matrix_cost (ready is ignored: the seed prices a matrix from time 0); every processor's
+  /// `end_per_proc` is the cost, whether it takes part or not — the pipelines of all pairs run
+  /// together and the grid is done when the farthest pair is (the seed's time stamps of aarrcp_
+  /// and remote buffers, Predictor 2.53 CommCost::GetCost mach_TRANSPUTER).
+  SimTime matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix, const std::vector<SimTime>& ready,
+                         std::vector<SimTime>* end_per_proc = nullptr) override;
+  /// Spec 6.2 StartR on a transputer grid: t = σ(Ts + Tb·n)·(D(0, centre) + Σ_{split d}
+  /// ⌊shape[d]/2⌋), measured on `grid`'s own shape: centre = (⌊shape[d]/2⌋)_d, so D(0, centre) =
+  /// Σ_d ⌊shape[d]/2⌋ (Predictor 2.53 RedGroup::StartR, mach_TRANSPUTER). 0 when no dimension is
+  /// split.
+  SimTime grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split,
+                              std::uint64_t bytes) override;
+  /// The seed's srmem_ formula (seed_broadcast_times with this grid's Ts, Tb, σ).
+  std::vector<SimTime> broadcast_times(const std::vector<int>& processors, std::uint64_t bytes) override;
+  /// With grid [] the machine takes the program's grid (the Predictor's transputer is the
+  /// processor system's grid: old-format Predictor.par files without `topology`). A grid given
+  /// as a parameter is kept.
+  void arrange(const std::vector<int>& shape) override;
   void reset() override;
 
   /// Manhattan distance between processors `a` and `b` (hops).
@@ -46,6 +64,8 @@ class TransputerGridMachine final : public MachineModel {
   const std::vector<int>& shape() const { return shape_; }
 
  private:
+  /// Sets shape_ and the strides and link table that follow from it.
+  void set_shape(std::vector<int> shape);
   /// Index of the directed link leaving `proc` along `dim` in direction `up` (+1) or down.
   std::size_t link_index(int proc, std::size_t dim, bool up) const;
   /// Largest distance from `proc` to any processor of the grid.
@@ -56,6 +76,7 @@ class TransputerGridMachine final : public MachineModel {
   SimTime byte_time_;   ///< Tb, s per byte
   bool link_contention_;
   double scale_;  ///< sigma
+  bool grid_given_;  ///< the grid parameter was not []
   std::vector<int> shape_;
   std::vector<int> stride_;         ///< processors between neighbours along each dimension
   std::vector<SimTime> link_free_;  ///< per directed link: when it is free again

@@ -82,6 +82,9 @@ struct DvmProgram::Op {
   std::int64_t start_op = -1;    ///< reduce_wait: its start
   std::uint64_t total_size = 0;  ///< reduction bytes
   std::vector<bool> holders;     ///< reduction: positions holding part of the loop's pattern
+  machines::ProcessorGrid grid;  ///< seed reduction: the group's processor system
+  std::vector<bool> split;       ///< seed reduction: grid dimensions the loop is split along
+  std::uint64_t io_bytes = 0;    ///< srmem_: Σ LengthArray
   TransferMatrix matrix;         ///< root numbering
   SimTime t0 = 0;
   SimTime t1 = 0;
@@ -129,6 +132,8 @@ struct DvmProgram::State {
   std::map<std::uint64_t, std::uint64_t> red_var_size;
   std::map<std::uint64_t, std::uint64_t> red_group_size;
   std::map<std::uint64_t, std::int64_t> red_group_start;
+  std::map<std::uint64_t, std::uint32_t> red_group_ps;  ///< reduction group → system of its crtrg_
+  std::map<std::uint64_t, std::uint64_t> array_template;  ///< array → the template it is finally aligned on
   std::map<std::uint64_t, Shadow> shadows;
   std::map<std::uint64_t, std::int64_t> copy_flags;
   std::map<std::uint64_t, std::int64_t> buffers;  ///< remote buffer → its crtrbl_ op
@@ -188,6 +193,12 @@ std::vector<std::vector<std::uint64_t>> as_rows(const TransferMatrix& m) {
   return rows;
 }
 
+/// An update matrix in root numbering: update_matrix compares arrays of one system in that
+/// system's numbering and arrays of two systems in the root's.
+TransferMatrix in_root(const TransferMatrix& m, const ProcessorSystem& before, const ProcessorSystem& after) {
+  return before == after ? m.to_root(before) : m;
+}
+
 }  // namespace
 
 DvmProgram::DvmProgram(traces::libdvm::DvmTraceReader& reader, machines::MachineModel& machine,
@@ -201,6 +212,9 @@ DvmProgram::DvmProgram(traces::libdvm::DvmTraceReader& reader, machines::Machine
     throw std::invalid_argument("DvmProgram: the interval tree has a different processor count");
   }
   state_->lps.resize(static_cast<std::size_t>(root_count_));
+  // The machine's processors are the root system's, laid out on its grid (a transputer grid
+  // without a grid of its own takes this one, as the Predictor's transputer is the grid of VM).
+  machine_.arrange(options_.grid);
   state_->current_ps = add_system(*state_, root);
   state_->io_trafic.assign(2, 0);
   state_->active_at_exit.resize(2);
@@ -257,6 +271,12 @@ bool DvmProgram::decode_next() {
     return it == st.ps_by_ref.end() ? st.current_ps : it->second;
   };
   const Fidelity fid = options_.fidelity;
+  // An array aligned on another array is aligned on that array's template (for redis_).
+  auto bind_template = [&](std::uint64_t array, std::uint64_t pattern) {
+    auto t = st.array_template.find(pattern);
+    if (t != st.array_template.end()) st.array_template[array] = t->second;
+    else st.array_template.erase(array);
+  };
 
   try {
     switch (c.function()) {
@@ -301,7 +321,11 @@ bool DvmProgram::decode_next() {
         break;
       case DvmFunction::srmem: {
         a.io_mode = interval_flag() != 0;
-        new_op(OpType::io_sync, OpKind::io);
+        Op& op = new_op(OpType::io_sync, OpKind::io);
+        // The I/O processor sends the MemoryCount buffers of LengthArray bytes to every processor.
+        if (auto lengths = c.find_array("LengthArray")) {
+          for (auto n : *lengths) op.io_bytes += static_cast<std::uint64_t>(std::max<std::int64_t>(0, n));
+        }
         break;
       }
       // ---------------------------------------------------------------- systems, templates
@@ -394,10 +418,41 @@ bool DvmProgram::decode_next() {
         }
         break;
       }
-      case DvmFunction::redis:
-        // Predictor 3.1 returns before modelling redis_ (no time at all); see models/dvm/README.md.
+      case DvmFunction::redis: {
+        // Predictor 3.1 returns before modelling redis_ (no time at all; see models/dvm/README.md).
+        // The seed's intended model (spec 6.2): the template gets its new distribution and every
+        // array aligned on it, directly or through other arrays, moves as realn_ would move it.
         a.kind = ActionKind::silent;
+        if (options_.cost == CostStyle::predictor31) break;
+        std::uint64_t ref = c.handle("AMViewRef");
+        if (!st.templates.count(ref)) {
+          // An array header names the template its array is aligned on (Lib-DVM's redis_).
+          auto via = st.array_template.find(ref);
+          if (via != st.array_template.end()) ref = via->second;
+        }
+        auto t = st.templates.find(ref);
+        if (t == st.templates.end() || !t->second.distributed()) break;
+        std::vector<int> axes;
+        for (auto v : c.array("AxisArray")) axes.push_back(static_cast<int>(v));
+        const auto ps_handle = c.find_handle("PSRef").value_or(0);
+        const ProcessorSystem target = ps_handle == 0 ? t->second.system() : st.systems[ps_ref(ps_handle)].system;
+        Template next = t->second;
+        next.distribute(target, axes);
+        const bool new_sign = c.find_integer("NewSign").value_or(0) != 0;
+        TransferMatrix moved(root_count_);
+        for (auto& [aref, arr] : st.arrays) {
+          auto bound = st.array_template.find(aref);
+          if (bound == st.array_template.end() || bound->second != ref || !arr.aligned()) continue;
+          DistributedArray after = arr.with_template(next);
+          if (!new_sign) moved += in_root(update_matrix(arr, after, fid), arr.system(), after.system());
+          arr = std::move(after);
+        }
+        t->second = std::move(next);
+        Op& op = new_op(OpType::realign, OpKind::redistribution);
+        op.matrix = std::move(moved);
+        a.regular_after = false;
         break;
+      }
       // ---------------------------------------------------------------- arrays
       case DvmFunction::crtda: {
         std::vector<Index> low, high;
@@ -415,16 +470,23 @@ bool DvmProgram::decode_next() {
         const auto type = c.pattern_type("PatternRef");
         if (type == DvmPatternType::am_view) {
           auto t = st.templates.find(c.handle("PatternRef"));
-          if (t != st.templates.end() && t->second.distributed()) it->second.align(t->second, align_params(c));
+          if (t != st.templates.end() && t->second.distributed()) {
+            it->second.align(t->second, align_params(c));
+            st.array_template[it->first] = t->first;
+          }
         } else if (type == DvmPatternType::dis_array) {
           auto p = st.arrays.find(c.handle("PatternRefPtr"));
-          if (p != st.arrays.end() && p->second.aligned()) it->second.align(p->second, align_params(c));
+          if (p != st.arrays.end() && p->second.aligned()) {
+            it->second.align(p->second, align_params(c));
+            bind_template(it->first, p->first);
+          }
         }
         break;
       }
       case DvmFunction::delda:
         a.kind = ActionKind::silent;
         st.arrays.erase(c.handle("ArrayHeader"));
+        st.array_template.erase(c.handle("ArrayHeader"));
         break;
       case DvmFunction::realn: {
         auto it = st.arrays.find(c.handle("ArrayHeader"));
@@ -436,16 +498,22 @@ bool DvmProgram::decode_next() {
         DistributedArray next = it->second;
         if (type == DvmPatternType::am_view) {
           auto t = st.templates.find(c.handle("PatternRef"));
-          if (t != st.templates.end() && t->second.distributed()) next.align(t->second, align_params(c));
+          if (t != st.templates.end() && t->second.distributed()) {
+            next.align(t->second, align_params(c));
+            st.array_template[it->first] = t->first;
+          }
         } else {
           auto p = st.arrays.find(c.handle("PatternRefPtr"));
-          if (p != st.arrays.end() && p->second.aligned()) next.align(p->second, align_params(c));
+          if (p != st.arrays.end() && p->second.aligned()) {
+            next.align(p->second, align_params(c));
+            bind_template(it->first, p->first);
+          }
         }
         Op& op = new_op(OpType::realign, OpKind::redistribution);
         a.regular_after = false;
         const bool new_sign = c.find_integer("NewSign").value_or(0) != 0;
         if (it->second.aligned() && next.aligned() && !new_sign) {
-          op.matrix = update_matrix(it->second, next, fid).to_root(it->second.system());
+          op.matrix = in_root(update_matrix(it->second, next, fid), it->second.system(), next.system());
         }
         it->second = std::move(next);
         break;
@@ -607,6 +675,7 @@ bool DvmProgram::decode_next() {
       // ---------------------------------------------------------------- reductions
       case DvmFunction::crtrg:
         st.red_group_size[c.ret_handle("RedGroupRef")] = 0;
+        st.red_group_ps[c.ret_handle("RedGroupRef")] = st.current_ps;
         break;
       case DvmFunction::crtred: {
         const auto elem = reduction_element_size(c.integer("RedArrayType"));
@@ -624,6 +693,7 @@ bool DvmProgram::decode_next() {
         break;
       case DvmFunction::delrg:
         st.red_group_size.erase(c.handle("RedGroupRef"));
+        st.red_group_ps.erase(c.handle("RedGroupRef"));
         break;
       case DvmFunction::strtrd: {
         const auto g = c.handle("RedGroupRef");
@@ -638,6 +708,28 @@ bool DvmProgram::decode_next() {
         op.start_op = start;
         op.total_size = st.red_group_size[g];
         const State::Ps& ps = st.systems[op.ps];
+        if (options_.cost == CostStyle::seed) {
+          // StartR of the seed (spec 6.2): priced by the machine over the group's processor
+          // system (the current one at crtrg_) with the grid dimensions the most recently mapped
+          // loop is split along: those of the distributed template axes a loop axis maps onto.
+          const auto gps = st.red_group_ps.find(g);
+          const State::Ps& group = st.systems[gps == st.red_group_ps.end() ? op.ps : gps->second];
+          op.grid.shape = group.system.sizes();
+          op.grid.processors = group.members;
+          op.split.assign(op.grid.shape.size(), false);
+          if (st.loop.loop && st.loop.loop->mapped()) {
+            const Template& t = st.loop.loop->distribution();
+            const auto& rules = st.loop.loop->rules();
+            for (int axis = 0; axis < t.rank() && axis < static_cast<int>(rules.size()); ++axis) {
+              const int dim = t.dim_of_axis(axis);
+              if (rules[static_cast<std::size_t>(axis)].kind == AxisRuleKind::linear && dim >= 0 &&
+                  dim < static_cast<int>(op.split.size())) {
+                op.split[static_cast<std::size_t>(dim)] = true;
+              }
+            }
+          }
+          break;
+        }
         op.holders.assign(ps.members.size(), false);
         if (st.loop.pattern == DvmPatternType::dis_array) {
           auto p = st.arrays.find(st.loop.pattern_ref);
@@ -1035,6 +1127,17 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
       (void)t0;
     }
   };
+  // Per processor: how long its part of a matrix takes from the operation's start (the stamps of
+  // aarrcp_ and remote buffers). 3.1's GetCost gives absolute ends from the senders' clocks; the
+  // seed's machines price the matrix from time 0, so their ends are already durations.
+  auto stamps = [&](const std::vector<SimTime>& ends, const std::vector<SimTime>& before) {
+    std::vector<SimTime> out(static_cast<std::size_t>(root_count_), 0);
+    for (std::size_t i = 0; i < out.size() && i < ends.size(); ++i) {
+      if (options_.cost == CostStyle::seed) out[i] = ends[i];
+      else if (ends[i] > before[i]) out[i] = ends[i] - before[i];
+    }
+    return out;
+  };
   // The original takes the start of an operation from processor 0's clock.
   auto first_clock = [&]() { return st.systems[op.ps].position[0] >= 0 ? clock(0) : clock(members.front()); };
 
@@ -1045,6 +1148,20 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
       start_events(op.t0);
       break;
     case OpType::reduce_wait: {
+      const std::int32_t tag = op.start_op >= 0 ? static_cast<std::int32_t>(st.op(static_cast<std::uint64_t>(op.start_op)).id) : 0;
+      if (options_.cost == CostStyle::seed) {
+        // The seed's waitrd_: t1 = t0 + StartR (the machine's grid reduction); a processor whose
+        // clock c is below t1 waits t1 − c; the overlap c − t0 comes from the start's event.
+        const SimTime t0 = op.start_op >= 0 ? st.op(static_cast<std::uint64_t>(op.start_op)).t0 : first_clock();
+        const SimTime t1 = t0 + machine_.grid_reduction_time(op.grid, op.split, op.total_size);
+        for (int m : members) {
+          Emitter out{s, static_cast<LpId>(m)};
+          const SimTime c = out.clock();
+          const SimTime after = c < t1 ? t1 : c;
+          out.emit(EventKind::collective_wait, c, after, kind, tag, 0, after - c);
+        }
+        break;
+      }
       // Predictor 3.1 StartR: every processor holding part of the loop's pattern sends the
       // reduction variables to processor 0, which sends the result back; the reduction ends
       // when the last message arrives.
@@ -1058,7 +1175,6 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
         const auto t = machine_.transfer(members[0], members[static_cast<std::size_t>(k)], op.total_size, clock(members[0]));
         end = std::max(end, t.arrival);
       }
-      const std::int32_t tag = op.start_op >= 0 ? static_cast<std::int32_t>(st.op(static_cast<std::uint64_t>(op.start_op)).id) : 0;
       for (int m : members) {
         Emitter out{s, static_cast<LpId>(m)};
         const SimTime c = out.clock();
@@ -1088,11 +1204,7 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
       const SimTime cost = matrix_cost(&ends);
       op.t0 = first_clock();
       op.t1 = op.t0 + cost;
-      op.stamps.assign(static_cast<std::size_t>(root_count_), 0);
-      for (int p = 0; p < root_count_; ++p) {
-        const auto i = static_cast<std::size_t>(p);
-        if (ends[i] > before[i]) op.stamps[i] = ends[i] - before[i];
-      }
+      op.stamps = stamps(ends, before);
       for (std::size_t k = 0; k < members.size(); ++k) {
         Emitter out{s, static_cast<LpId>(members[k])};
         const SimTime c = out.clock();
@@ -1102,6 +1214,21 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
     }
     case OpType::io_sync:
       synchronise();
+      if (options_.cost == CostStyle::seed) {
+        // srmem_ of the seed: after the synchronisation, processor k of the system is busy
+        // receiving for the machine's broadcast time Δ_k (IO communication, not an operation).
+        const auto delta = machine_.broadcast_times(members, op.io_bytes);
+        for (std::size_t k = 0; k < members.size(); ++k) {
+          Emitter out{s, static_cast<LpId>(members[k])};
+          const SimTime c = out.clock();
+          if (op.io_mode) {
+            // Inside biof_ … eiof_ only processor 0 advances, as I/O time.
+            if (members[k] == 0) out.emit(EventKind::compute, c, c + delta[k], static_cast<std::uint8_t>(ComputeCategory::io), 1);
+            continue;
+          }
+          out.emit(EventKind::collective_wait, c, c + delta[k], kind, 0, 0, delta[k]);
+        }
+      }
       break;
     case OpType::remote_buffer: {
       // crtrbl_: the buffer's messages are priced now; each processor keeps the time from its
@@ -1109,11 +1236,7 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
       std::vector<SimTime> ends(static_cast<std::size_t>(root_count_), 0);
       const auto before = clocks();
       matrix_cost(&ends);
-      op.stamps.assign(static_cast<std::size_t>(root_count_), 0);
-      for (int p = 0; p < root_count_; ++p) {
-        const auto i = static_cast<std::size_t>(p);
-        if (ends[i] > before[i]) op.stamps[i] = ends[i] - before[i];
-      }
+      op.stamps = stamps(ends, before);
       for (std::size_t k = 0; k < members.size(); ++k) {
         Emitter out{s, static_cast<LpId>(members[k])};
         const SimTime c = out.clock();

@@ -30,8 +30,10 @@ enum class CostStyle : std::uint8_t {
   /// of the loop's pattern to processor 0 and back; a shadow start synchronises and lasts
   /// GetCost / P; transfer matrices are priced message by message from the senders' clocks.
   predictor31,
-  /// The seed's model (spec 6.2–6.3, bus and transputer machines): the same operations, a shadow
-  /// start lasts the whole GetCost of the machine's closed form.
+  /// The seed's model (spec 6.2–6.3, Predictor 2.53; every machine but dvm_cluster): a shadow
+  /// start lasts the whole GetCost; a reduction ends at t0 + the machine's grid_reduction_time
+  /// (StartR); srmem_ adds the machine's broadcast_times; redis_ moves every array aligned on
+  /// the template; matrices are priced from time 0 (their per-processor ends are durations).
   seed,
 };
 

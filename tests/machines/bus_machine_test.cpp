@@ -144,12 +144,16 @@ TEST_SUITE("unit") {
     CHECK(one.matrix_cost({{0, 0}, {0, 0}}) == 0.0);
   }
 
-  TEST_CASE("BusMachine symmetric_transfers prices max of both directions") {
+  TEST_CASE("BusMachine symmetric_transfers prices max of both directions once per pair") {
     ParamSet params = bus_setup();
     params.set("symmetric_transfers", "true");
-    BusMachine bus(params, 2);
-    // U[0][1] = U[1][0] = max(1000, 0) = 1000: 2·(75 + 200)us = 550us
-    CHECK(bus.matrix_cost({{0, 1000}, {0, 0}}) == seconds(550e-6));
+    BusMachine bus(params, 3);
+    // pair (0, 1): U = max(1000, 0) = 1000 → 75 + 200 = 275us (Predictor 2.53's Myrinet: the two
+    // directions of a pair travel together); pair (1, 2): max(500, 1000) = 1000 → 275us; 550us
+    CHECK(bus.matrix_cost({{0, 1000, 0}, {0, 0, 500}, {0, 1000, 0}}) == seconds(550e-6));
+    // without it, three messages: 275 + 175 + 275 = 725us
+    BusMachine plain(bus_setup(), 3);
+    CHECK(plain.matrix_cost({{0, 1000, 0}, {0, 0, 500}, {0, 1000, 0}}) == seconds(725e-6));
   }
 
   TEST_CASE("BusMachine collective_time counts serialised messages") {

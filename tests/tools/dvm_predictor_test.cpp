@@ -1,6 +1,8 @@
-// The DVM model against the original: every reference run of Predictor 3.1 in
-// ../shared/dvm-samples/oracle/figures.tsv, every characteristic of every interval, compared at
-// the report's 4 decimals. The known differences are listed (and explained in models/dvm/README.md).
+// The DVM model against the original: every reference run of Predictor 3.1 (cluster-format
+// machines, compared at its report's 4 decimals) and of Predictor 2.53 (old-format machines, the
+// seed's bus and transputer formulas, 3 decimals) in ../shared/dvm-samples/oracle/figures.tsv,
+// every characteristic of every interval. The known differences are listed (and explained in
+// models/dvm/README.md).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -76,10 +78,19 @@ double value(const nlohmann::json& in, const std::string& column) {
   return in.at("collectives").at(kinds.at(column.substr(0, cut))).at(parts.at(column.substr(cut + 1))).get<double>();
 }
 
-}  // namespace
+/// The characteristics of a variant in the JSON report ("characteristics"; "dvm" in older reports).
+const nlohmann::json& characteristics(const nlohmann::json& variant) {
+  return variant.contains("characteristics") ? variant.at("characteristics") : variant.at("dvm");
+}
 
-TEST_SUITE("golden") {
-TEST_CASE("the DVM model reproduces Predictor 3.1 on every reference run") {
+/// Every run of `oracle` in figures.tsv replayed by the augur binary and compared number by
+/// number at `decimals` decimals (the original's printed precision).
+struct Comparison {
+  std::size_t runs = 0, rows = 0, rows_equal = 0, numbers = 0, numbers_equal = 0;
+  std::set<std::string> differing;  ///< "prog|variant|par|grid|interval|column"
+};
+
+Comparison compare_with(const std::string& oracle, int decimals, const std::map<std::string, std::string>& pars) {
   std::ifstream tsv(shared + "/dvm-samples/oracle/figures.tsv");
   REQUIRE(tsv);
   std::string line;
@@ -88,59 +99,70 @@ TEST_CASE("the DVM model reproduces Predictor 3.1 on every reference run") {
   std::map<std::string, std::vector<std::vector<std::string>>> runs;  // "prog|variant|par|grid" → rows
   while (std::getline(tsv, line)) {
     auto row = split_tabs(line);
-    if (row.size() != header.size() || row[0] != "3.1") continue;
+    if (row.size() != header.size() || row[0] != oracle) continue;
     runs[row[1] + "|" + row[2] + "|" + row[3] + "|" + row[4]].push_back(std::move(row));
   }
-  REQUIRE(runs.size() == 100);
-  const std::map<std::string, std::string> pars = {
-      {"mvs", shared + "/dvm-samples/Predictor.mvs.par"},
-      {"nci", shared + "/dvm-samples/Predictor-NCI.par"},
-      {"eth75", shared + "/dvm-samples/oracle/pars/eth75.par"},
-      {"trp75", shared + "/dvm-samples/oracle/pars/trp75.par"}};
-  const fs::path dir = augur::test::scratch_dir("augur_dvm_predictor_", "runs");
-  std::size_t rows = 0, rows_equal = 0, numbers = 0, numbers_equal = 0;
-  std::set<std::string> differing;  // "prog|variant|par|grid|interval|column"
+  const fs::path dir = augur::test::scratch_dir("augur_dvm_predictor_", oracle);
+  const double scale = std::pow(10.0, decimals);
+  Comparison out;
+  out.runs = runs.size();
   for (const auto& [key, rs] : runs) {
-    const auto k = split_tabs([&] {
-      std::string t = key;
-      for (char& ch : t)
-        if (ch == '|') ch = '\t';
-      return t;
-    }());
-    const std::string trace = k[0] == "jac1d" ? shared + "/dvm-samples/jac1d.ptr"
-                                              : shared + "/dvm-samples/programs/" + k[0] + "/" + k[1] + "/" + k[0] + ".ptr";
-    const fs::path json = dir / (k[0] + "_" + k[1] + "_" + k[2] + "_" + k[3] + ".json");
+    const auto& k = rs.front();  // oracle, program, variant, par, grid, …
+    const std::string trace = k[1] == "jac1d" ? shared + "/dvm-samples/jac1d.ptr"
+                                              : shared + "/dvm-samples/programs/" + k[1] + "/" + k[2] + "/" + k[1] + ".ptr";
+    const fs::path json = dir / (k[1] + "_" + k[2] + "_" + k[3] + "_" + k[4] + ".json");
     const std::string cmd = std::string("'") + AUGUR_BINARY + "' run --trace 'dvm:" + trace + "' --machine '" +
-                            pars.at(k[2]) + "' --grid " + k[3] + " --json '" + json.string() + "' > /dev/null";
+                            pars.at(k[3]) + "' --grid " + k[4] + " --json '" + json.string() + "' > /dev/null";
     REQUIRE_MESSAGE(std::system(cmd.c_str()) == 0, cmd);
     const auto doc = nlohmann::json::parse(augur::test::slurp(json));
     const auto& variant = doc.at("variants").at(0);
     REQUIRE(variant.at("outcome") == "completed");
     std::map<int, const nlohmann::json*> intervals;
-    index_intervals(variant.at("dvm").at("interval"), intervals);
+    index_intervals(characteristics(variant).at("interval"), intervals);
     for (const auto& row : rs) {
-      ++rows;
+      ++out.rows;
       const int id = std::stoi(row[5]);
       REQUIRE_MESSAGE(intervals.count(id) == 1, key << " interval " << id);
       bool all = true;
       for (std::size_t c = 11; c < header.size(); ++c) {
-        ++numbers;
+        ++out.numbers;
         const double expected = std::stod(row[c]);
         const double got = value(*intervals.at(id), header[c]);
-        // Equal to the report's 4 decimals (the 9-decimal figures round to the HTML's).
-        if (std::llround(expected * 1e4) == std::llround(got * 1e4)) {
-          ++numbers_equal;
+        // Equal to the report's printed decimals (the 9-decimal figures round to the HTML's).
+        if (std::llround(expected * scale) == std::llround(got * scale)) {
+          ++out.numbers_equal;
         } else {
           all = false;
-          differing.insert(key + "|" + row[5] + "|" + header[c]);
+          out.differing.insert(key + "|" + row[5] + "|" + header[c]);
         }
       }
-      rows_equal += all ? 1 : 0;
+      out.rows_equal += all ? 1 : 0;
     }
   }
-  MESSAGE("rows equal: " << rows_equal << " of " << rows << "; numbers equal: " << numbers_equal << " of " << numbers);
-  CHECK(rows == 160);
-  CHECK(numbers == 7680);
+  return out;
+}
+
+/// The differing numbers outside `known`, one a line.
+std::string unexpected(const Comparison& c, const std::set<std::string>& known) {
+  std::string text;
+  for (const auto& d : c.differing) {
+    if (!known.count(d)) text += d + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_SUITE("golden") {
+TEST_CASE("the DVM model reproduces Predictor 3.1 on every reference run") {
+  const Comparison c = compare_with("3.1", 4, {{"mvs", shared + "/dvm-samples/Predictor.mvs.par"},
+                                               {"nci", shared + "/dvm-samples/Predictor-NCI.par"},
+                                               {"eth75", shared + "/dvm-samples/oracle/pars/eth75.par"},
+                                               {"trp75", shared + "/dvm-samples/oracle/pars/trp75.par"}});
+  MESSAGE("rows equal: " << c.rows_equal << " of " << c.rows << "; numbers equal: " << c.numbers_equal << " of " << c.numbers);
+  CHECK(c.runs == 100);
+  CHECK(c.rows == 160);
+  CHECK(c.numbers == 7680);
   // The differences that remain, each explained in models/dvm/README.md ("Fidelity").
   const std::set<std::string> known = {
       // tsk on 4x4: psview_ overwrites the current processor system in the original.
@@ -149,14 +171,37 @@ TEST_CASE("the DVM model reproduces Predictor 3.1 on every reference run") {
       "tsk|std|nci|4x4|1|insuf",   "tsk|std|nci|4x4|1|insuf_sys",   "tsk|std|nci|4x4|1|lost",
       "tsk|std|trp75|4x4|1|insuf", "tsk|std|trp75|4x4|1|insuf_sys", "tsk|std|trp75|4x4|1|lost",
   };
-  std::string unexpected;
-  for (const auto& d : differing) {
-    if (!known.count(d)) unexpected += d + "\n";
-  }
-  MESSAGE("differing numbers outside the known list:\n" << unexpected);
+  MESSAGE("differing numbers outside the known list:\n" << unexpected(c, known));
   // Rounding-boundary differences (last printed digit) are tolerated up to this count; every
   // other number must equal the original's.
-  CHECK(differing.size() <= known.size() + 4);
-  CHECK(numbers_equal >= 7667);
+  CHECK(c.differing.size() <= known.size() + 4);
+  CHECK(c.numbers_equal >= 7667);
+}
+
+TEST_CASE("the DVM seed formulas follow Predictor 2.53 on the old-format runs") {
+  // Old-format Predictor.par files: bus (`type = ethernet`) and transputer grid, priced with the
+  // seed's GetCost, StartR, srmem_ formulas and time stamps (CostStyle::seed).
+  const Comparison c = compare_with("2.53h", 3, {{"old_ethernet", shared + "/dvm-samples/oracle/pars/old_ethernet.par"},
+                                                 {"old_transputer", shared + "/dvm-samples/oracle/pars/old_transputer.par"}});
+  MESSAGE("2.53: rows equal: " << c.rows_equal << " of " << c.rows << "; numbers equal: " << c.numbers_equal << " of "
+                               << c.numbers);
+  CHECK(c.runs == 60);
+  CHECK(c.rows == 100);
+  CHECK(c.numbers == 4800);
+  // The one class of difference (models/dvm/README.md, "Comparison with Predictor 2.53"): 2.53's
+  // CopyUpdateDistr fills T[receiver][holder] for remote buffers, so the bus's time stamps follow
+  // the messages in another order when a region has several holders (gausf's matrix is
+  // replicated along grid dimension 1 of 2x2 and 4x4); the costs agree. Transposing the matrix
+  // gives 2.53's figures exactly.
+  std::set<std::string> known;
+  for (const char* column : {"eff", "comm", "idle", "Remote_access_comm"})
+    known.insert(std::string("gausf|N10_std|old_ethernet|2x2|1|") + column);
+  for (const char* column : {"eff", "exec", "total", "prod", "prod_io", "lost", "comm", "idle", "synch",
+                             "Remote_access_comm", "Remote_access_synch"})
+    known.insert(std::string("gausf|N10_std|old_ethernet|4x4|1|") + column);
+  MESSAGE("differing numbers outside the known list:\n" << unexpected(c, known));
+  CHECK(unexpected(c, known).empty());
+  CHECK(c.rows_equal >= 98);
+  CHECK(c.numbers_equal >= 4785);
 }
 }
