@@ -1,5 +1,6 @@
-// Command-line parsing and the subcommands. Every input error is printed as
-// "file:line[:col]: error: message" and gives exit status 2.
+// Command-line parsing and the subcommands (run, step, check, info, and predict: the DVM
+// Predictor's own command line). Every input error is printed as "file:line[:col]: error: message"
+// and gives exit status 2.
 #include "tools/cli.hpp"
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "machines/registry.hpp"
 #include "models/mp/collectives.hpp"
 #include "models/report/html_report.hpp"
+#include "models/report/interval_report.hpp"
 #include "models/report/report.hpp"
 #include "models/report/sweep_table.hpp"
 #include "scenarios/config_error.hpp"
@@ -34,6 +36,12 @@ const char* const usage_text =
     "  augur step [SCENARIO] [options]  run with the stepper: commands from stdin (type 'help')\n"
     "  augur check SCENARIO [--set k=v]  validate a scenario and its machine, list the variants\n"
     "  augur info [machines [NAME] | formats | collectives]\n"
+    "  augur predict PAR TRACE OUT.html [D1 D2 ...] [options]\n"
+    "                                   the DVM Predictor's command line: Lib-DVM TRACE on the machine PAR\n"
+    "                                   (Predictor.par or YAML) and the processor grid D1 x D2 x ... (none:\n"
+    "                                   the par file's topology, else 1 processor); writes Predictor 3.1's\n"
+    "                                   HTML report to OUT.html. Options: --json --text --depth --procs\n"
+    "                                   --extras --set --log --event-log --max-events --max-time\n"
     "options:\n"
     "  --trace FORMAT:PATH      trace to replay (ti:PATH; PATH may contain {P})\n"
     "  --machine NAME|PATH      machine from the library (machines/library) or a YAML file\n"
@@ -42,6 +50,11 @@ const char* const usage_text =
     "  --set KEY=VALUE          override any scenario key (machine.latency=10us, model.collectives=analytic)\n"
     "  --json FILE              write the JSON report\n"
     "  --text FILE              write the text report to FILE instead of stdout\n"
+    "  --depth N                characteristics in the text report: only intervals of LEVEL <= N (the analyzer's -l)\n"
+    "  --procs LIST             characteristics in the text report: per-processor part only for these processors,\n"
+    "                           numbered from 1 as the report prints them: 1,3-4 (0: no per-processor\n"
+    "                           part; the analyzer's -n)\n"
+    "  --extras                 predict: append augur's per-processor tables and bars to OUT.html\n"
     "  --html FILE              write the HTML report (one self-contained page for all variants: summary,\n"
     "                           time per processor, characteristics, wait states, sweep table and plots)\n"
     "  --csv FILE               write the sweep table (one row per variant) as CSV\n"
@@ -53,6 +66,8 @@ const char* const usage_text =
     "  --jobs N                 variants run in parallel (default: number of cores)\n"
     "  --max-events N           stop each variant after N events\n"
     "  --max-time SECONDS       stop each variant at this simulated time\n"
+    "  --characteristics auto|on|off  characteristics of message-passing runs (spec section 8); auto: up to\n"
+    "                           65536 processors (about 1 KB each)\n"
     "exit status: 0 ok, 1 a run deadlocked or failed, 2 bad input (file:line: error: ...)\n";
 
 struct CommandLine {
@@ -71,6 +86,10 @@ struct CommandLine {
   unsigned jobs = 0;
   std::uint64_t max_events = 0;
   double max_time = 0;
+  CharacteristicsMode characteristics = CharacteristicsMode::automatic;  // --characteristics
+  models::report::TextReportOptions text_options;  // --depth, --procs
+  bool extras = false;                             // predict: augur's section after the 3.1 blocks
+  std::vector<std::string> options;                // every option given, in order (predict checks them)
   std::vector<std::string> positional;
 };
 
@@ -79,11 +98,89 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A non-negative decimal integer that fits an int, or nothing.
+std::optional<int> small_number(const std::string& text) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (text.empty() || text.size() > 9 || !std::all_of(text.begin(), text.end(), digit)) return std::nullopt;
+  return std::stoi(text);
+}
+
+/// --depth N: the deepest LEVEL the text report prints (the analyzer's -l).
+int parse_depth(const std::string& text) {
+  const auto n = small_number(text);
+  if (!n) throw UsageError(fmt::format("--depth: '{}' is not an interval level (0, 1, 2, ...)", text));
+  return *n;
+}
+
+/// --procs LIST: processor numbers and ranges as the text report prints them (from 1), e.g.
+/// "1,3-4"; "0" alone leaves out the per-processor part (the analyzer's -n).
+void parse_processor_list(const std::string& text, models::report::TextReportOptions& options) {
+  const auto bad = [&](const std::string& why) {
+    return UsageError(fmt::format("--procs: '{}': {} (processor numbers from 1 as the report prints them, "
+                                  "ranges with '-', separated by ',': 1,3-4; 0 alone: no per-processor part)",
+                                  text, why));
+  };
+  options.processors.clear();
+  options.processor_characteristics = true;
+  if (text == "0") {
+    options.processor_characteristics = false;
+    return;
+  }
+  std::stringstream items(text);
+  std::string item;
+  bool any = false;
+  while (std::getline(items, item, ',')) {
+    const auto dash = item.find('-');
+    const auto lo = small_number(item.substr(0, dash));
+    const auto hi = dash == std::string::npos ? lo : small_number(item.substr(dash + 1));
+    if (!lo || !hi) throw bad(fmt::format("'{}' is not a number or a range", item));
+    if (*lo == 0 || *hi == 0) throw bad("processors are numbered from 1; 0 is only allowed alone");
+    if (*hi < *lo) throw bad(fmt::format("the range '{}' is empty", item));
+    if (*hi - *lo >= 1 << 20) throw bad(fmt::format("the range '{}' is too long", item));
+    for (int p = *lo; p <= *hi; ++p) options.processors.push_back(p);
+    any = true;
+  }
+  if (!any || text.back() == ',') throw bad("an empty item");
+  std::sort(options.processors.begin(), options.processors.end());
+  options.processors.erase(std::unique(options.processors.begin(), options.processors.end()), options.processors.end());
+}
+
+/// `predict PAR TRACE OUT.html [D1 D2 ...]`: three names, then the grid's extents (positive
+/// integers, as the original Predictor reads them); the options that name what the positional
+/// arguments give are refused.
+void check_predict_arguments(const CommandLine& cl) {
+  if (cl.positional.size() < 3) {
+    throw UsageError(fmt::format("predict needs PAR TRACE OUT.html [D1 D2 ...] ({} given)",
+                                 cl.positional.empty() ? std::string("nothing")
+                                                       : fmt::format("{} argument{}", cl.positional.size(),
+                                                                     cl.positional.size() == 1 ? "" : "s")));
+  }
+  for (std::size_t i = 3; i < cl.positional.size(); ++i) {
+    const auto n = small_number(cl.positional[i]);
+    if (!n || *n == 0) {
+      throw UsageError(fmt::format("predict: processor grid extent '{}' is not a positive integer (give the extents "
+                                   "separated by spaces: 2 2 for a 2x2 grid)",
+                                   cl.positional[i]));
+    }
+  }
+  static const char* const refused[] = {"--trace", "--machine", "--grid",  "--processors", "--html",  "--csv",
+                                        "--sweep-json", "--chrome-trace", "--paraver", "--jobs"};
+  for (const std::string& o : cl.options) {
+    for (const char* r : refused) {
+      if (o == r) {
+        throw UsageError(fmt::format("{} is not an option of predict (PAR, TRACE, OUT.html and the grid are its "
+                                     "positional arguments)",
+                                     o));
+      }
+    }
+  }
+}
+
 CommandLine parse(const std::vector<std::string>& args) {
   CommandLine cl;
   std::size_t i = 0;
   if (!args.empty() && (args[0] == "run" || args[0] == "check" || args[0] == "info" || args[0] == "step" ||
-                        args[0] == "help")) {
+                        args[0] == "predict" || args[0] == "help")) {
     cl.command = args[0];
     i = 1;
   }
@@ -103,6 +200,7 @@ CommandLine parse(const std::vector<std::string>& args) {
       }
     }
     auto val = [&](const std::string& opt) { return has_inline ? inline_value : value(opt); };
+    if (a.rfind("--", 0) == 0) cl.options.push_back(a);
     if (a == "--help" || a == "-h") {
       cl.command = "help";
     } else if (a == "--version") {
@@ -127,6 +225,13 @@ CommandLine parse(const std::vector<std::string>& args) {
       cl.text = val(a);
     } else if (a == "--html") {
       cl.html = val(a);
+    } else if (a == "--depth") {
+      cl.text_options.max_level = parse_depth(val(a));
+    } else if (a == "--procs") {
+      parse_processor_list(val(a), cl.text_options);
+    } else if (a == "--extras") {
+      if (has_inline) throw UsageError("--extras takes no value");
+      cl.extras = true;
     } else if (a == "--csv") {
       cl.csv = val(a);
     } else if (a == "--sweep-json") {
@@ -160,16 +265,25 @@ CommandLine parse(const std::vector<std::string>& args) {
       } catch (const std::exception&) {
         throw UsageError(fmt::format("--max-time: '{}' is not a number of seconds", v));
       }
+    } else if (a == "--characteristics") {
+      const std::string v = val(a);
+      if (v == "auto") cl.characteristics = CharacteristicsMode::automatic;
+      else if (v == "on") cl.characteristics = CharacteristicsMode::on;
+      else if (v == "off") cl.characteristics = CharacteristicsMode::off;
+      else throw UsageError(fmt::format("--characteristics: '{}' is not auto, on or off", v));
     } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
       throw UsageError(fmt::format("unknown option '{}'", a));
     } else {
       cl.positional.push_back(a);
     }
   }
-  if (cl.command != "info" && !cl.positional.empty()) {
+  if (cl.command == "predict") {
+    check_predict_arguments(cl);
+  } else if (cl.command != "info" && !cl.positional.empty()) {
     if (cl.positional.size() > 1) throw UsageError(fmt::format("unexpected argument '{}'", cl.positional[1]));
     cl.scenario = cl.positional[0];
   }
+  if (cl.extras && cl.command != "predict") throw UsageError("--extras is an option of predict");
   return cl;
 }
 
@@ -259,6 +373,88 @@ void info_collectives(std::ostream& out) {
   out << "  'analytic' prices every collective with the machine model's formula instead.\n";
 }
 
+/// Writes the text report (stdout when `path` is empty).
+void write_text_report(const std::string& path, std::ostream& out, const std::string& name,
+                       const std::vector<models::report::VariantResult>& results,
+                       const models::report::TextReportOptions& options) {
+  if (path.empty()) {
+    models::report::write_text(out, name, results, 64, options);
+    return;
+  }
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) throw std::runtime_error(path + ": error: cannot write the text report");
+  models::report::write_text(f, name, results, 64, options);
+}
+
+/// Exit status of finished variants: an input error found during the run is printed and gives 2,
+/// a deadlock, failure or limit 1.
+int run_status(const std::vector<models::report::VariantResult>& results, std::ostream& err) {
+  for (const auto& r : results) {
+    if (r.outcome == "error") {
+      err << r.message << "\n";
+      return exit_bad_input;
+    }
+  }
+  for (const auto& r : results) {
+    if (r.outcome != "completed" && r.outcome != "stopped") return exit_run_failed;
+  }
+  return exit_ok;
+}
+
+/// `augur predict PAR TRACE OUT.html [D1 D2 ...]`: the original Predictor's command line
+/// (Presage `main`): the grid from the extents after the output file (none: the machine file's
+/// topology, else one processor), the report root the interval current at the end of the trace,
+/// the HTML title the output file name as given. The run is augur's DVM run (`augur run --trace
+/// dvm:TRACE --machine PAR --grid D1xD2`); --json and --text write augur's reports of it.
+int predict(const CommandLine& cl, const machines::MachineRegistry& registry, std::ostream& out, std::ostream& err) {
+  const std::string& par = cl.positional[0];
+  const std::string& trace = cl.positional[1];
+  const std::string& html = cl.positional[2];
+  std::vector<std::string> sets = cl.sets;
+  if (cl.positional.size() > 3) {
+    std::string grid;
+    for (std::size_t i = 3; i < cl.positional.size(); ++i) grid += (i > 3 ? "x" : "") + cl.positional[i];
+    sets.push_back("grids=" + grid);
+  }
+  const std::string text = fmt::format("schema_version: 1\nname: predict\ntrace: {}\nmachine: {}\n",
+                                       yaml_quote("dvm:" + trace), yaml_quote(par));
+  const scenarios::Scenario sc = scenarios::load_scenario_text(text, "(command line)", ".", registry, sets);
+  RunOptions opts;
+  opts.event_log = cl.event_log;
+  opts.jobs = 1;
+  opts.max_events = cl.max_events;
+  opts.max_time = cl.max_time;
+  const auto results = run_scenario(sc, registry, opts);
+  const models::report::VariantResult& v = results.front();
+  // 3.1 writes its report only after a whole run; a run stopped by --max-events/--max-time is
+  // reported as far as it went.
+  if (v.intervals && (v.outcome == "completed" || v.outcome == "stopped")) {
+    models::report::IntervalReportMeta meta;
+    meta.program = v.trace;
+    meta.machine = v.machine_name;
+    meta.grid = v.grid;
+    meta.processors = v.processors;
+    meta.title = html;  // 3.1: html_title = argv[3]
+    models::report::HtmlReportOptions options;
+    options.augur_extras = cl.extras;
+    std::ofstream f(html, std::ios::binary | std::ios::trunc);
+    if (!f) throw std::runtime_error(html + ": error: cannot write the HTML report");
+    models::report::write_interval_html(f, *v.intervals, meta, v.interval_root, options);
+    if (!f) throw std::runtime_error(html + ": error: write failed");
+  }
+  if (!cl.text.empty()) write_text_report(cl.text, out, sc.name, results, cl.text_options);
+  if (!cl.json.empty()) models::report::write_json(cl.json, sc.name, results);
+  for (const std::string& w : v.warnings) err << w << "\n";
+  const int status = run_status(results, err);
+  if (status == exit_ok && v.intervals) {
+    const auto& root = v.interval_root != nullptr ? *v.interval_root : v.intervals->root();
+    out << fmt::format("{}: grid {} ({} processor{}), machine {}: execution time {:.6f} s, efficiency {:.4f}\n", html,
+                       v.grid, v.processors, v.processors == 1 ? "" : "s", v.machine_name, root.totals.execution,
+                       root.totals.efficiency);
+  }
+  return status;
+}
+
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
@@ -296,6 +492,7 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
       }
       return exit_ok;
     }
+    if (cl.command == "predict") return predict(cl, registry, out, err);
     if (cl.command == "check" && cl.scenario.empty()) {
       err << "augur: error: check needs a scenario file\n";
       return exit_bad_input;
@@ -325,43 +522,20 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     opts.jobs = cl.jobs != 0 ? cl.jobs : std::max(1u, std::thread::hardware_concurrency());
     opts.max_events = cl.max_events;
     opts.max_time = cl.max_time;
+    opts.characteristics = cl.characteristics;
     if (cl.command == "step") {
       opts.step_in = &in;
       opts.step_out = &out;
     } else if (&err == &std::cerr && isatty(STDERR_FILENO) != 0) {
       opts.progress = &err;  // a live progress line on a terminal only
     }
-    // The HTML report needs the characteristics of message-passing runs (DVM runs always have them).
-    std::vector<VariantAnalysis> analyses;
-    const auto results = run_scenario(sc, registry, opts, cl.html.empty() ? nullptr : &analyses);
-    if (!sc.outputs.text.empty()) {
-      std::ofstream f(sc.outputs.text, std::ios::binary | std::ios::trunc);
-      if (!f) throw std::runtime_error(sc.outputs.text + ": error: cannot write the text report");
-      models::report::write_text(f, sc.name, results);
-    } else {
-      models::report::write_text(out, sc.name, results);
-    }
+    const auto results = run_scenario(sc, registry, opts);
+    write_text_report(sc.outputs.text, out, sc.name, results, cl.text_options);
     if (!sc.outputs.json.empty()) models::report::write_json(sc.outputs.json, sc.name, results);
     if (!cl.csv.empty()) models::report::write_sweep_csv(cl.csv, results);
     if (!cl.sweep_json.empty()) models::report::write_sweep_json(cl.sweep_json, sc.name, results);
-    if (!cl.html.empty()) {
-      std::vector<const models::analysis::IntervalTree*> trees(results.size(), nullptr);
-      for (std::size_t i = 0; i < results.size(); ++i) {
-        trees[i] = i < analyses.size() && analyses[i].characteristics ? analyses[i].characteristics.get()
-                                                                      : results[i].intervals.get();
-      }
-      models::report::write_html(cl.html, sc.name, results, trees);
-    }
-    for (const auto& r : results) {
-      if (r.outcome == "error") {
-        err << r.message << "\n";
-        return exit_bad_input;
-      }
-    }
-    for (const auto& r : results) {
-      if (r.outcome != "completed" && r.outcome != "stopped") return exit_run_failed;
-    }
-    return exit_ok;
+    if (!cl.html.empty()) models::report::write_html(cl.html, sc.name, results);
+    return run_status(results, err);
   } catch (const scenarios::ConfigError& e) {
     err << e.what() << "\n";
   } catch (const traces::TraceError& e) {

@@ -9,14 +9,17 @@
 #include <boost/asio/thread_pool.hpp>
 #include <fmt/format.h>
 
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
-#include <ostream>
-#include <thread>
+#include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <ostream>
+#include <thread>
 
 #include "engine/event_log.hpp"
 #include "engine/scheduler.hpp"
@@ -93,6 +96,66 @@ class ProgressPrinter {
   std::condition_variable wake_;
   bool stop_ = false;
   std::thread thread_;
+};
+
+// The collective kind of a trace action, or nothing.
+std::optional<engine::CollectiveKind> collective_of(traces::MpOpKind kind) {
+  using traces::MpOpKind;
+  using engine::CollectiveKind;
+  switch (kind) {
+    case MpOpKind::barrier: return CollectiveKind::barrier;
+    case MpOpKind::bcast: return CollectiveKind::bcast;
+    case MpOpKind::reduce: return CollectiveKind::reduce;
+    case MpOpKind::allreduce: return CollectiveKind::allreduce;
+    case MpOpKind::alltoall: return CollectiveKind::alltoall;
+    case MpOpKind::alltoallv: return CollectiveKind::alltoallv;
+    case MpOpKind::gather: return CollectiveKind::gather;
+    case MpOpKind::gatherv: return CollectiveKind::gatherv;
+    case MpOpKind::scatter: return CollectiveKind::scatter;
+    case MpOpKind::scatterv: return CollectiveKind::scatterv;
+    case MpOpKind::allgather: return CollectiveKind::allgather;
+    case MpOpKind::allgatherv: return CollectiveKind::allgatherv;
+    case MpOpKind::reduce_scatter: return CollectiveKind::reduce_scatter;
+    case MpOpKind::scan: return CollectiveKind::scan;
+    case MpOpKind::exscan: return CollectiveKind::exscan;
+    default: return std::nullopt;
+  }
+}
+
+// Where rank 0's collective calls are in the trace, for the names of phases: read from a second
+// pass over rank 0's records when first asked (after the run), so that the replay pays nothing.
+class CollectiveLines {
+ public:
+  using Open = std::function<std::unique_ptr<traces::MpTraceSource>()>;
+  explicit CollectiveLines(Open open) : open_(std::move(open)) {}
+
+  /// (file name without folders, line) of rank 0's `ordinal`-th call of `kind`; line 0 if unknown.
+  std::pair<std::string, std::uint64_t> find(engine::CollectiveKind kind, std::uint64_t ordinal) {
+    if (!scanned_) scan();
+    const auto& lines = lines_[static_cast<std::size_t>(kind)];
+    if (ordinal == 0 || ordinal > lines.size()) return {file_, 0};
+    return {file_, lines[ordinal - 1]};
+  }
+
+ private:
+  void scan() {
+    scanned_ = true;
+    try {
+      const std::unique_ptr<traces::MpTraceSource> trace = open_();
+      file_ = std::filesystem::path(trace->file_name(0)).filename().string();
+      traces::MpRecord r;
+      while (trace->next(0, r)) {
+        if (const auto k = collective_of(r.kind)) lines_[static_cast<std::size_t>(*k)].push_back(r.line);
+      }
+    } catch (const std::exception&) {
+      // The run reported the trace's errors already; the names then go without lines.
+    }
+  }
+
+  Open open_;
+  bool scanned_ = false;
+  std::string file_;
+  std::array<std::vector<std::uint64_t>, static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1> lines_;
 };
 
 }  // namespace
@@ -181,6 +244,7 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   result.events = run.events;
   result.interval_root = program.report_root();
   result.intervals = std::move(tree);
+  result.intervals_rule = models::analysis::IntegrateRule::predictor;
   result.warnings = reader.warnings();
   for (const auto& w : program.warnings()) result.warnings.push_back(w);
   if (progress != nullptr) progress->done.fetch_add(1);
@@ -191,8 +255,7 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
 
 models::report::VariantResult run_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
                                           int index, std::size_t count, const machines::MachineRegistry& registry,
-                                          const RunOptions& options, Progress* progress,
-                                          VariantAnalysis* analysis) {
+                                          const RunOptions& options, Progress* progress) {
   models::report::VariantResult result;
   result.index = index;
   result.trace = variant.trace_path;
@@ -212,11 +275,13 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
     throw InputError(fmt::format("{}: error: trace format '{}' is not supported yet (supported: ti, synthetic)",
                                  scenario.file.empty() ? std::string("--trace") : scenario.file, scenario.trace_format));
   }
-  std::unique_ptr<traces::MpTraceSource> trace =
-      !synthetic ? traces::ti::open_ti_trace(variant.trace_path)
-                 : traces::synthetic::make_synthetic_trace(traces::synthetic::parse_synthetic_spec(
-                       scenario.trace_format == "synthetic" ? std::string_view(variant.trace_path)
-                                                            : std::string_view(variant.trace_path).substr(10)));
+  const CollectiveLines::Open open_trace = [&]() -> std::unique_ptr<traces::MpTraceSource> {
+    if (!synthetic) return traces::ti::open_ti_trace(variant.trace_path);
+    return traces::synthetic::make_synthetic_trace(traces::synthetic::parse_synthetic_spec(
+        scenario.trace_format == "synthetic" ? std::string_view(variant.trace_path)
+                                             : std::string_view(variant.trace_path).substr(10)));
+  };
+  const std::unique_ptr<traces::MpTraceSource> trace = open_trace();
   const int ranks = trace->rank_count();
   if (variant.processors != 0 && variant.processors != ranks) {
     throw InputError(fmt::format(
@@ -245,15 +310,24 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   scheduler.add_observer(&stats);
   models::analysis::WaitStateAnalyzer waits(static_cast<std::uint32_t>(ranks));
   scheduler.add_observer(&waits);
+  // The characteristics (spec section 8) of every run. Regions: TI `location FILE LINE` actions
+  // (MpProgram's interval events carry the line); phases are named by rank 0's collective calls.
+  models::analysis::MpCharacteristicsOptions analysis;
+  analysis.source = variant.trace_path;
+  analysis.namer = [prog = program.get()](engine::LpId lp, std::int32_t tag) {
+    const auto* r = prog->current_region(lp);
+    return r != nullptr ? std::pair<std::string, int>{r->file, static_cast<int>(r->line)}
+                        : std::pair<std::string, int>{std::string(), tag};
+  };
+  analysis.locator = [lines = std::make_shared<CollectiveLines>(open_trace)](engine::CollectiveKind kind,
+                                                                           std::uint64_t ordinal) {
+    return lines->find(kind, ordinal);
+  };
+  const bool characterise = options.characteristics == CharacteristicsMode::on ||
+                            (options.characteristics == CharacteristicsMode::automatic && ranks <= characteristics_limit);
   std::optional<models::analysis::MpCharacteristics> characteristics;
-  if (analysis != nullptr) {
-    // Regions: TI `location FILE LINE` actions (MpProgram's interval events carry the line).
-    characteristics.emplace(static_cast<std::uint32_t>(ranks), variant.trace_path,
-                            [prog = program.get()](engine::LpId lp, std::int32_t tag) {
-                              const auto* r = prog->current_region(lp);
-                              return r != nullptr ? std::pair<std::string, int>{r->file, static_cast<int>(r->line)}
-                                                  : std::pair<std::string, int>{std::string(), tag};
-                            });
+  if (characterise) {
+    characteristics.emplace(static_cast<std::uint32_t>(ranks), std::move(analysis));
     scheduler.add_observer(&*characteristics);
   }
   std::optional<models::report::ChromeTrace> chrome;
@@ -282,7 +356,12 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   result.causes = waits.causes();
   result.warnings = program->warnings();
   if (characteristics) {
-    analysis->characteristics = std::make_shared<const models::analysis::IntervalTree>(std::move(characteristics->tree()));
+    result.intervals = std::make_shared<models::analysis::IntervalTree>(std::move(characteristics->tree()));
+    result.intervals_rule = models::analysis::IntegrateRule::complete;
+  } else if (options.characteristics == CharacteristicsMode::automatic) {
+    result.warnings.push_back(fmt::format("characteristics not computed: {} processors are more than {} (about 1 KB "
+                                          "each; --characteristics on computes them)",
+                                          ranks, characteristics_limit));
   }
   if (progress != nullptr) progress->done.fetch_add(1);
   return result;
@@ -290,11 +369,9 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
 
 std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenario& scenario,
                                                         const machines::MachineRegistry& registry,
-                                                        const RunOptions& options,
-                                                        std::vector<VariantAnalysis>* analyses) {
+                                                        const RunOptions& options) {
   const std::vector<scenarios::Variant> variants = scenario.variants();
   std::vector<models::report::VariantResult> results(variants.size());
-  if (analyses != nullptr) analyses->assign(variants.size(), VariantAnalysis{});
   const unsigned jobs = options.step_in != nullptr ? 1u : std::max(1u, options.jobs);
   Progress progress;
   std::optional<ProgressPrinter> printer;
@@ -302,8 +379,7 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
   Progress* shared = printer ? &progress : nullptr;
   if (jobs == 1 || variants.size() <= 1) {
     for (std::size_t i = 0; i < variants.size(); ++i) {
-      results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared,
-                               analyses != nullptr ? &(*analyses)[i] : nullptr);
+      results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared);
     }
     return results;
   }
@@ -314,7 +390,7 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
       boost::asio::post(pool, [&, i] {
         try {
           results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options,
-                                   shared, analyses != nullptr ? &(*analyses)[i] : nullptr);
+                                   shared);
         } catch (...) {
           errors[i] = std::current_exception();
         }

@@ -9,11 +9,21 @@
 #include <vector>
 
 #include "machines/registry.hpp"
-#include "models/analysis/characteristics.hpp"
 #include "models/report/report.hpp"
 #include "scenarios/scenario.hpp"
 
 namespace augur::tools {
+
+/// Whether message-passing runs compute their characteristics (spec section 8; DVM runs always
+/// do): they cost about 1 KB per processor and interval shown, and on fine-grained runs up to
+/// about 15 % more CPU (docs/performance.md).
+enum class CharacteristicsMode : std::uint8_t {
+  automatic,  ///< up to `characteristics_limit` processors (a warning says when they are not)
+  on,
+  off,
+};
+/// The most processors `CharacteristicsMode::automatic` computes characteristics for (64 MB).
+inline constexpr int characteristics_limit = 65536;
 
 /// Options of a run that are not part of the scenario.
 struct RunOptions {
@@ -26,6 +36,7 @@ struct RunOptions {
   std::istream* step_in = nullptr;   ///< stepping: commands from here (forces jobs = 1)
   std::ostream* step_out = nullptr;  ///< stepping: prompts and answers here
   std::ostream* progress = nullptr;  ///< live progress line here (a terminal), nullptr = silent
+  CharacteristicsMode characteristics = CharacteristicsMode::automatic;  ///< message-passing runs
 };
 
 /// Live progress of a scenario run, shared by variants running in parallel.
@@ -33,12 +44,6 @@ struct Progress {
   std::atomic<std::uint64_t> events{0};   ///< events simulated so far, all variants
   std::atomic<std::uint64_t> done{0};     ///< variants finished
   std::atomic<double> simulated{0};       ///< latest simulated time reported by a variant
-};
-
-/// What a variant's analysis produced beside its VariantResult, when asked for (the HTML report).
-struct VariantAnalysis {
-  /// The characteristics (spec section 8): the integrated interval tree of the run.
-  std::shared_ptr<const models::analysis::IntervalTree> characteristics;
 };
 
 /// An input error found while preparing a variant (trace unreadable, processors mismatch):
@@ -50,19 +55,17 @@ class InputError : public std::runtime_error {
 
 /// Runs variant `index` (1-based) of `count`; the count names per-variant output files. Throws
 /// InputError / traces::TraceError / scenarios::ConfigError for bad input found before the run
-/// starts; errors during the run end up in the result's outcome. With `analysis`, the
-/// characteristics of the run are computed too (an MpCharacteristics observer) and stored there.
+/// starts; errors during the run end up in the result's outcome. The result holds the
+/// characteristics of the run (`VariantResult::intervals`: DvmCharacteristics, or MpCharacteristics
+/// as options.characteristics says) and for message-passing runs the wait states and root causes.
 models::report::VariantResult run_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
                                           int index, std::size_t count, const machines::MachineRegistry& registry,
-                                          const RunOptions& options, Progress* progress = nullptr,
-                                          VariantAnalysis* analysis = nullptr);
+                                          const RunOptions& options, Progress* progress = nullptr);
 
-/// Runs every variant of `scenario` (in parallel when options.jobs > 1). With `analyses`, it is
-/// resized to the variant count and filled in variant order (see run_variant).
+/// Runs every variant of `scenario` (in parallel when options.jobs > 1); results in variant order.
 std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenario& scenario,
                                                         const machines::MachineRegistry& registry,
-                                                        const RunOptions& options,
-                                                        std::vector<VariantAnalysis>* analyses = nullptr);
+                                                        const RunOptions& options);
 
 /// The event-log file name of variant `index` of `count`.
 std::string event_log_name(const std::string& base, int index, std::size_t count);

@@ -55,6 +55,7 @@ std::string_view title(IntervalType type) {
     case IntervalType::seq: return "Seq";
     case IntervalType::par: return "Par";
     case IntervalType::user: return "User";
+    case IntervalType::phase: return "Phase";
   }
   return "?";
 }
@@ -179,6 +180,10 @@ void IntervalTree::integrate(Interval& interval, IntegrateRule rule) {
     t.load_imbalance += n.load_imbalance;
     t.overlap += n.overlap;
     t.variation += n.variation;
+  }
+  for (const OpTimes& o : t.ops) {
+    t.transfer += o.transfer;
+    t.waiting += o.waiting;
   }
   t.insufficient = t.insuff_usr + t.insuff_sys;
   t.total = t.execution * processors_;

@@ -35,6 +35,12 @@ inline constexpr std::size_t op_kind_count = 16;
 /// The five DVM rows, in the analyzer's order.
 inline constexpr std::array<OpKind, 5> dvm_op_kinds = {OpKind::io, OpKind::reduction, OpKind::shadow,
                                                        OpKind::remote_access, OpKind::redistribution};
+/// Every kind: the DVM rows in the analyzer's order, then point-to-point and the collectives.
+inline constexpr std::array<OpKind, op_kind_count> all_op_kinds = {
+    OpKind::io,        OpKind::reduction, OpKind::shadow,    OpKind::remote_access,  OpKind::redistribution,
+    OpKind::point_to_point, OpKind::barrier, OpKind::bcast,  OpKind::reduce,         OpKind::allreduce,
+    OpKind::gather,    OpKind::scatter,   OpKind::allgather, OpKind::alltoall,       OpKind::reduce_scatter,
+    OpKind::scan};
 /// snake_case key ("remote_access").
 std::string_view to_string(OpKind kind);
 /// The analyzer's row title ("Remote access").
@@ -74,9 +80,11 @@ struct ProcessorTimes {
   const OpTimes& op(OpKind k) const { return ops[static_cast<std::size_t>(k)]; }
 };
 
-/// Type of a code region (the analyzer's names: Main, Seq, Par, User).
-enum class IntervalType : std::uint8_t { main, seq, par, user };
-/// "Main", "Seq", "Par", "User".
+/// Type of a code region: the analyzer's Main, Seq, Par, User, and Phase — a stretch of a
+/// message-passing run between two global synchronisations (MpCharacteristics, when the trace
+/// marks no regions).
+enum class IntervalType : std::uint8_t { main, seq, par, user, phase };
+/// "Main", "Seq", "Par", "User", "Phase".
 std::string_view title(IntervalType type);
 
 /// The totals of one interval after Integrate (spec section 8), including nested intervals.
@@ -101,6 +109,8 @@ struct IntervalTotals {
   double overlap = 0;
   double cpu_usr = 0;
   double cpu_sys = 0;
+  double transfer = 0;  ///< MP: the transfer part of communication (sum over operation kinds)
+  double waiting = 0;   ///< MP: the waiting part of communication (sum over operation kinds)
   std::array<OpTimes, op_kind_count> ops{};
   std::array<std::uint64_t, op_kind_count> operations{};
 

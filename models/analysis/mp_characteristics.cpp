@@ -1,5 +1,8 @@
-// Characteristics of a message-passing run: the accounting rules are listed in the header.
+// Characteristics of a message-passing run: the accounting rules, regions and phases are listed
+// in the header.
 #include "models/analysis/mp_characteristics.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <limits>
@@ -30,34 +33,182 @@ OpKind op_kind_of(CollectiveKind kind) {
   return OpKind::barrier;
 }
 
-namespace {
-// Collective events carry CollectiveKind + 1 in `detail`.
-OpKind collective_op(const engine::Event& e) {
-  return op_kind_of(static_cast<CollectiveKind>(e.detail > 0 ? e.detail - 1 : 0));
+bool synchronises_all(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::barrier:
+    case CollectiveKind::allreduce:
+    case CollectiveKind::allgather:
+    case CollectiveKind::allgatherv:
+    case CollectiveKind::alltoall:
+    case CollectiveKind::alltoallv:
+    case CollectiveKind::reduce_scatter: return true;
+    case CollectiveKind::bcast:
+    case CollectiveKind::reduce:
+    case CollectiveKind::gather:
+    case CollectiveKind::gatherv:
+    case CollectiveKind::scatter:
+    case CollectiveKind::scatterv:
+    case CollectiveKind::scan:
+    case CollectiveKind::exscan: return false;
+  }
+  return false;
 }
+
+namespace {
+
+// Collective events carry CollectiveKind + 1 in `detail`.
+CollectiveKind collective_kind(const engine::Event& e) {
+  return static_cast<CollectiveKind>(e.detail > 0 ? e.detail - 1 : 0);
+}
+
+// One step of the phase signatures' hash (multiply, then fold the high bits down).
+std::uint64_t mix(std::uint64_t h, std::uint64_t x) {
+  h = (h ^ x) * 0x9e3779b97f4a7c15ULL;
+  return h ^ (h >> 29);
+}
+constexpr std::uint64_t signature_seed = 0x6a09e667f3bcc908ULL;
+
+constexpr std::uint32_t bit(OpKind k) { return std::uint32_t{1} << static_cast<unsigned>(k); }
+
+// Every figure of `from` added to `to` (before idle and load imbalance are set), of the operation
+// kinds in `kinds` (the others are 0 in `from`).
+void accumulate(ProcessorTimes& to, const ProcessorTimes& from, std::uint32_t kinds) {
+  to.execution += from.execution;
+  to.cpu_usr += from.cpu_usr;
+  to.cpu_sys += from.cpu_sys;
+  to.io += from.io;
+  to.insuff_usr += from.insuff_usr;
+  to.insuff_sys += from.insuff_sys;
+  to.insuff_par += from.insuff_par;
+  to.communication += from.communication;
+  to.real_sync += from.real_sync;
+  to.synchronization += from.synchronization;
+  to.variation += from.variation;
+  to.overlap += from.overlap;
+  to.lost += from.lost;
+  for (std::size_t k = 0; k < op_kind_count; ++k) {
+    if ((kinds >> k & 1) != 0) add_nested(to.ops[k], from.ops[k], IntegrateRule::complete, static_cast<OpKind>(k));
+  }
+}
+
+// Zeroes `t`, whose operation kinds outside `kinds` are 0 already.
+void clear(ProcessorTimes& t, std::uint32_t kinds) {
+  t.execution = t.cpu_usr = t.cpu_sys = t.io = t.insuff_usr = t.insuff_sys = t.insuff_par = t.communication =
+      t.real_sync = t.synchronization = t.variation = t.overlap = t.lost = t.idle = t.load_imbalance = 0;
+  for (std::size_t k = 0; k < op_kind_count; ++k) {
+    if ((kinds >> k & 1) != 0) t.ops[k] = OpTimes{};
+  }
+}
+
 }  // namespace
 
-MpCharacteristics::MpCharacteristics(std::uint32_t lp_count, std::string source, RegionNamer namer)
-    : tree_(static_cast<int>(lp_count), std::move(source), 0), namer_(std::move(namer)), lps_(lp_count) {
-  for (Lp& l : lps_) l.where = &tree_.root();
+MpCharacteristics::MpCharacteristics(std::uint32_t lp_count, MpCharacteristicsOptions options)
+    : options_(std::move(options)), tree_(static_cast<int>(lp_count), options_.source, 0), lps_(lp_count) {
+  // Phase intervals, the "other phases" one and the two phases LPs can be in at once must fit.
+  const std::size_t fit = options_.phase_budget / std::max<std::size_t>(lp_count, 1);
+  max_phases_ = fit > 3 ? std::min(options_.max_phases, fit - 3) : 0;
+  phases_ = max_phases_ > 0;
+  for (engine::LpId p = 0; p < lp_count; ++p) {
+    lps_[p].signature = signature_seed;
+    point_outside_regions(p);
+  }
 }
 
-void MpCharacteristics::communicate(engine::LpId lp, OpKind kind, const engine::Event& e) {
+MpCharacteristics::Pending& MpCharacteristics::pending(std::uint64_t phase) {
+  auto it = pending_.find(phase);
+  if (it != pending_.end()) return it->second;
+  Pending& p = pending_[phase];
+  if (!spare_.empty()) {
+    p.figures.procs = std::move(spare_.back());
+    spare_.pop_back();
+  } else {
+    p.figures.procs.resize(lps_.size());
+  }
+  p.signature.assign(lps_.size(), 0);
+  return p;
+}
+
+void MpCharacteristics::spill(Lp& l) {
+  ProcessorTimes& t = *l.acc;
+  t.execution += l.execution;
+  t.cpu_usr += l.cpu_usr;
+  OpTimes& o = t.op(l.comm_kind);
+  o.communication += l.communication;
+  o.real_sync += l.waiting;
+  t.op(OpKind::point_to_point).overlap += l.p2p_overlap;
+  (*l.counts)[static_cast<std::size_t>(OpKind::point_to_point)] += l.sends;
+  *l.kinds |= bit(l.comm_kind) | bit(OpKind::point_to_point);
+  l.execution = l.cpu_usr = l.communication = l.waiting = l.p2p_overlap = 0;
+  l.sends = 0;
+}
+
+void MpCharacteristics::point_outside_regions(engine::LpId lp) {
+  Lp& l = lps_[lp];
+  if (l.acc != nullptr) spill(l);
+  l.region = nullptr;
+  if (phases_) {
+    Pending& ph = pending(l.phase);
+    l.acc = &ph.figures.procs[lp];
+    l.counts = &ph.figures.operations;
+    l.kinds = &ph.figures.kinds;
+  } else {
+    l.acc = &tree_.root().proc(static_cast<int>(lp));
+    l.counts = &tree_.root().operations;
+    l.kinds = &tree_kinds_;
+  }
+}
+
+// On the hot path only the operation's communication and waiting (kept in real_sync, on the
+// same cache line) are added; complete() derives the rest at the end.
+void MpCharacteristics::communicate(Lp& l, OpKind kind, const engine::Event& e) {
   const double d = std::max(0.0, e.clock_after - e.clock_before);
   const double w = std::clamp(e.waited, 0.0, d);
-  ProcessorTimes& t = lps_[lp].where->proc(static_cast<int>(lp));
-  OpTimes& o = t.op(kind);
-  o.communication += d;
-  o.waiting += w;
-  o.real_sync += w;
-  o.transfer += d - w;
-  t.communication += d;
-  t.real_sync += w;
-  t.lost += d;  // lost before idle: communication (no insufficient parallelism in MP traces)
+  if (kind != l.comm_kind) {  // a collective starts or ends: the other kind's figures go to acc
+    OpTimes& o = l.acc->op(l.comm_kind);
+    o.communication += l.communication;
+    o.real_sync += l.waiting;
+    *l.kinds |= bit(l.comm_kind);
+    l.communication = l.waiting = 0;
+    l.comm_kind = kind;
+  }
+  l.communication += d;
+  l.waiting += w;
 }
 
-void MpCharacteristics::enter_collective(engine::LpId lp, OpKind kind, double at) {
+// The figures the hot path leaves out: per operation kind waiting = real_sync and transfer =
+// communication − waiting; per processor the sums over kinds (communication, real_sync,
+// synchronization, variation, overlap) and lost before idle = communication (message-passing
+// traces have no insufficient parallelism).
+void MpCharacteristics::complete(ProcessorTimes& t) {
+  double comm = 0, wait = 0, sync = 0, var = 0, overlap = 0;
+  for (OpTimes& o : t.ops) {
+    o.waiting = o.real_sync;
+    o.transfer = o.communication - o.real_sync;
+    comm += o.communication;
+    wait += o.real_sync;
+    sync += o.synchronization;
+    var += o.variation;
+    overlap += o.overlap;
+  }
+  t.communication = comm;
+  t.real_sync = wait;
+  t.synchronization = sync;
+  t.variation = var;
+  t.overlap = overlap;
+  t.lost = comm;
+}
+
+// The call and where it goes (kind, detail, peer, tag folded into one word), not its duration or
+// size: the same code in another iteration signs the same.
+void MpCharacteristics::sign(Lp& l, const engine::Event& e) {
+  const std::uint64_t call = static_cast<std::uint64_t>(e.kind) | static_cast<std::uint64_t>(e.detail) << 8 |
+                             static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.peer)) << 16;
+  l.signature = mix(l.signature, call ^ static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.tag)) << 40);
+}
+
+void MpCharacteristics::enter_collective(engine::LpId lp, CollectiveKind ckind, double at) {
   Lp& l = lps_[lp];
+  const OpKind kind = op_kind_of(ckind);
   const std::uint64_t seq = l.collectives++;
   OpenCollective& c = open_[seq];
   if (c.entered == 0) {
@@ -66,11 +217,21 @@ void MpCharacteristics::enter_collective(engine::LpId lp, OpKind kind, double at
     c.enter.assign(n, std::numeric_limits<double>::quiet_NaN());
     c.exit.assign(n, std::numeric_limits<double>::quiet_NaN());
     c.where.assign(n, nullptr);
-    l.where->count_op(kind);  // one operation per collective call
+    ++(*l.counts)[static_cast<std::size_t>(kind)];  // one operation per collective call
   }
   ++c.entered;
   c.enter[lp] = at;
-  c.where[lp] = l.where;
+  c.where[lp] = l.acc;
+  *l.kinds |= bit(kind);  // its synchronization and variation go to acc
+  if (lp != 0) return;
+  // Rank 0's calls name the phases: the k-th call of a kind, where it is in the trace.
+  const std::uint64_t ordinal = ++rank0_calls_[static_cast<std::size_t>(ckind)];
+  if (phases_ && synchronises_all(ckind)) {
+    Boundary& b = pending(l.phase).closing;
+    b.known = true;
+    b.kind = ckind;
+    b.ordinal = ordinal;
+  }
 }
 
 void MpCharacteristics::exit_collective(engine::LpId lp, double at) {
@@ -98,98 +259,267 @@ void MpCharacteristics::close_collective(OpenCollective& c) {
   }
   for (std::size_t p = 0; p < lps_.size(); ++p) {
     if (c.where[p] == nullptr) continue;
-    ProcessorTimes& t = c.where[p]->proc(static_cast<int>(p));
-    OpTimes& o = t.op(c.kind);
-    const double sync = max_enter - c.enter[p];
-    o.synchronization += sync;
-    t.synchronization += sync;
-    if (c.exit[p] == c.exit[p]) {
-      const double var = max_exit - c.exit[p];
-      o.variation += var;
-      t.variation += var;
+    OpTimes& o = c.where[p]->op(c.kind);
+    o.synchronization += max_enter - c.enter[p];
+    if (c.exit[p] == c.exit[p]) o.variation += max_exit - c.exit[p];
+  }
+}
+
+// `lp` left a global synchronisation: its next phase starts. The phase is complete once every LP
+// has left it.
+void MpCharacteristics::end_phase(engine::LpId lp) {
+  Lp& l = lps_[lp];
+  spill(l);
+  Pending& done = pending(l.phase);
+  done.signature[lp] = l.signature;
+  l.signature = signature_seed;
+  ++l.phase;
+  Pending& next = pending(l.phase);  // std::map: `done` stays valid
+  if (l.region == nullptr) {
+    l.acc = &next.figures.procs[lp];
+    l.counts = &next.figures.operations;
+    l.kinds = &next.figures.kinds;
+  }
+  if (++done.left == lps_.size()) flush(l.phase - 1);
+}
+
+double MpCharacteristics::lost(const Figures& f) const {
+  // Lost = communication + idle, idle(p) = max_j execution(j) − execution(p).
+  double max_exec = 0, exec = 0, comm = 0;
+  for (const ProcessorTimes& t : f.procs) {
+    max_exec = std::max(max_exec, t.execution);
+    exec += t.execution;
+    for (std::size_t k = 0; k < op_kind_count; ++k) {  // before complete()
+      if ((f.kinds >> k & 1) != 0) comm += t.ops[k].communication;
     }
   }
+  return comm + max_exec * static_cast<double>(f.procs.size()) - exec;
+}
+
+void MpCharacteristics::add_to(Figures& to, const Figures& from) const {
+  if (to.procs.empty()) to.procs.resize(lps_.size());
+  for (std::size_t p = 0; p < from.procs.size(); ++p) accumulate(to.procs[p], from.procs[p], from.kinds);
+  for (std::size_t k = 0; k < op_kind_count; ++k) to.operations[k] += from.operations[k];
+  to.kinds |= from.kinds;
+}
+
+void MpCharacteristics::add_to(Interval& to, const Figures& from) const {
+  for (std::size_t p = 0; p < from.procs.size(); ++p) accumulate(to.procs[p], from.procs[p], from.kinds);
+  for (std::size_t k = 0; k < op_kind_count; ++k) to.operations[k] += from.operations[k];
+}
+
+// A phase seen for the first time: a record while there is room, else the phase with the least
+// lost time (the newcomer on ties) goes to "other phases".
+void MpCharacteristics::add_record(Pending& p, std::uint64_t number, std::uint64_t key) {
+  Record r;
+  r.figures = std::move(p.figures);
+  r.key = key;
+  r.number = number;
+  r.occurrences = 1;
+  r.opening = p.opening;
+  r.closing = p.closing;
+  if (records_.size() < max_phases_) {
+    record_index_.emplace(key, records_.size());
+    records_.push_back(std::move(r));
+    return;
+  }
+  std::size_t victim = records_.size();
+  double least = lost(r.figures);
+  for (std::size_t i = 0; i < records_.size(); ++i) {
+    const double x = lost(records_[i].figures);
+    if (x < least) {
+      least = x;
+      victim = i;
+    }
+  }
+  if (victim == records_.size()) {
+    add_to(other_, r.figures);
+    ++other_occurrences_;
+    return;
+  }
+  add_to(other_, records_[victim].figures);
+  other_occurrences_ += records_[victim].occurrences;
+  record_index_.erase(records_[victim].key);
+  record_index_.emplace(key, victim);
+  records_[victim] = std::move(r);
+}
+
+// Every LP has left phase `phase` (or the run ended): add it to the record of the same calls.
+void MpCharacteristics::flush(std::uint64_t phase) {
+  auto it = pending_.find(phase);
+  if (it == pending_.end()) return;
+  Pending& p = it->second;
+  if (auto next = pending_.find(phase + 1); next != pending_.end()) next->second.opening = p.closing;
+  bool empty = true;
+  for (std::uint64_t n : p.figures.operations) empty = empty && n == 0;
+  for (const ProcessorTimes& t : p.figures.procs) empty = empty && t.execution == 0;
+  if (!empty && regions_seen_) {
+    add_to(tree_.root(), p.figures);
+  } else if (!empty) {
+    std::uint64_t key = mix(signature_seed, p.opening.known ? 1 + static_cast<std::uint64_t>(p.opening.kind) : 0);
+    key = mix(key, p.closing.known ? 1 + static_cast<std::uint64_t>(p.closing.kind) : 0);
+    for (std::uint64_t s : p.signature) key = mix(key, s);
+    if (auto r = record_index_.find(key); r != record_index_.end()) {
+      Record& rec = records_[r->second];
+      add_to(rec.figures, p.figures);
+      ++rec.occurrences;
+    } else {
+      add_record(p, phase + 1, key);
+    }
+  }
+  if (p.figures.procs.size() == lps_.size()) {  // not moved into a record: reuse the buffer
+    for (ProcessorTimes& t : p.figures.procs) clear(t, p.figures.kinds);
+    spare_.push_back(std::move(p.figures.procs));
+  }
+  pending_.erase(it);
+}
+
+// The name of a phase interval; `line` = the trace line of the call closing it (0: unknown).
+std::string MpCharacteristics::phase_name(const Record& r, std::uint64_t& line) const {
+  line = 0;
+  auto call = [&](const Boundary& b) {
+    std::string s = fmt::format("{} #{}", engine::to_string(b.kind), b.ordinal);
+    if (!options_.locator) return s;
+    const auto [file, at] = options_.locator(b.kind, b.ordinal);
+    if (at > 0) s += file.empty() ? fmt::format(" (line {})", at) : fmt::format(" ({}:{})", file, at);
+    if (&b == &r.closing) line = at;
+    return s;
+  };
+  std::string span;
+  if (!r.opening.known && !r.closing.known) {
+    span = "the whole run";
+  } else if (!r.opening.known) {
+    span = "from the start to " + call(r.closing);
+  } else if (!r.closing.known) {
+    span = "after " + call(r.opening) + " to the end";
+  } else {
+    span = "after " + call(r.opening) + ", before " + call(r.closing);
+  }
+  return fmt::format("phase {}{}: {}", r.number,
+                     r.occurrences > 1 ? fmt::format(" (+{} alike)", r.occurrences - 1) : std::string(), span);
+}
+
+// Phases become intervals under Main in program order (then "other phases"), unless regions were
+// marked or a single phase covers the run: then their figures are Main's own.
+void MpCharacteristics::build_phase_intervals() {
+  Interval& main = tree_.root();
+  std::uint64_t occurrences = other_occurrences_;
+  for (const Record& r : records_) occurrences += r.occurrences;
+  if (regions_seen_ || occurrences <= 1) {
+    for (const Record& r : records_) add_to(main, r.figures);
+    add_to(main, other_);
+    records_.clear();
+    record_index_.clear();
+    return;
+  }
+  std::sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) { return a.number < b.number; });
+  auto add = [&](Figures& f, const std::string& name, std::uint64_t line, std::uint64_t count) {
+    Interval& i = tree_.enter(IntervalType::phase, name, static_cast<int>(line), std::nullopt);
+    tree_.leave({});
+    i.procs = std::move(f.procs);
+    i.operations = f.operations;
+    i.exe_count = count;
+  };
+  for (Record& r : records_) {
+    std::uint64_t line = 0;
+    const std::string name = phase_name(r, line);
+    add(r.figures, name, line, r.occurrences);
+  }
+  if (other_occurrences_ > 0) {
+    add(other_,
+        fmt::format("other phases: {} with less lost time than the {} shown", other_occurrences_, records_.size()), 0,
+        other_occurrences_);
+  }
+  records_.clear();
+  record_index_.clear();
+}
+
+// Regions are flat (one `location` to the next): children of Main, one per (file, line) whichever
+// rank enters it. The tree's own `current` stays at the root; each LP keeps its own position.
+void MpCharacteristics::enter_region(const engine::Event& e) {
+  Lp& l = lps_[e.lp];
+  auto [file, line] = options_.namer ? options_.namer(e.lp, e.tag) : std::pair<std::string, int>{std::string(), e.tag};
+  Interval& region = tree_.enter(IntervalType::user, file, line, std::nullopt);
+  tree_.leave({});
+  regions_seen_ = true;
+  spill(l);
+  l.region = &region;
+  l.acc = &region.proc(static_cast<int>(e.lp));
+  l.counts = &region.operations;
+  l.kinds = &tree_kinds_;
+  const auto id = static_cast<std::size_t>(region.id - 1);
+  if (entries_.size() <= id) entries_.resize(id + 1);
+  if (entries_[id].empty()) entries_[id].assign(lps_.size(), 0);
+  ++entries_[id][e.lp];
 }
 
 void MpCharacteristics::on_event(const engine::Event& e) {
   Lp& l = lps_[e.lp];
-  const int p = static_cast<int>(e.lp);
   // Execution: the clock advance, in the interval the LP is in.
   if (e.clock_after > l.clock) {
-    l.where->proc(p).execution += e.clock_after - l.clock;
+    l.execution += e.clock_after - l.clock;
     l.clock = e.clock_after;
   }
   const bool internal = e.internal != 0 && l.in_collective;
+  if (phases_ && !internal) sign(l, e);
   const OpKind comm_kind = internal ? l.collective : OpKind::point_to_point;
   switch (e.kind) {
     case EventKind::compute: {
       const double d = std::max(0.0, e.clock_after - e.clock_before);
-      ProcessorTimes& t = l.where->proc(p);
       switch (static_cast<engine::ComputeCategory>(e.detail)) {
-        case engine::ComputeCategory::system: t.cpu_sys += d; break;
-        case engine::ComputeCategory::io: t.io += d; break;
-        default: t.cpu_usr += d; break;
+        case engine::ComputeCategory::system: l.acc->cpu_sys += d; break;
+        case engine::ComputeCategory::io: l.acc->io += d; break;
+        default: l.cpu_usr += d; break;
       }
-      if (!l.in_collective && l.open_requests > 0) {  // computing while requests are in flight
-        t.overlap += d;
-        t.op(OpKind::point_to_point).overlap += d;
-      }
+      if (!l.in_collective && l.open_requests > 0) l.p2p_overlap += d;  // computing while requests are in flight
       break;
     }
     case EventKind::send:
-      communicate(e.lp, comm_kind, e);
+      communicate(l, comm_kind, e);
       if (!internal) {
-        l.where->count_op(OpKind::point_to_point);
+        ++l.sends;
         if (e.detail == 0) ++l.open_requests;
       }
       break;
     case EventKind::recv:
-      communicate(e.lp, comm_kind, e);
+      communicate(l, comm_kind, e);
       if (!internal && e.detail == 0) ++l.open_requests;
       break;
     case EventKind::wait:
-      communicate(e.lp, comm_kind, e);
+      communicate(l, comm_kind, e);
       if (!internal && l.open_requests > 0) --l.open_requests;
       break;
     case EventKind::waitall:
-      communicate(e.lp, comm_kind, e);
+      communicate(l, comm_kind, e);
       if (!internal) l.open_requests = 0;
       break;
     case EventKind::test:
-      communicate(e.lp, comm_kind, e);
+      communicate(l, comm_kind, e);
       break;
     case EventKind::collective: {  // analytic: entry to exit in one event
-      const OpKind k = collective_op(e);
+      const CollectiveKind k = collective_kind(e);
       enter_collective(e.lp, k, e.clock_before);
-      communicate(e.lp, k, e);
+      communicate(l, op_kind_of(k), e);
       exit_collective(e.lp, e.clock_after);
+      if (phases_ && synchronises_all(k)) end_phase(e.lp);
       break;
     }
     case EventKind::collective_begin:
       l.in_collective = true;
-      l.collective = collective_op(e);
-      enter_collective(e.lp, l.collective, e.clock_before);
+      l.collective_kind = collective_kind(e);
+      l.collective = op_kind_of(l.collective_kind);
+      enter_collective(e.lp, l.collective_kind, e.clock_before);
       break;
     case EventKind::collective_end:
       l.in_collective = false;
       exit_collective(e.lp, e.clock_after);
+      if (phases_ && synchronises_all(l.collective_kind)) end_phase(e.lp);
       break;
-    case EventKind::interval_enter: {
-      auto [file, line] = namer_ ? namer_(e.lp, e.tag) : std::pair<std::string, int>{std::string(), e.tag};
-      // Regions are flat (one `location` to the next): children of Main. The tree's own
-      // `current` stays at the root; each LP keeps its own position.
-      Interval& region = tree_.enter(IntervalType::user, file, line, std::nullopt);
-      tree_.leave({});
-      l.where = &region;
-      auto& counts = entries_;
-      const auto id = static_cast<std::size_t>(region.id - 1);
-      if (counts.size() <= id) counts.resize(id + 1);
-      if (counts[id].empty()) counts[id].assign(lps_.size(), 0);
-      ++counts[id][e.lp];
+    case EventKind::interval_enter:
+      enter_region(e);
       break;
-    }
     case EventKind::interval_exit:
-      l.where = &tree_.root();
+      point_outside_regions(e.lp);
       break;
     default:
       break;
@@ -202,12 +532,19 @@ void MpCharacteristics::on_finish(engine::SimTime end) {
   finished_ = true;
   for (auto& [seq, c] : open_) close_collective(c);  // a run stopped inside a collective
   open_.clear();
+  for (Lp& l : lps_) spill(l);
+  if (phases_) {
+    for (engine::LpId p = 0; p < lps_.size(); ++p) pending(lps_[p].phase).signature[p] = lps_[p].signature;
+    while (!pending_.empty()) flush(pending_.begin()->first);
+    build_phase_intervals();
+  }
   std::vector<int> all(lps_.size());
   for (std::size_t p = 0; p < all.size(); ++p) all[p] = static_cast<int>(p);
   auto close = [&](auto& self, Interval& i) -> void {
+    for (ProcessorTimes& t : i.procs) complete(t);
     IntervalTree::close_interval(i, all);
     const auto id = static_cast<std::size_t>(i.id - 1);
-    if (i.parent != nullptr && id < entries_.size() && !entries_[id].empty()) {
+    if (i.type == IntervalType::user && id < entries_.size() && !entries_[id].empty()) {
       i.exe_count = *std::max_element(entries_[id].begin(), entries_[id].end());
     }
     for (auto& c : i.children) self(self, *c);

@@ -2,10 +2,12 @@
 // shared IntervalTree (characteristics.hpp) from the events of MpProgram, so that message-passing
 // and DVM runs give the same reports.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -18,12 +20,35 @@ namespace augur::models::analysis {
 /// The analyzer's row of a collective kind (gatherv → gather, exscan → scan, …).
 OpKind op_kind_of(engine::CollectiveKind kind);
 
+/// Whether a collective synchronises every rank: no rank can leave it before every rank has
+/// entered it (barrier, allreduce, allgather(v), alltoall(v), reduce_scatter). Phases end there;
+/// rooted (bcast, reduce, gather, scatter) and prefix (scan, exscan) collectives do not.
+bool synchronises_all(engine::CollectiveKind kind);
+
 /// Names the code region an interval_enter event of `lp` with `tag` enters: (file, line).
 /// MpProgram's regions come from TI `location FILE LINE` actions (see runner.cpp for the wiring).
 using RegionNamer = std::function<std::pair<std::string, int>(engine::LpId lp, std::int32_t tag)>;
 
+/// Where rank 0's `ordinal`-th call (from 1) of collective `kind` is in the trace: (file, line);
+/// line 0 when unknown. Asked only for the phases shown, once the run has finished.
+using CallLocator =
+    std::function<std::pair<std::string, std::uint64_t>(engine::CollectiveKind kind, std::uint64_t ordinal)>;
+
+/// How MpCharacteristics names and bounds what it builds.
+struct MpCharacteristicsOptions {
+  std::string source;     ///< names the Main interval (the trace)
+  RegionNamer namer;      ///< names TI `location` regions; empty: (no file, tag)
+  CallLocator locator;    ///< trace positions of rank 0's global synchronisations in phase names
+  /// Phase intervals kept (those with the most lost time); the other phases are added up in one
+  /// "other phases" interval. Fewer when the processors are many: phase intervals cost one
+  /// ProcessorTimes (about 1 KB) per processor each, and together with the phases being
+  /// accumulated they stay within `phase_budget` of them; when none fits, phases are not tracked.
+  std::size_t max_phases = 8;
+  std::size_t phase_budget = std::size_t{1} << 16;
+};
+
 /// Observer filling an IntervalTree from a message-passing run. Accounting per LP, in the
-/// interval (code region) the LP is in when the event happens:
+/// interval (code region or phase) the LP is in when the event happens:
 /// * execution — the LP's clock advance;
 /// * cpu_usr — compute events (including reduction flops inside collectives);
 /// * communication per operation kind (point_to_point or the collective's kind; the messages of
@@ -37,13 +62,29 @@ using RegionNamer = std::function<std::pair<std::string, int>(engine::LpId lp, s
 /// * operation counts — one per message sent (point_to_point) and one per collective call;
 /// * idle and load imbalance — IntervalTree::close_interval over every LP at the end of the run.
 /// Sleep events advance execution only (neither CPU nor communication).
-/// Regions: interval_enter starts a User interval under Main named by the RegionNamer (an enter
-/// while a region is open leaves it first); interval_exit returns to Main. Without region events
-/// the whole run is the Main interval. EXE_COUNT of a region = the most entries of one LP.
+///
+/// Intervals under Main:
+/// * **Regions** — interval_enter starts a User interval named by the RegionNamer (an enter while
+///   a region is open leaves it first); interval_exit returns to Main. Ranks entering the same
+///   (file, line) share one interval; EXE_COUNT = the most entries of one LP.
+/// * **Phases**, when the trace marks no regions — phase k of an LP runs from its exit of the
+///   (k−1)-th collective that synchronises every rank (synchronises_all) to its exit of the k-th
+///   (the waiting in that collective is the phase's), the last one to the LP's end. Phases whose
+///   calls are the same on every rank (kinds, peers and tags of every call, computations, the
+///   opening and closing collective; not durations or sizes) — the same stretch of code in
+///   different iterations — are one interval with EXE_COUNT = occurrences, named by the first:
+///   "phase 3 (+199 alike): after allreduce #2 (rank0.txt:57), before barrier #1 (rank0.txt:80)"
+///   (rank 0's calls, numbered per kind). Empty phases are left out; a run no global
+///   synchronisation splits stays in Main. At most max_phases intervals, those with the most lost
+///   time; the rest are one "other phases" interval.
+/// Without regions or phases the whole run is the Main interval. Intervals are not synchronised
+/// across ranks, so Main's integrated execution time (the sum over its intervals of their longest
+/// processor) differs from the predicted time (by the spread of exits from the global
+/// synchronisations, plus, for recurring phases, the imbalance that evens out between occurrences).
 class MpCharacteristics final : public engine::Observer {
  public:
-  /// `lp_count` processors; `source` names the Main interval (the trace).
-  explicit MpCharacteristics(std::uint32_t lp_count, std::string source = {}, RegionNamer namer = {});
+  /// `lp_count` processors.
+  explicit MpCharacteristics(std::uint32_t lp_count, MpCharacteristicsOptions options = {});
 
   void on_event(const engine::Event& event) override;
   /// Closes every interval (idle, load imbalance) and integrates the tree.
@@ -54,13 +95,59 @@ class MpCharacteristics final : public engine::Observer {
   IntervalTree& tree() { return tree_; }
 
  private:
-  struct Lp {
-    Interval* where = nullptr;        ///< current interval
-    double clock = 0;                 ///< clock after the last event
+  using Counts = std::array<std::uint64_t, op_kind_count>;
+
+  /// A global synchronisation opening or closing a phase, as rank 0 called it.
+  struct Boundary {
+    bool known = false;  ///< false: the start of the run (opening) or its end (closing)
+    engine::CollectiveKind kind = engine::CollectiveKind::barrier;
+    std::uint64_t ordinal = 0;  ///< its number among rank 0's calls of that kind, from 1
+  };
+  /// Per-processor figures and operation counts of a phase.
+  struct Figures {
+    std::vector<ProcessorTimes> procs;
+    Counts operations{};
+    std::uint32_t kinds = 0;  ///< bit k: some processor has figures of OpKind k (the others are 0)
+  };
+  /// A phase some LP has not left yet.
+  struct Pending {
+    Figures figures;
+    std::vector<std::uint64_t> signature;  ///< per LP: hash of its calls in the phase
+    std::uint32_t left = 0;                ///< LPs that left it
+    Boundary opening;
+    Boundary closing;
+  };
+  /// A distinct phase: every occurrence of the same calls, added up.
+  struct Record {
+    Figures figures;
+    std::uint64_t key = 0;
+    std::uint64_t number = 0;  ///< the first occurrence's phase number, from 1
+    std::uint64_t occurrences = 0;
+    Boundary opening;
+    Boundary closing;
+  };
+  /// Per LP; the figures most events touch are kept here, on the LP's first cache line, and
+  /// added to its interval's (`acc`) when it changes interval or the run ends (spill).
+  struct alignas(64) Lp {
+    double clock = 0;               ///< clock after the last event
+    std::uint64_t signature = 0;    ///< hash of its calls in the current phase
+    double execution = 0;
+    double cpu_usr = 0;
+    double communication = 0;       ///< of operation kind `comm_kind`
+    double waiting = 0;             ///< of operation kind `comm_kind`
+    double p2p_overlap = 0;
     std::uint32_t open_requests = 0;  ///< non-blocking requests posted and not yet waited for
-    bool in_collective = false;       ///< between collective_begin and collective_end
+    bool in_collective = false;     ///< between collective_begin and collective_end
     OpKind collective = OpKind::barrier;
-    std::uint64_t collectives = 0;    ///< collectives entered so far
+    OpKind comm_kind = OpKind::point_to_point;
+    engine::CollectiveKind collective_kind = engine::CollectiveKind::barrier;
+    ProcessorTimes* acc = nullptr;  ///< where its figures go (region, phase or Main)
+    Counts* counts = nullptr;       ///< where its operations are counted
+    std::uint32_t* kinds = nullptr; ///< where the operation kinds it has figures of are marked
+    Interval* region = nullptr;     ///< the User interval it is in; nullptr outside regions
+    std::uint64_t sends = 0;        ///< point-to-point messages sent, not yet added to `counts`
+    std::uint64_t collectives = 0;  ///< collectives entered so far
+    std::uint64_t phase = 0;        ///< global synchronisations left so far
   };
   struct OpenCollective {
     OpKind kind = OpKind::barrier;
@@ -68,19 +155,44 @@ class MpCharacteristics final : public engine::Observer {
     std::uint32_t exited = 0;
     std::vector<double> enter;
     std::vector<double> exit;
-    std::vector<Interval*> where;
+    std::vector<ProcessorTimes*> where;
   };
 
-  void enter_collective(engine::LpId lp, OpKind kind, double at);
+  void enter_collective(engine::LpId lp, engine::CollectiveKind kind, double at);
   void exit_collective(engine::LpId lp, double at);
   void close_collective(OpenCollective& c);
-  void communicate(engine::LpId lp, OpKind kind, const engine::Event& e);
+  void communicate(Lp& l, OpKind kind, const engine::Event& e);
+  void enter_region(const engine::Event& e);
+  static void complete(ProcessorTimes& t);
+  void sign(Lp& l, const engine::Event& e);
+  static void spill(Lp& l);
+  void point_outside_regions(engine::LpId lp);
+  Pending& pending(std::uint64_t phase);
+  void end_phase(engine::LpId lp);
+  void flush(std::uint64_t phase);
+  void add_record(Pending& p, std::uint64_t number, std::uint64_t key);
+  void add_to(Figures& to, const Figures& from) const;
+  void add_to(Interval& to, const Figures& from) const;
+  double lost(const Figures& f) const;
+  void build_phase_intervals();
+  std::string phase_name(const Record& r, std::uint64_t& line) const;
 
+  MpCharacteristicsOptions options_;
   IntervalTree tree_;
-  RegionNamer namer_;
   std::vector<Lp> lps_;
   std::map<std::uint64_t, OpenCollective> open_;     ///< by collective sequence number
   std::vector<std::vector<std::uint32_t>> entries_;  ///< per interval id − 1: entries per LP
+  bool phases_ = false;          ///< phases tracked (max_phases ≥ 1 within the budget)
+  std::size_t max_phases_ = 0;
+  bool regions_seen_ = false;    ///< some LP entered a region: phases fold into Main
+  std::uint32_t tree_kinds_ = 0; ///< kinds marked by LPs in Main or a region (not needed there)
+  std::map<std::uint64_t, Pending> pending_;         ///< by phase index (from 0)
+  std::vector<Record> records_;
+  std::unordered_map<std::uint64_t, std::size_t> record_index_;  ///< key → records_ index
+  Figures other_;                ///< phases beyond max_phases, added up
+  std::uint64_t other_occurrences_ = 0;
+  std::vector<std::vector<ProcessorTimes>> spare_;   ///< zeroed buffers of flushed phases, reused
+  std::array<std::uint64_t, static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1> rank0_calls_{};
   bool finished_ = false;
 };
 

@@ -197,6 +197,14 @@ Compare compare(const std::vector<double>& v) {
   return c;
 }
 
+// How the intervals table names an interval: Main, a phase by its description, a region by
+// file:line.
+std::string interval_name(const Interval& i) {
+  if (i.parent == nullptr) return "Main";
+  if (i.type == analysis::IntervalType::phase) return i.source_file;
+  return fmt::format("{}:{}", i.source_file, i.source_line);
+}
+
 std::string interval_title(const Interval& i) {
   std::string s = fmt::format("INTERVAL (NLINE={} SOURCE={}) LEVEL={} EXE_COUNT={}", i.source_line,
                               i.source_file.empty() ? std::string("-") : i.source_file, i.level, i.exe_count);
@@ -290,8 +298,7 @@ void characteristics_section(std::string& out, const analysis::IntervalTree& tre
     out += "<table class=\"intervals\"><tr><th>interval</th><th>level</th><th>EXE_COUNT</th><th>execution (s)</th>"
            "<th>efficiency</th><th>communication (s)</th><th>idle (s)</th><th>load imbalance (s)</th></tr>\n";
     for (const Interval* i : all) {
-      const std::string name = i->parent == nullptr ? std::string("Main")
-                                                    : fmt::format("{}:{}", i->source_file, i->source_line);
+      const std::string name = interval_name(*i);
       out += fmt::format(
           "<tr><td><a href=\"#v{}-i{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
           "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
@@ -362,8 +369,7 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
 
 // ---- one variant -------------------------------------------------------------------------
 
-void variant_section(std::string& out, const std::string& scenario, const VariantResult& v,
-                     const analysis::IntervalTree* tree) {
+void variant_section(std::string& out, const std::string& scenario, const VariantResult& v) {
   const SweepRow r = sweep_rows({v}).front();
   out += fmt::format("<section id=\"v{}\">\n<h2>Variant {}: {} processors, {}{}</h2>\n", v.index, v.index, v.processors,
                      esc(v.machine_name), v.swept.empty() ? std::string() : ", " + esc(swept_text(v)));
@@ -401,7 +407,7 @@ void variant_section(std::string& out, const std::string& scenario, const Varian
     out += "<h3>Time per processor</h3>\n" + svg_stacked_bars(bars);
     if (n < v.lps.size()) out += fmt::format("<p class=\"muted\">first {} of {} processors.</p>\n", n, v.lps.size());
   }
-  if (tree != nullptr) characteristics_section(out, *tree, v.index);
+  if (v.intervals) characteristics_section(out, *v.intervals, v.index);
   const std::string text = text_report(scenario, v);
   waits_section(out, v, advice_of(text));
   if (!v.warnings.empty()) {
@@ -414,8 +420,7 @@ void variant_section(std::string& out, const std::string& scenario, const Varian
 
 }  // namespace
 
-std::string html_report(const std::string& scenario, const std::vector<VariantResult>& variants,
-                        const std::vector<const analysis::IntervalTree*>& characteristics) {
+std::string html_report(const std::string& scenario, const std::vector<VariantResult>& variants) {
   std::string out;
   out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
@@ -432,18 +437,15 @@ std::string html_report(const std::string& scenario, const std::vector<VariantRe
   }
   out += "</nav>\n";
   if (variants.size() > 1) sweep_section(out, variants);
-  for (std::size_t i = 0; i < variants.size(); ++i) {
-    variant_section(out, scenario, variants[i], i < characteristics.size() ? characteristics[i] : nullptr);
-  }
+  for (const VariantResult& v : variants) variant_section(out, scenario, v);
   out += "</body>\n</html>\n";
   return out;
 }
 
-void write_html(const std::string& path, const std::string& scenario, const std::vector<VariantResult>& variants,
-                const std::vector<const analysis::IntervalTree*>& characteristics) {
+void write_html(const std::string& path, const std::string& scenario, const std::vector<VariantResult>& variants) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (!f) throw std::runtime_error(path + ": error: cannot write the HTML report");
-  f << html_report(scenario, variants, characteristics);
+  f << html_report(scenario, variants);
   if (!f) throw std::runtime_error(path + ": error: write failed");
 }
 

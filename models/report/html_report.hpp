@@ -6,18 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "models/analysis/characteristics.hpp"
 #include "models/report/report.hpp"
 
 namespace augur::models::report {
 
-/// The HTML document. `characteristics[i]` is variant i's integrated interval tree (nullptr or
-/// missing: the characteristics section is left out). Same inputs ⇒ byte-identical output.
-std::string html_report(const std::string& scenario, const std::vector<VariantResult>& variants,
-                        const std::vector<const analysis::IntervalTree*>& characteristics);
+/// The HTML document; each variant's characteristics section shows its interval tree
+/// (VariantResult::intervals; none: the section is left out). Same inputs ⇒ byte-identical output.
+std::string html_report(const std::string& scenario, const std::vector<VariantResult>& variants);
 
 /// Writes html_report(...) to `path`; throws std::runtime_error naming the file.
-void write_html(const std::string& path, const std::string& scenario, const std::vector<VariantResult>& variants,
-                const std::vector<const analysis::IntervalTree*>& characteristics);
+void write_html(const std::string& path, const std::string& scenario, const std::vector<VariantResult>& variants);
 
 }  // namespace augur::models::report

@@ -3,6 +3,8 @@
 #include "models/report/interval_report.hpp"
 #include "models/report/interval_report_internal.hpp"
 
+#include <algorithm>
+
 namespace augur::models::report {
 
 using analysis::Interval;
@@ -13,16 +15,27 @@ using nlohmann::ordered_json;
 
 namespace {
 
+// The five DVM kinds always; the message-passing kinds (point_to_point, the collectives) when they
+// occur, with communication split into transfer and waiting.
 ordered_json collectives(const IntervalTotals& t) {
   ordered_json j = ordered_json::object();
-  for (OpKind k : analysis::dvm_op_kinds) {
+  for (OpKind k : analysis::all_op_kinds) {
     const analysis::OpTimes& op = t.op(k);
-    j[std::string(analysis::to_string(k))] = {{"operations", t.nop(k)},
-                                              {"communication", op.communication},
-                                              {"real_synchronization", op.real_sync},
-                                              {"synchronization", op.synchronization},
-                                              {"time_variation", op.variation},
-                                              {"overlap", op.overlap}};
+    const bool dvm = std::find(analysis::dvm_op_kinds.begin(), analysis::dvm_op_kinds.end(), k) !=
+                     analysis::dvm_op_kinds.end();
+    if (!dvm && t.nop(k) == 0 && op.communication == 0 && op.synchronization == 0 && op.variation == 0 &&
+        op.overlap == 0)
+      continue;
+    ordered_json& o = j[std::string(analysis::to_string(k))];
+    o = {{"operations", t.nop(k)}, {"communication", op.communication}};
+    if (!dvm) {
+      o["transfer"] = op.transfer;
+      o["waiting"] = op.waiting;
+    }
+    o["real_synchronization"] = op.real_sync;
+    o["synchronization"] = op.synchronization;
+    o["time_variation"] = op.variation;
+    o["overlap"] = op.overlap;
   }
   return j;
 }

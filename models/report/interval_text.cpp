@@ -37,12 +37,20 @@ struct General {
   int precision;
 };
 
-constexpr std::array<General, 16> generals{{
+// Transfer (message-passing runs: communication while data moved) is 0 in DVM runs, so left out.
+double transfer(const ProcessorTimes& p) {
+  double t = 0;
+  for (const OpTimes& o : p.ops) t += o.transfer;
+  return t;
+}
+
+constexpr std::array<General, 17> generals{{
     {"Lost time              ", [](const ProcessorTimes& p, int) { return p.lost; }, prec},
     {"User insufficient par. ", [](const ProcessorTimes& p, int) { return p.insuff_usr; }, prec},
     {"Sys.insufficient par.  ", [](const ProcessorTimes& p, int) { return p.insuff_sys; }, prec},
     {"Idle time              ", [](const ProcessorTimes& p, int) { return p.idle; }, prec},
     {"Communication          ", [](const ProcessorTimes& p, int) { return p.communication; }, prec},
+    {"Transfer               ", [](const ProcessorTimes& p, int) { return transfer(p); }, prec},
     {"Real synchronization   ", [](const ProcessorTimes& p, int) { return p.real_sync; }, prec},
     {"Synchronization        ", [](const ProcessorTimes& p, int) { return p.synchronization; }, prec},
     {"Variation              ", [](const ProcessorTimes& p, int) { return p.variation; }, prec},
@@ -58,7 +66,8 @@ constexpr std::array<General, 16> generals{{
     {"Processors             ", [](const ProcessorTimes&, int n) { return static_cast<double>(n); }, 0},
 }};
 
-/// The columns of the collective-operation tables (PPPA nameOper) and the matching
+/// The columns of the collective-operation tables (PPPA nameOper, and Transfer: the part of
+/// Communic while data moved, non-zero in message-passing runs only) and the matching
 /// interval-wide characteristic that decides whether a column is printed.
 struct Column {
   std::string_view heading;  // right-aligned in 10 characters
@@ -66,8 +75,9 @@ struct Column {
   double OpTimes::*op;
   double IntervalTotals::*total;
 };
-constexpr std::array<Column, 5> columns{{
+constexpr std::array<Column, 6> columns{{
     {"  Communic", "Communication          ", &OpTimes::communication, &IntervalTotals::communication},
+    {"  Transfer", "Transfer               ", &OpTimes::transfer, &IntervalTotals::transfer},
     {" Real_sync", "Real synchronization   ", &OpTimes::real_sync, &IntervalTotals::real_sync},
     {"   Synchro", "Synchronization        ", &OpTimes::synchronization, &IntervalTotals::synchronization},
     {" Variation", "Variation              ", &OpTimes::variation, &IntervalTotals::variation},
@@ -83,6 +93,7 @@ std::string_view type_word(const Interval& i) {
     case analysis::IntervalType::seq: return "SEQ";
     case analysis::IntervalType::par: return "PAR";
     case analysis::IntervalType::user: return "USER";
+    case analysis::IntervalType::phase: return "PHASE";
     case analysis::IntervalType::main: return "";
   }
   return "";
@@ -117,7 +128,7 @@ class TextWriter {
     o_ += rule_line;
     header(i);
     std::uint64_t ncall = 0;
-    for (OpKind k : analysis::dvm_op_kinds) ncall += t.nop(k);
+    for (OpKind k : analysis::all_op_kinds) ncall += t.nop(k);
     if (options_.main_characteristics) main_part(t, ncall);
     if (options_.comparative_characteristics) comparative_part(t, procs, ncall);
     if (options_.processor_characteristics) processor_part(t, procs, ncall);
@@ -128,7 +139,7 @@ class TextWriter {
   /// The analyzer sizes its columns once, from the first interval's collective-operation sums.
   static int column_width(const IntervalTotals& t) {
     double largest = 0;
-    for (OpKind k : analysis::dvm_op_kinds)
+    for (OpKind k : analysis::all_op_kinds)
       for (const Column& c : columns) largest = std::max(largest, t.op(k).*c.op);
     return std::max<int>(min_width, static_cast<int>(fmt::format("{:{}.{}f}", largest, min_width, prec).size()));
   }
@@ -159,7 +170,11 @@ class TextWriter {
       o_ += fmt::format("   Insufficient parallelism {} ( User= {:.4f} Sys= {:.4f} )\n",
                         time(t.insuff_usr + t.insuff_sys), t.insuff_usr, t.insuff_sys);
     // augur does not model the start of asynchronous operations apart: Starts is 0.
-    if (t.communication != 0)
+    // Message-passing runs: Real_sync is the waiting; Transfer the rest.
+    if (t.communication != 0 && t.transfer > 0)
+      o_ += fmt::format("   Communication            {} ( Real_sync= {:.4f} Starts= {:.4f} Transfer= {:.4f} )\n",
+                        time(t.communication), t.real_sync, 0.0, t.transfer);
+    else if (t.communication != 0)
       o_ += fmt::format("   Communication            {} ( Real_sync= {:.4f} Starts= {:.4f} )\n", time(t.communication),
                         t.real_sync, 0.0);
     if (t.idle != 0) o_ += fmt::format("   Idle time                {}\n", time(t.idle));
@@ -174,7 +189,7 @@ class TextWriter {
     for (const Column& c : columns)
       if (t.*c.total > 0) o_ += fmt::format("{:>{}} ", c.heading, width_);
     o_ += '\n';
-    for (OpKind k : analysis::dvm_op_kinds) {
+    for (OpKind k : analysis::all_op_kinds) {
       const OpTimes& op = t.op(k);
       bool any = t.nop(k) > 0;
       for (const Column& c : columns) any = any || op.*c.op != 0;
@@ -204,7 +219,7 @@ class TextWriter {
     for (const Column& c : columns)
       if (t.*c.total > 0) o_ += fmt::format("{:>{}}  ", c.heading, width_ + npr_width);
     o_ += '\n';
-    for (OpKind k : analysis::dvm_op_kinds) {
+    for (OpKind k : analysis::all_op_kinds) {
       std::array<Spread, columns.size()> s{};
       bool any = false;
       for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -251,7 +266,7 @@ class TextWriter {
     for (const Column& c : columns) {
       if (!(t.*c.total > 0)) continue;
       o_ += fmt::format("           {}\n", c.general);
-      for (OpKind k : analysis::dvm_op_kinds) {
+      for (OpKind k : analysis::all_op_kinds) {
         double sum = 0;
         for (const ProcessorTimes& p : procs) sum += p.op(k).*c.op;
         if (sum == 0) continue;

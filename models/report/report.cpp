@@ -105,6 +105,17 @@ std::string advice(const VariantResult& v) {
   return text + ".";
 }
 
+// What the interval reports print about the run besides the tree.
+IntervalReportMeta interval_meta(const VariantResult& v) {
+  IntervalReportMeta meta;
+  meta.program = v.trace;
+  meta.machine = v.machine_name;
+  meta.grid = v.grid;
+  meta.processors = v.processors;
+  meta.rule = v.intervals_rule;
+  return meta;
+}
+
 void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max_rows) {
   const analysis::LpWaits total = analysis::sum_waits(v.waits);
   if (!(total.total_s() > 0)) return;
@@ -139,7 +150,7 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
 }  // namespace
 
 void write_text(std::ostream& out, const std::string& scenario, const std::vector<VariantResult>& variants,
-                std::size_t max_rows) {
+                std::size_t max_rows, const TextReportOptions& intervals) {
   out << fmt::format("augur: {} ({} variant{})\n", scenario, variants.size(), variants.size() == 1 ? "" : "s");
   for (const VariantResult& v : variants) {
     out << fmt::format("\nvariant {}: {} processors{}, machine {} ({})", v.index, v.processors,
@@ -152,30 +163,36 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
       if (!v.message.empty() && v.message.back() != '\n') out << "\n";
     }
     out << fmt::format("  predicted time: {:.6f} s   ({} events)\n", v.predicted_time_s, v.events);
-    if (v.intervals) {
-      IntervalReportMeta meta;
-      meta.program = v.trace;
-      meta.machine = v.machine_name;
-      meta.grid = v.grid;
-      meta.processors = v.processors;
-      out << "\n";
-      write_interval_text(out, *v.intervals, meta, v.interval_root);
-      for (const std::string& w : v.warnings) out << "  " << w << "\n";
-      continue;
+    if (!v.lps.empty()) {
+      out << fmt::format("  {:>6} {:>12} {:>12} {:>12} {:>12} {:>9} {:>13} {:>9} {:>13}\n", "rank", "compute_s",
+                         "transfer_s", "wait_s", "end_s", "msgs_out", "bytes_out", "msgs_in", "bytes_in");
+      auto row = [&](const std::string& name, const LpStats& s) {
+        out << fmt::format("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>9} {:>13} {:>9} {:>13}\n", name,
+                           s.compute_s, s.transfer_s, s.wait_s, s.end_s, s.messages_sent, s.bytes_sent,
+                           s.messages_received, s.bytes_received);
+      };
+      const std::size_t n = max_rows == 0 ? v.lps.size() : std::min(max_rows, v.lps.size());
+      for (std::size_t i = 0; i < n; ++i) row(std::to_string(i), v.lps[i]);
+      if (n < v.lps.size()) out << fmt::format("  ... {} more ranks (see --json)\n", v.lps.size() - n);
+      row("total", totals(v.lps));
     }
-    if (v.lps.empty()) continue;
-    out << fmt::format("  {:>6} {:>12} {:>12} {:>12} {:>12} {:>9} {:>13} {:>9} {:>13}\n", "rank", "compute_s",
-                       "transfer_s", "wait_s", "end_s", "msgs_out", "bytes_out", "msgs_in", "bytes_in");
-    auto row = [&](const std::string& name, const LpStats& s) {
-      out << fmt::format("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>9} {:>13} {:>9} {:>13}\n", name,
-                         s.compute_s, s.transfer_s, s.wait_s, s.end_s, s.messages_sent, s.bytes_sent,
-                         s.messages_received, s.bytes_received);
-    };
-    const std::size_t n = max_rows == 0 ? v.lps.size() : std::min(max_rows, v.lps.size());
-    for (std::size_t i = 0; i < n; ++i) row(std::to_string(i), v.lps[i]);
-    if (n < v.lps.size()) out << fmt::format("  ... {} more ranks (see --json)\n", v.lps.size() - n);
-    row("total", totals(v.lps));
-    write_waits_text(out, v, max_rows);
+    if (v.intervals) {
+      // The characteristics in the analyzer's layout; with many processors the per-processor part
+      // shows the first max_rows unless a processor list was given.
+      TextReportOptions options = intervals;
+      const bool cut = options.processors.empty() && options.processor_characteristics && max_rows > 0 &&
+                       static_cast<std::size_t>(v.processors) > max_rows;
+      if (cut) {
+        for (std::size_t p = 1; p <= max_rows; ++p) options.processors.push_back(static_cast<int>(p));
+      }
+      out << "\n";
+      write_interval_text(out, *v.intervals, interval_meta(v), v.interval_root, options);
+      if (cut) {
+        out << fmt::format("  (execution characteristics of processors 1-{} of {}; all of them in the JSON report)\n",
+                           max_rows, v.processors);
+      }
+    }
+    if (!v.lps.empty()) write_waits_text(out, v, max_rows);
     for (const std::string& w : v.warnings) out << "  " << w << "\n";
   }
 }
@@ -258,13 +275,8 @@ nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<Va
       j["wait_states"] = std::move(ws);
     }
     if (v.intervals) {
-      IntervalReportMeta meta;
-      meta.program = v.trace;
-      meta.machine = v.machine_name;
-      meta.grid = v.grid;
-      meta.processors = v.processors;
-      j["grid"] = v.grid;
-      j["dvm"] = interval_report_json(*v.intervals, meta, v.interval_root);
+      if (!v.grid.empty()) j["grid"] = v.grid;
+      j["characteristics"] = interval_report_json(*v.intervals, interval_meta(v), v.interval_root);
     }
     j["warnings"] = v.warnings;
     doc["variants"].push_back(std::move(j));

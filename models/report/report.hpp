@@ -13,6 +13,7 @@
 
 #include "models/analysis/characteristics.hpp"
 #include "models/analysis/wait_states.hpp"
+#include "models/report/interval_report.hpp"
 #include "models/report/run_stats.hpp"
 
 namespace augur::models::report {
@@ -37,16 +38,22 @@ struct VariantResult {
   std::vector<double> explained_by_operation;        ///< direct waiting explained by regions, same indexing
   std::vector<analysis::RegionCause> causes;         ///< root causes, largest first
   std::vector<std::string> warnings;
-  /// DVM runs: the integrated interval tree, the interval the report starts from (Predictor
-  /// 3.1's: the one current at the end of the trace) and the grid ("2x2").
+  /// The characteristics (spec section 8): the integrated interval tree of the run (DVM and
+  /// message-passing runs; null only for a result that was not run), the rule it was integrated
+  /// with, the interval the report starts from (nullptr: Main; DVM: Predictor 3.1's, the one
+  /// current at the end of the trace) and the DVM grid ("2x2", empty for message-passing runs).
   std::shared_ptr<analysis::IntervalTree> intervals;
+  analysis::IntegrateRule intervals_rule = analysis::IntegrateRule::predictor;
   const analysis::Interval* interval_root = nullptr;
   std::string grid;
 };
 
-/// Human-readable report on `out`; at most `max_rows` LP rows per variant (0 = all).
+/// Human-readable report on `out`; at most `max_rows` LP rows per variant (0 = all). Every
+/// variant's characteristics are printed in the DVM analyzer's layout with `intervals` (interval
+/// depth, processor list); when that names no processors, the per-processor part of a
+/// message-passing run shows the first `max_rows` processors.
 void write_text(std::ostream& out, const std::string& scenario, const std::vector<VariantResult>& variants,
-                std::size_t max_rows = 64);
+                std::size_t max_rows = 64, const TextReportOptions& intervals = {});
 /// The JSON document (keys in a fixed order, so same inputs give byte-identical files).
 nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<VariantResult>& variants);
 /// Writes to_json(...) to `path`, indented; throws std::runtime_error naming the file.

@@ -308,3 +308,111 @@ TEST_CASE("augur wait states of tiny-4 agree with SimGrid's per-action log") {
   CHECK(get(3, "indirect_s") == doctest::Approx(1.509680).epsilon(1e-5));
 }
 }
+
+TEST_SUITE("golden") {
+TEST_CASE("augur reports the characteristics of tiny-4 per phase between its global synchronisations") {
+  // tiny-4 on platform_cluster_64 (1 Gflop/s; 1 MB at 10 GB/s + 1 us = 101 us). Rank 0's trace:
+  // line 5 allreduce, line 6 barrier: phase 1 runs to the allreduce, phase 2 to the barrier.
+  const fs::path d = temp_dir("tiny_phases");
+  const std::string trace = "run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --machine platform_cluster_64 ";
+  const Result r = run_augur(trace + "--json " + (d / "t.json").string());
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const auto v = nlohmann::json::parse(slurp(d / "t.json"))["variants"][0];
+  REQUIRE(v.contains("characteristics"));
+  const auto& main = v["characteristics"]["interval"];
+  CHECK(main["type"] == "Main");
+  // Productive = every computation: 1.001 + 2.001 + 0.501 + 3.501 = 7.004 s (allreduce flops
+  // included); efficiency = 7.004 / (4 × execution), execution within microseconds of the run.
+  CHECK(main["productive_time"]["cpu"].get<double>() == doctest::Approx(7.004));
+  CHECK(main["execution_time"].get<double>() == doctest::Approx(v["predicted_time_s"].get<double>()).epsilon(1e-5));
+  CHECK(main["efficiency"].get<double>() ==
+        doctest::Approx(7.004 / (4 * main["execution_time"].get<double>())).epsilon(1e-9));
+  // Point-to-point: 4 sends of 1 MB, each busy 101 us on the sender (rendezvous) and the receiver:
+  // transfer 8 × 101 us; waiting: rank 0 1 s for rank 1's receive, ranks 2 and 3 about 1.5 s each.
+  const auto& p2p = main["collectives"]["point_to_point"];
+  CHECK(p2p["operations"] == 4);
+  CHECK(p2p["transfer"].get<double>() == doctest::Approx(8 * 101e-6).epsilon(1e-6));
+  CHECK(p2p["waiting"].get<double>() == doctest::Approx(4.0).epsilon(1e-3));
+  CHECK(p2p["real_synchronization"].get<double>() == p2p["waiting"].get<double>());
+  REQUIRE(main["intervals"].size() == 2);
+  const auto& p1 = main["intervals"][0];
+  const auto& p2 = main["intervals"][1];
+  CHECK(p1["type"] == "Phase");
+  CHECK(p1["source_file"] == "phase 1: from the start to allreduce #1 (rank0.txt:5)");
+  CHECK(p1["source_line"] == 5);
+  CHECK(p1["exe_count"] == 1);
+  // Phase 1: CPU 1.001 + 2.001 + 0.501 + 0.501 = 4.004; load imbalance Σ(2.001 − CPU) = 1 + 0 +
+  // 1.5 + 1.5 = 4; rank 1 computes until 2.0, the ring then takes 4 × 101 us and the allreduce
+  // about 1 ms of reduction flops: execution ≈ 2.0014.
+  CHECK(p1["productive_time"]["cpu"].get<double>() == doctest::Approx(4.004));
+  CHECK(p1["load_imbalance"].get<double>() == doctest::Approx(4.0));
+  CHECK(p1["execution_time"].get<double>() == doctest::Approx(2.0014).epsilon(1e-4));
+  CHECK(p1["collectives"]["allreduce"]["operations"] == 1);
+  CHECK_FALSE(p1["collectives"].contains("barrier"));
+  CHECK(p2["source_file"] == "phase 2: after allreduce #1 (rank0.txt:5), before barrier #1 (rank0.txt:6)");
+  CHECK(p2["source_line"] == 6);
+  // Phase 2: rank 3 computes 3 s while ranks 0..2 wait at the barrier: productive 3, load
+  // imbalance and barrier waiting 3 × 3 = 9, efficiency 3 / (4 × 3).
+  CHECK(p2["productive_time"]["cpu"].get<double>() == doctest::Approx(3.0));
+  CHECK(p2["load_imbalance"].get<double>() == doctest::Approx(9.0));
+  CHECK(p2["collectives"]["barrier"]["waiting"].get<double>() == doctest::Approx(9.0).epsilon(1e-5));
+  CHECK(p2["collectives"]["barrier"]["synchronization"].get<double>() == doctest::Approx(9.0).epsilon(1e-5));
+  CHECK(p2["execution_time"].get<double>() == doctest::Approx(3.0).epsilon(1e-5));
+  CHECK(p2["efficiency"].get<double>() == doctest::Approx(0.25).epsilon(1e-5));
+  CHECK_FALSE(p2["collectives"].contains("point_to_point"));
+  // Main adds its phases (Integrate).
+  CHECK(main["load_imbalance"].get<double>() == doctest::Approx(13.0));
+  CHECK(main["execution_time"].get<double>() ==
+        doctest::Approx(p1["execution_time"].get<double>() + p2["execution_time"].get<double>()));
+
+  // The text report prints the same intervals in the analyzer's layout, with the operation kinds
+  // that occur and Transfer beside Communic.
+  CHECK(r.out.find("Processor system=4\n") != std::string::npos);
+  CHECK(r.out.find("INTERVAL ( NLINE=0 SOURCE=" + shared + "/ti-samples/tiny-4/ti_index.txt ) LEVEL=0  EXE_COUNT=1") !=
+        std::string::npos);
+  CHECK(r.out.find("INTERVAL ( NLINE=6 SOURCE=phase 2: after allreduce #1 (rank0.txt:5), before barrier #1 "
+                   "(rank0.txt:6) ) LEVEL=1 PHASE EXE_COUNT=1\n") != std::string::npos);
+  CHECK(r.out.find("                  Nop   Communic   Transfer  Real_sync    Synchro  Variation \n"
+                   "Point-to-point      4     4.0013     0.0008     4.0005     0.0000     0.0000 \n"
+                   "Barrier             1     9.0000     0.0000     9.0000     9.0000     0.0000 \n"
+                   "Allreduce           1     0.0003     0.0000     0.0003     0.0003     0.0000 \n") != std::string::npos);
+  CHECK(r.out.find("Productive time                 3.0000 ( CPU= 3.0000 Sys= 0.0000 I/O= 0.0000 )") != std::string::npos);
+  // … before the wait states, root causes and advice.
+  CHECK(r.out.find("INTERVAL (") < r.out.find("  wait states (s):"));
+  CHECK(r.out.find("  advice: ") != std::string::npos);
+
+  // --depth 0: Main only; --characteristics off: none, the rest of the report as before.
+  const Result shallow = run_augur(trace + "--depth 0");
+  REQUIRE(shallow.status == 0);
+  CHECK(shallow.out.find("INTERVAL ( NLINE=0 ") != std::string::npos);
+  CHECK(shallow.out.find("PHASE") == std::string::npos);
+  const Result off = run_augur(trace + "--characteristics off --json " + (d / "off.json").string());
+  REQUIRE_MESSAGE(off.status == 0, off.err);
+  CHECK(off.out.find("INTERVAL (") == std::string::npos);
+  CHECK(off.out.find("  wait states (s):") != std::string::npos);
+  const auto o = nlohmann::json::parse(slurp(d / "off.json"))["variants"][0];
+  CHECK_FALSE(o.contains("characteristics"));
+  CHECK(o["predicted_time_s"] == v["predicted_time_s"]);
+  CHECK(o["wait_states"] == v["wait_states"]);
+  CHECK(run_augur(trace + "--characteristics maybe").status == 2);
+}
+
+TEST_CASE("augur names the phases of a trace file by the lines of rank 0's global collectives") {
+  // One file with both ranks' actions; rank 0's allreduce on line 3, its barrier on line 5, its
+  // alltoall (also synchronising) on line 7, its bcast (rooted: no phase boundary) on line 2.
+  const fs::path d = temp_dir("phase_lines");
+  augur::test::write_file((d / "t.txt").string(),
+                          "0 compute 1e6\n0 bcast 8\n0 allreduce 1 0\n0 compute 2e6\n0 barrier\n0 compute 1e6\n"
+                          "0 alltoall 8 8\n1 compute 3e6\n1 bcast 8\n1 allreduce 1 0\n1 compute 1e6\n1 barrier\n"
+                          "1 compute 1e6\n1 alltoall 8 8\n");
+  const Result r = run_augur("run --trace 'ti:" + (d / "t.txt").string() + "' --json '" + (d / "t.json").string() + "'");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const auto main = nlohmann::json::parse(slurp(d / "t.json"))["variants"][0]["characteristics"]["interval"];
+  REQUIRE(main["intervals"].size() == 3);  // the empty phase after the alltoall is left out
+  CHECK(main["intervals"][0]["source_file"] == "phase 1: from the start to allreduce #1 (t.txt:3)");
+  CHECK(main["intervals"][0]["collectives"]["bcast"]["operations"] == 1);
+  CHECK(main["intervals"][1]["source_file"] == "phase 2: after allreduce #1 (t.txt:3), before barrier #1 (t.txt:5)");
+  CHECK(main["intervals"][2]["source_file"] == "phase 3: after barrier #1 (t.txt:5), before alltoall #1 (t.txt:7)");
+  CHECK(main["intervals"][2]["source_line"] == 7);
+}
+}

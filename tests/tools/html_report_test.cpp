@@ -63,11 +63,11 @@ TEST_CASE("The sweep table quotes CSV fields and the HTML report escapes names")
         "variant,processors,machine,model,machine.latency,collectives,outcome,predicted_time_s,efficiency,compute_s,"
         "transfer_s,wait_s,idle_s,sleep_s,lost_s,trace\n"
         "1,2,\"a,\"\"b\"\" <c>\",loggp_smp,1us,,completed,2,0.625,2.5,0.25,0.5,0.75,0,1.5,\n");
-  const std::string html = augur::models::report::html_report("s<1>", {v}, {});
+  const std::string html = augur::models::report::html_report("s<1>", {v});
   CHECK(html.find("a,&quot;b&quot; &lt;c&gt;") != std::string::npos);
   CHECK(html.find("<c>") == std::string::npos);
   CHECK(html.find("<title>augur: s&lt;1&gt;</title>") != std::string::npos);
-  CHECK(html.find("<h3>Characteristics</h3>") == std::string::npos);  // no tree given
+  CHECK(html.find("<h3>Characteristics</h3>") == std::string::npos);  // no interval tree
 }
 }  // TEST_SUITE
 
@@ -127,7 +127,13 @@ TEST_CASE("augur writes the HTML report and the sweep table of a processor sweep
     CHECK(html.find("<svg id=\"v" + std::to_string(v) + "-processors\"") != std::string::npos);
   }
   CHECK(count(html, "<h3>Characteristics</h3>") == 3);
-  CHECK(count(html, "INTERVAL (NLINE=0 SOURCE=") == 3);
+  // Per variant Main and the stencil's 6 phases between its allreduces and barrier (the 5 identical
+  // ones of its set-up merged), each a characteristics block.
+  CHECK(count(html, ") LEVEL=0 EXE_COUNT=1</h4>") == 3);
+  CHECK(count(html, " TYPE=Phase</h4>") == 18);
+  CHECK(count(html, "INTERVAL (NLINE=11 SOURCE=phase 3 (+4 alike): after allreduce #2 (rank0.txt.zst:9), before "
+                    "allreduce #3 (rank0.txt.zst:11)) LEVEL=1 EXE_COUNT=5 TYPE=Phase</h4>") == 3);
+  CHECK(count(html, ">phase 1: from the start to allreduce #1 (rank0.txt.zst:3)</a>") == 3);
   CHECK(count(html, "<h3>Wait states</h3>") == 3);
   CHECK(count(html, "class=\"root-causes\"") == 3);
   CHECK(count(html, "<h4>Advice</h4>") == 3);
