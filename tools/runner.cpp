@@ -237,6 +237,12 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   scheduler.add_observer(&characteristics);
   const engine::RunResult run = run_observed(scheduler, program, options, progress, index, count);
   program.close_intervals();
+  // Main takes the line and file of the trace's first event line, preamble included, as in
+  // Predictor 3.1 (TraceLine::first_line_number): jac1d.ptr's call_mps_Barrier, LINE=25.
+  if (!reader.preamble().first_source_file.empty()) {
+    tree->root().source_file = reader.preamble().first_source_file;
+    tree->root().source_line = static_cast<int>(reader.preamble().first_source_line);
+  }
   tree->integrate(models::analysis::IntegrateRule::predictor);
   result.outcome = engine::to_string(run.outcome);
   result.message = run.message;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "engine/collective_kind.hpp"
+#include "models/report/interval_report.hpp"
 #include "models/report/svg_plot.hpp"
 #include "models/report/sweep_table.hpp"
 
@@ -56,6 +57,14 @@ std::string swept_text(const VariantResult& v) {
   return s;
 }
 
+// "4 processors" or, for a DVM run, "4 processors (grid 2x2)".
+std::string processors_text(const VariantResult& v) {
+  return fmt::format("{} processors{}", v.processors, v.grid.empty() ? std::string() : " (grid " + esc(v.grid) + ")");
+}
+
+// A DVM run: characteristics but no per-rank statistics; its summary comes from Main.
+bool dvm_run(const VariantResult& v) { return v.lps.empty() && v.intervals != nullptr; }
+
 // The advice line of the text report (one source for the analyzer's method).
 std::string text_report(const std::string& scenario, const VariantResult& v) {
   std::ostringstream ss;
@@ -85,14 +94,20 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
     }
   }
+  const bool grids = std::any_of(rows.begin(), rows.end(), [](const SweepRow& r) { return !r.grid.empty(); });
   out += "<section id=\"sweep\">\n<h2>Sweep</h2>\n";
-  out += "<table class=\"sweep\"><tr><th>variant</th><th>processors</th><th>machine</th>";
+  out += "<table class=\"sweep\"><tr><th>variant</th><th>processors</th>";
+  if (grids) out += "<th>grid</th>";
+  out += "<th>machine</th>";
   for (const auto& k : keys) out += fmt::format("<th>{}</th>", esc(k));
   out += "<th>outcome</th><th>predicted time (s)</th><th>efficiency</th><th>compute (s)</th><th>transfer (s)</th>"
-         "<th>wait (s)</th><th>idle (s)</th></tr>\n";
+         "<th>wait (s)</th><th>idle (s)</th>";
+  if (grids) out += "<th>insufficient parallelism (s)</th>";
+  out += "</tr>\n";
   for (const auto& r : rows) {
-    out += fmt::format("<tr><td><a href=\"#v{0}\">{0}</a></td><td class=\"n\">{1}</td><td>{2}</td>", r.variant, r.processors,
-                       esc(r.machine));
+    out += fmt::format("<tr><td><a href=\"#v{0}\">{0}</a></td><td class=\"n\">{1}</td>", r.variant, r.processors);
+    if (grids) out += fmt::format("<td>{}</td>", esc(r.grid));
+    out += fmt::format("<td>{}</td>", esc(r.machine));
     for (const auto& k : keys) {
       std::string val;
       for (const auto& [kk, vv] : r.swept) {
@@ -102,13 +117,19 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
     }
     out += fmt::format(
         "<td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
-        "<td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+        "<td class=\"n\">{}</td><td class=\"n\">{}</td>",
         esc(r.outcome), sec(r.predicted_time_s), pct(r.efficiency), sec(r.compute_s), sec(r.transfer_s), sec(r.wait_s),
         sec(r.idle_s));
+    if (grids) out += fmt::format("<td class=\"n\">{}</td>", sec(r.insufficient_s));
+    out += "</tr>\n";
   }
   out += "</table>\n<p class=\"muted\">Times are totals over processors except the predicted time; efficiency = "
-         "compute / (processors &times; predicted time). The same table: <code>--csv FILE</code>, "
-         "<code>--sweep-json FILE</code>.</p>\n";
+         "compute / (processors &times; predicted time).";
+  if (grids) {
+    out += " DVM variants (a grid): the characteristics of the whole program (Main) &mdash; compute = productive "
+           "time, transfer = communication &minus; real synchronization, wait = real synchronization.";
+  }
+  out += " The same table: <code>--csv FILE</code>, <code>--sweep-json FILE</code>.</p>\n";
 
   // Scalability plots: x = processor counts, one line per machine / swept value. With a single
   // processor count the variants themselves are the x positions (one line).
@@ -150,6 +171,7 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
     for (std::size_t i = 0; i < rows.size(); ++i) {
       std::string label;
       for (const auto& [k, v] : rows[i].swept) label += (label.empty() ? "" : " ") + v;
+      if (!rows[i].grid.empty()) label += (label.empty() ? "" : " ") + rows[i].grid;
       time_plot.x_labels.push_back(label.empty() ? rows[i].machine : label);
       if (rows[i].outcome == "completed") {
         t.points.emplace_back(i, rows[i].predicted_time_s);
@@ -331,9 +353,12 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
   };
   const std::size_t n = std::min(v.waits.size(), max_table_rows);
   for (std::size_t r = 0; r < n; ++r) row(std::to_string(r), v.waits[r], false);
-  row("total", total, true);
+  row(n < v.waits.size() ? fmt::format("total (all {})", v.waits.size()) : std::string("total"), total, true);
   out += "</table>\n";
-  if (n < v.waits.size()) out += fmt::format("<p class=\"muted\">{} more ranks: see --json.</p>\n", v.waits.size() - n);
+  if (n < v.waits.size()) {
+    out += fmt::format("<p class=\"muted\">{} more ranks: see --json; the total is over all {} ranks.</p>\n",
+                       v.waits.size() - n, v.waits.size());
+  }
 
   std::string ops;
   for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
@@ -371,22 +396,40 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
 
 void variant_section(std::string& out, const std::string& scenario, const VariantResult& v) {
   const SweepRow r = sweep_rows({v}).front();
-  out += fmt::format("<section id=\"v{}\">\n<h2>Variant {}: {} processors, {}{}</h2>\n", v.index, v.index, v.processors,
+  out += fmt::format("<section id=\"v{}\">\n<h2>Variant {}: {}, {}{}</h2>\n", v.index, v.index, processors_text(v),
                      esc(v.machine_name), v.swept.empty() ? std::string() : ", " + esc(swept_text(v)));
   out += "<table class=\"kv summary\">\n";
   kv(out, "Trace", esc(v.trace));
+  if (!v.grid.empty()) kv(out, "Processor grid", esc(v.grid));
   kv(out, "Machine", fmt::format("{} ({})", esc(v.machine_name), esc(v.machine_model)));
   if (!v.swept.empty()) kv(out, "Swept", esc(swept_text(v)));
   kv(out, "Collectives", esc(v.collectives));
   kv(out, "Outcome", esc(v.outcome));
   kv(out, "Predicted time", sec(v.predicted_time_s) + " s");
   kv(out, "Events", std::to_string(v.events));
-  kv(out, "Efficiency", pct(r.efficiency) + " <span class=\"muted\">(compute / (processors &times; predicted time))</span>");
-  kv(out, "Lost time", fmt::format("{} s (transfer {} s, waiting {} s, idle {} s)", sec(r.lost_s), sec(r.transfer_s),
-                                   sec(r.wait_s), sec(r.idle_s)));
-  std::uint64_t msgs = 0, bytes = 0;
-  for (const auto& s : v.lps) msgs += s.messages_sent, bytes += s.bytes_sent;
-  kv(out, "Messages", fmt::format("{} ({} bytes)", msgs, bytes));
+  if (dvm_run(v)) {
+    // The characteristics of the whole program (Main), as the DVM analyzer gives them.
+    const IntervalTotals& t = v.intervals->root().totals;
+    kv(out, "Execution time", sec(t.execution) + " s");
+    kv(out, "Efficiency", pct(r.efficiency) + " <span class=\"muted\">(productive time / (processors &times; execution "
+                                              "time), the whole program)</span>");
+    kv(out, "Lost time", fmt::format("{} s (insufficient parallelism {} s, communication {} s, idle {} s)", sec(t.lost),
+                                     sec(t.insufficient), sec(t.communication), sec(t.idle)));
+    std::string ops;
+    for (std::size_t k = 0; k < analysis::op_kind_count; ++k) {
+      const auto kind = static_cast<OpKind>(k);
+      if (t.nop(kind) == 0) continue;
+      ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", esc(std::string(analysis::title(kind))), t.nop(kind));
+    }
+    kv(out, "Operations", ops.empty() ? std::string("none") : ops);
+  } else {
+    kv(out, "Efficiency", pct(r.efficiency) + " <span class=\"muted\">(compute / (processors &times; predicted time))</span>");
+    kv(out, "Lost time", fmt::format("{} s (transfer {} s, waiting {} s, idle {} s)", sec(r.lost_s), sec(r.transfer_s),
+                                     sec(r.wait_s), sec(r.idle_s)));
+    std::uint64_t msgs = 0, bytes = 0;
+    for (const auto& s : v.lps) msgs += s.messages_sent, bytes += s.bytes_sent;
+    kv(out, "Messages", fmt::format("{} ({} bytes)", msgs, bytes));
+  }
   out += "</table>\n";
   if (v.outcome != "completed" && !v.message.empty()) out += "<pre class=\"message\">" + esc(v.message) + "</pre>\n";
 
@@ -406,6 +449,25 @@ void variant_section(std::string& out, const std::string& scenario, const Varian
     }
     out += "<h3>Time per processor</h3>\n" + svg_stacked_bars(bars);
     if (n < v.lps.size()) out += fmt::format("<p class=\"muted\">first {} of {} processors.</p>\n", n, v.lps.size());
+  } else if (dvm_run(v)) {
+    // DVM: each processor's part of the whole program (Main, nested intervals included).
+    const auto procs = inclusive_processor_times(v.intervals->root(), v.intervals_rule);
+    StackedBars bars;
+    bars.id = fmt::format("v{}-processors", v.index);
+    bars.title = "Time per processor";
+    bars.unit = "seconds";
+    bars.segments = {{"productive", palette(0)}, {"communication", palette(1)}, {"insufficient parallelism", palette(5)},
+                     {"idle", "#c8c8c8"}};
+    const std::size_t n = std::min(procs.size(), max_bar_rows);
+    for (std::size_t p = 0; p < n; ++p) {
+      const analysis::ProcessorTimes& t = procs[p];
+      const double insufficient = t.insuff_usr + t.insuff_sys;
+      const double productive = std::max(0.0, t.cpu_usr + t.cpu_sys + t.io - insufficient);
+      bars.rows.push_back(std::to_string(p));
+      bars.values.push_back({productive, t.communication, insufficient, t.idle});
+    }
+    out += "<h3>Time per processor</h3>\n" + svg_stacked_bars(bars);
+    if (n < procs.size()) out += fmt::format("<p class=\"muted\">first {} of {} processors.</p>\n", n, procs.size());
   }
   if (v.intervals) characteristics_section(out, *v.intervals, v.index);
   const std::string text = text_report(scenario, v);
@@ -432,7 +494,8 @@ std::string html_report(const std::string& scenario, const std::vector<VariantRe
   out += "<nav>";
   if (variants.size() > 1) out += "<a href=\"#sweep\">sweep</a>";
   for (const auto& v : variants) {
-    out += fmt::format("<a href=\"#v{0}\">variant {0} ({1} processors{2})</a>", v.index, v.processors,
+    out += fmt::format("<a href=\"#v{0}\">variant {0} ({1} processors{2}{3})</a>", v.index, v.processors,
+                       v.grid.empty() ? std::string() : ", grid " + esc(v.grid),
                        v.swept.empty() ? std::string() : ", " + esc(swept_text(v)));
   }
   out += "</nav>\n";

@@ -116,6 +116,14 @@ IntervalReportMeta interval_meta(const VariantResult& v) {
   return meta;
 }
 
+// Under a per-rank table cut to its first `shown` of `all` rows: what the total row below sums.
+// As in the DVM analyzer, totals are over every processor whatever the rows shown.
+void more_ranks(std::ostream& out, std::size_t shown, std::size_t all) {
+  if (shown < all) {
+    out << fmt::format("  ... {} more ranks (see --json); the total is over all {} ranks\n", all - shown, all);
+  }
+}
+
 void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max_rows) {
   const analysis::LpWaits total = analysis::sum_waits(v.waits);
   if (!(total.total_s() > 0)) return;
@@ -128,6 +136,7 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
   };
   const std::size_t n = max_rows == 0 ? v.waits.size() : std::min(max_rows, v.waits.size());
   for (std::size_t i = 0; i < n; ++i) row(std::to_string(i), v.waits[i]);
+  more_ranks(out, n, v.waits.size());
   row("total", total);
   std::string ops;
   for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
@@ -173,7 +182,7 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
       };
       const std::size_t n = max_rows == 0 ? v.lps.size() : std::min(max_rows, v.lps.size());
       for (std::size_t i = 0; i < n; ++i) row(std::to_string(i), v.lps[i]);
-      if (n < v.lps.size()) out << fmt::format("  ... {} more ranks (see --json)\n", v.lps.size() - n);
+      more_ranks(out, n, v.lps.size());
       row("total", totals(v.lps));
     }
     if (v.intervals) {
@@ -186,11 +195,14 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
         for (std::size_t p = 1; p <= max_rows; ++p) options.processors.push_back(static_cast<int>(p));
       }
       out << "\n";
-      write_interval_text(out, *v.intervals, interval_meta(v), v.interval_root, options);
       if (cut) {
-        out << fmt::format("  (execution characteristics of processors 1-{} of {}; all of them in the JSON report)\n",
-                           max_rows, v.processors);
+        // The analyzer's rule for a processor list: the main and comparative characteristics are
+        // over all processors, the execution characteristics list the chosen ones.
+        out << fmt::format("  (main and comparative characteristics over all {0} processors; execution "
+                           "characteristics of processors 1-{1} of {0}, all of them in the JSON report)\n",
+                           v.processors, max_rows);
       }
+      write_interval_text(out, *v.intervals, interval_meta(v), v.interval_root, options);
     }
     if (!v.lps.empty()) write_waits_text(out, v, max_rows);
     for (const std::string& w : v.warnings) out << "  " << w << "\n";

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
+#include <string_view>
 #include <stdexcept>
 
 namespace augur::models::report {
@@ -39,11 +41,26 @@ std::string swept_value(const SweepRow& r, const std::string& key) {
   return {};
 }
 
-const char* const number_columns[] = {"predicted_time_s", "efficiency", "compute_s", "transfer_s",
-                                      "wait_s",           "idle_s",     "sleep_s",   "lost_s"};
+const char* const number_columns[] = {"predicted_time_s", "efficiency",     "compute_s", "transfer_s", "wait_s",
+                                      "idle_s",           "insufficient_s", "sleep_s",   "lost_s"};
+constexpr std::size_t insufficient_column = 6;
+
+// The number columns shown: insufficient_s only when some variant is a DVM one.
+std::vector<std::size_t> shown_columns(bool dvm) {
+  std::vector<std::size_t> shown;
+  for (std::size_t i = 0; i < std::size(number_columns); ++i) {
+    if (i != insufficient_column || dvm) shown.push_back(i);
+  }
+  return shown;
+}
 
 std::vector<double> numbers(const SweepRow& r) {
-  return {r.predicted_time_s, r.efficiency, r.compute_s, r.transfer_s, r.wait_s, r.idle_s, r.sleep_s, r.lost_s};
+  return {r.predicted_time_s, r.efficiency, r.compute_s, r.transfer_s, r.wait_s,
+          r.idle_s,           r.insufficient_s, r.sleep_s, r.lost_s};
+}
+
+bool any_grid(const std::vector<VariantResult>& variants) {
+  return std::any_of(variants.begin(), variants.end(), [](const VariantResult& v) { return !v.grid.empty(); });
 }
 
 }  // namespace
@@ -53,6 +70,7 @@ std::string SweepRow::series() const {
   for (const auto& [k, v] : swept) {
     s += fmt::format(" {}={}", k.starts_with("machine.") ? k.substr(8) : k, v);
   }
+  if (!grid.empty()) s += fmt::format(" {}-D", std::count(grid.begin(), grid.end(), 'x') + 1);
   return s;
 }
 
@@ -69,7 +87,21 @@ std::vector<SweepRow> sweep_rows(const std::vector<VariantResult>& variants) {
     r.collectives = v.collectives;
     r.outcome = v.outcome;
     r.trace = v.trace;
+    r.grid = v.grid;
     r.predicted_time_s = v.predicted_time_s;
+    if (v.lps.empty() && v.intervals) {
+      // A DVM run: the characteristics of the whole program (Main), as the analyzer gives them.
+      const analysis::IntervalTotals& t = v.intervals->root().totals;
+      r.efficiency = t.efficiency;
+      r.compute_s = t.productive;
+      r.transfer_s = t.communication - t.real_sync;
+      r.wait_s = t.real_sync;
+      r.idle_s = t.idle;
+      r.insufficient_s = t.insufficient;
+      r.lost_s = t.lost;
+      rows.push_back(std::move(r));
+      continue;
+    }
     for (const LpStats& s : v.lps) {
       r.compute_s += s.compute_s;
       r.transfer_s += s.transfer_s;
@@ -87,16 +119,21 @@ std::vector<SweepRow> sweep_rows(const std::vector<VariantResult>& variants) {
 
 std::string sweep_csv(const std::vector<VariantResult>& variants) {
   const auto keys = swept_keys(variants);
-  std::string out = "variant,processors,machine,model";
+  const bool dvm = any_grid(variants);
+  const auto shown = shown_columns(dvm);
+  std::string out = dvm ? "variant,processors,grid,machine,model" : "variant,processors,machine,model";
   for (const auto& k : keys) out += "," + csv_field(k);
   out += ",collectives,outcome";
-  for (const char* c : number_columns) out += std::string(",") + c;
+  for (std::size_t c : shown) out += std::string(",") + number_columns[c];
   out += ",trace\n";
   for (const SweepRow& r : sweep_rows(variants)) {
-    out += fmt::format("{},{},{},{}", r.variant, r.processors, csv_field(r.machine), csv_field(r.model));
+    out += fmt::format("{},{}", r.variant, r.processors);
+    if (dvm) out += "," + csv_field(r.grid);
+    out += fmt::format(",{},{}", csv_field(r.machine), csv_field(r.model));
     for (const auto& k : keys) out += "," + csv_field(swept_value(r, k));
     out += fmt::format(",{},{}", csv_field(r.collectives), csv_field(r.outcome));
-    for (double x : numbers(r)) out += fmt::format(",{}", x);
+    const auto nums = numbers(r);
+    for (std::size_t c : shown) out += fmt::format(",{}", nums[c]);
     out += "," + csv_field(r.trace) + "\n";
   }
   return out;
@@ -107,9 +144,13 @@ nlohmann::ordered_json sweep_json(const std::string& scenario, const std::vector
   doc["schema_version"] = 1;
   doc["generator"] = "augur 0.1.0";
   doc["scenario"] = scenario;
+  const bool dvm = any_grid(variants);
+  const auto shown = shown_columns(dvm);
   nlohmann::ordered_json columns = nlohmann::ordered_json::array();
-  for (const char* c : {"variant", "processors", "machine", "model", "swept", "collectives", "outcome"}) columns.push_back(c);
-  for (const char* c : number_columns) columns.push_back(c);
+  for (const char* c : {"variant", "processors", "grid", "machine", "model", "swept", "collectives", "outcome"}) {
+    if (dvm || std::string_view(c) != "grid") columns.push_back(c);
+  }
+  for (std::size_t c : shown) columns.push_back(number_columns[c]);
   columns.push_back("trace");
   doc["columns"] = columns;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
@@ -117,6 +158,7 @@ nlohmann::ordered_json sweep_json(const std::string& scenario, const std::vector
     nlohmann::ordered_json j;
     j["variant"] = r.variant;
     j["processors"] = r.processors;
+    if (dvm) j["grid"] = r.grid;
     j["machine"] = r.machine;
     j["model"] = r.model;
     nlohmann::ordered_json swept = nlohmann::ordered_json::object();
@@ -125,7 +167,7 @@ nlohmann::ordered_json sweep_json(const std::string& scenario, const std::vector
     j["collectives"] = r.collectives;
     j["outcome"] = r.outcome;
     const auto nums = numbers(r);
-    for (std::size_t i = 0; i < nums.size(); ++i) j[number_columns[i]] = nums[i];
+    for (std::size_t c : shown) j[number_columns[c]] = nums[c];
     j["trace"] = r.trace;
     rows.push_back(std::move(j));
   }

@@ -13,10 +13,15 @@
 namespace augur::models::report {
 
 /// One row of the sweep table. Times are totals over processors in seconds, except the
-/// predicted time (the run's end).
+/// predicted time (the run's end). A message-passing row sums the per-rank statistics; a DVM row
+/// (a variant with characteristics and no per-rank statistics) takes the characteristics of the
+/// whole program, the tree's root interval (Main): efficiency, productive time as compute,
+/// communication − real synchronisation as transfer, real synchronisation as wait, idle,
+/// insufficient parallelism and lost time, as the analyzer computes them.
 struct SweepRow {
   int variant = 0;
   int processors = 0;
+  std::string grid;       ///< DVM: the processor grid ("2x2"); empty for message-passing runs
   std::string machine;
   std::string model;
   std::vector<std::pair<std::string, std::string>> swept;
@@ -28,11 +33,13 @@ struct SweepRow {
   double compute_s = 0;
   double transfer_s = 0;
   double wait_s = 0;
-  double idle_s = 0;      ///< processors × predicted time − compute − transfer − wait − sleep
+  double idle_s = 0;      ///< processors × predicted time − compute − transfer − wait − sleep − insufficient
+  double insufficient_s = 0;  ///< DVM: insufficient parallelism (0 for message-passing runs)
   double sleep_s = 0;
-  double lost_s = 0;      ///< transfer + wait + idle
-  /// The series this row belongs to in the scalability plot: the machine and the swept values
-  /// ("platform_cluster_64", "loggp latency=10us").
+  double lost_s = 0;      ///< transfer + wait + idle + insufficient
+  /// The series this row belongs to in the scalability plot: the machine, the swept values and,
+  /// for DVM rows, the grid's dimensions ("platform_cluster_64", "loggp latency=10us",
+  /// "dvm_mvs 2-D"), so that grids 4 and 2x2 lie on different lines.
   std::string series() const;
 };
 
@@ -40,12 +47,14 @@ struct SweepRow {
 std::vector<SweepRow> sweep_rows(const std::vector<VariantResult>& variants);
 
 /// The CSV text: a header line then one line per variant (RFC 4180 quoting; numbers in the
-/// shortest form that reads back exactly). Columns: variant, processors, machine, model, one
-/// column per swept key, collectives, outcome, predicted_time_s, efficiency, compute_s,
-/// transfer_s, wait_s, idle_s, sleep_s, lost_s, trace.
+/// shortest form that reads back exactly). Columns: variant, processors, [grid], machine, model,
+/// one column per swept key, collectives, outcome, predicted_time_s, efficiency, compute_s,
+/// transfer_s, wait_s, idle_s, [insufficient_s], sleep_s, lost_s, trace. The bracketed columns
+/// are there when some variant is a DVM one (has a grid).
 std::string sweep_csv(const std::vector<VariantResult>& variants);
 /// The JSON document: schema_version, generator, scenario, columns[], rows[] (one object per
-/// variant with the CSV's columns, the swept values under "swept").
+/// variant with the CSV's columns, the swept values under "swept"; `grid` and
+/// `insufficient_s` as in the CSV).
 nlohmann::ordered_json sweep_json(const std::string& scenario, const std::vector<VariantResult>& variants);
 
 /// Write sweep_csv / sweep_json to `path`; throw std::runtime_error naming the file.

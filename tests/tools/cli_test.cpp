@@ -416,3 +416,48 @@ TEST_CASE("augur names the phases of a trace file by the lines of rank 0's globa
   CHECK(main["intervals"][2]["source_line"] == 7);
 }
 }
+
+TEST_SUITE("golden") {
+TEST_CASE("augur's text report of a run cut to 64 processors totals over all of them, as the DVM analyzer") {
+  // 66 ranks at 1 Gflop/s: rank 65 computes 3 ms, the others 1 ms, then a barrier. Compute over
+  // all ranks: 65 × 1 + 3 = 68 ms (64 ms over the 64 shown). Load imbalance (max CPU − own CPU):
+  // 2 ms on ranks 0-64, 0 on rank 65: 130 ms, Tmid 130 / 66 = 1.97 ms, Tmax at the last
+  // processor reaching 2 ms (number 65 from 1), Tmin at number 66. User CPU: Tmax 3 ms at 66.
+  const fs::path d = temp_dir("cut66");
+  std::string trace;
+  for (int r = 0; r < 66; ++r) trace += std::to_string(r) + (r == 65 ? " compute 3e6\n" : " compute 1e6\n") +
+                                        std::to_string(r) + " barrier\n";
+  augur::test::write_file((d / "t.txt").string(), trace);
+  augur::test::write_file((d / "m.yaml").string(),
+                          "{schema_version: 1, model: loggp_smp, cpu_speed: 1Gflops, latency: 1us, bandwidth: 10GBps}\n");
+  const Result r = run_augur("run --trace 'ti:" + (d / "t.txt").string() + "' --machine '" + (d / "m.yaml").string() + "'");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const std::string& t = r.out;
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = t.find(what); at != std::string::npos; at = t.find(what, at + 1)) ++n;
+    return n;
+  };
+  // The per-rank and wait-state tables: 64 rows, then what the total row sums.
+  CHECK(count("  ... 2 more ranks (see --json); the total is over all 66 ranks\n") == 2);
+  CHECK(t.find("\n      63 ") != std::string::npos);
+  CHECK(t.find("\n      64 ") == std::string::npos);
+  CHECK(t.find("\n   total     0.068000 ") != std::string::npos);
+  // The characteristics: the note first, then main and comparative parts over all 66 processors.
+  const auto note = t.find("  (main and comparative characteristics over all 66 processors; execution characteristics "
+                           "of processors 1-64 of 66, all of them in the JSON report)\n");
+  REQUIRE(note != std::string::npos);
+  CHECK(note < t.find("Processor system=66\n"));
+  CHECK(t.find("Processors                          66\n") != std::string::npos);
+  CHECK(t.find("Productive time                 0.0680 ( CPU= 0.0680 Sys= 0.0000 I/O= 0.0000 )\n") != std::string::npos);
+  CHECK(t.find("Load imbalance                  0.1300\n") != std::string::npos);
+  CHECK(t.find("Load imbalance              0.0000    66     0.0020    65     0.0020 \n") != std::string::npos);
+  CHECK(t.find("User CPU time               0.0010     1     0.0030    66     0.0010 \n") != std::string::npos);
+  // The execution part lists processors 1-64 only.
+  const auto exec = t.find("--- The execution characteristics --- \n");
+  REQUIRE(exec != std::string::npos);
+  const std::string numbers = t.substr(exec, t.find('\n', t.find('\n', exec) + 1) - exec);
+  CHECK(numbers.find("        64 ") != std::string::npos);
+  CHECK(numbers.find("        65 ") == std::string::npos);
+}
+}  // TEST_SUITE

@@ -78,9 +78,11 @@ double value(const nlohmann::json& in, const std::string& column) {
   return in.at("collectives").at(kinds.at(column.substr(0, cut))).at(parts.at(column.substr(cut + 1))).get<double>();
 }
 
-/// The characteristics of a variant in the JSON report ("characteristics"; "dvm" in older reports).
+/// The characteristics of a variant in the JSON report.
 const nlohmann::json& characteristics(const nlohmann::json& variant) {
-  return variant.contains("characteristics") ? variant.at("characteristics") : variant.at("dvm");
+  REQUIRE(variant.contains("characteristics"));
+  REQUIRE(!variant.contains("dvm"));  // the key before issue 5
+  return variant.at("characteristics");
 }
 
 /// Every run of `oracle` in figures.tsv replayed by the augur binary and compared number by

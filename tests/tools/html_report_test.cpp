@@ -6,10 +6,13 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "models/analysis/characteristics.hpp"
 #include "models/report/html_report.hpp"
 #include "models/report/sweep_table.hpp"
 #include "tests/support/files.hpp"
@@ -68,6 +71,80 @@ TEST_CASE("The sweep table quotes CSV fields and the HTML report escapes names")
   CHECK(html.find("<c>") == std::string::npos);
   CHECK(html.find("<title>augur: s&lt;1&gt;</title>") != std::string::npos);
   CHECK(html.find("<h3>Characteristics</h3>") == std::string::npos);  // no interval tree
+}
+
+TEST_CASE("DVM variants take the sweep row and the HTML summary from Main's characteristics, with the grid") {
+  // Two processors (grid 2) for 2 s of execution on processor 0 and 1.5 s on processor 1:
+  //   p0: CPU usr 1.5 (0.5 of it insufficient parallelism), communication 0.5 (real sync 0.25);
+  //   p1: CPU usr 1.0 (0.5 insufficient), I/O 0.25, communication 0.25 (real sync 0).
+  // Idle: p0 0, p1 2 − 1.5 = 0.5. Total = 2 × 2 = 4. Productive = (2.5 − 1) + 0.25 = 1.75;
+  // efficiency 1.75 / 4 = 0.4375. Lost = insufficient 1 + communication 0.75 + idle 0.5 = 2.25
+  // (= 4 − 1.75). Transfer = communication − real sync = 0.5; wait = 0.25.
+  auto tree = std::make_shared<augur::models::analysis::IntervalTree>(2, "a.cdv", 7);
+  auto& p0 = tree->root().proc(0);
+  p0.execution = 2.0, p0.cpu_usr = 1.5, p0.insuff_usr = 0.5, p0.communication = 0.5, p0.real_sync = 0.25;
+  p0.lost = 0.5 + 0.5;
+  auto& p1 = tree->root().proc(1);
+  p1.execution = 1.5, p1.cpu_usr = 1.0, p1.insuff_usr = 0.5, p1.io = 0.25, p1.communication = 0.25;
+  p1.lost = 0.5 + 0.25;
+  tree->root().operations[static_cast<std::size_t>(augur::models::analysis::OpKind::shadow)] = 3;
+  augur::models::analysis::IntervalTree::close_interval(tree->root(), {0, 1});
+  tree->integrate(augur::models::analysis::IntegrateRule::predictor);
+  augur::models::report::VariantResult v;
+  v.index = 1;
+  v.processors = 2;
+  v.grid = "2";
+  v.machine_name = "m";
+  v.machine_model = "dvm_cluster";
+  v.collectives = "dvm";
+  v.outcome = "completed";
+  v.predicted_time_s = 2;
+  v.intervals = tree;
+  augur::models::report::VariantResult w = v;  // the same run on a 2-D grid
+  w.index = 2;
+  w.grid = "1x2";
+  const auto rows = augur::models::report::sweep_rows({v, w});
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].grid == "2");
+  CHECK(rows[0].efficiency == doctest::Approx(0.4375));
+  CHECK(rows[0].compute_s == doctest::Approx(1.75));
+  CHECK(rows[0].transfer_s == doctest::Approx(0.5));
+  CHECK(rows[0].wait_s == doctest::Approx(0.25));
+  CHECK(rows[0].idle_s == doctest::Approx(0.5));
+  CHECK(rows[0].insufficient_s == doctest::Approx(1.0));
+  CHECK(rows[0].lost_s == doctest::Approx(2.25));
+  CHECK(rows[0].series() == "m 1-D");
+  CHECK(rows[1].series() == "m 2-D");
+  CHECK(augur::models::report::sweep_csv({v, w}) ==
+        "variant,processors,grid,machine,model,collectives,outcome,predicted_time_s,efficiency,compute_s,transfer_s,"
+        "wait_s,idle_s,insufficient_s,sleep_s,lost_s,trace\n"
+        "1,2,2,m,dvm_cluster,dvm,completed,2,0.4375,1.75,0.5,0.25,0.5,1,0,2.25,\n"
+        "2,2,1x2,m,dvm_cluster,dvm,completed,2,0.4375,1.75,0.5,0.25,0.5,1,0,2.25,\n");
+  const auto json = augur::models::report::sweep_json("s", {v, w});
+  CHECK(json["columns"].dump() ==
+        "[\"variant\",\"processors\",\"grid\",\"machine\",\"model\",\"swept\",\"collectives\",\"outcome\","
+        "\"predicted_time_s\",\"efficiency\",\"compute_s\",\"transfer_s\",\"wait_s\",\"idle_s\",\"insufficient_s\","
+        "\"sleep_s\",\"lost_s\",\"trace\"]");
+  CHECK(json["rows"][1]["grid"] == "1x2");
+  CHECK(json["rows"][0]["efficiency"].get<double>() == doctest::Approx(0.4375));
+  CHECK(json["rows"][0]["insufficient_s"].get<double>() == doctest::Approx(1.0));
+  const std::string html = augur::models::report::html_report("s", {v, w});
+  CHECK(html.find("<h2>Variant 2: 2 processors (grid 1x2), m</h2>") != std::string::npos);
+  CHECK(html.find("<a href=\"#v2\">variant 2 (2 processors, grid 1x2)</a>") != std::string::npos);
+  CHECK(html.find("<tr><th>Processor grid</th><td>2</td></tr>") != std::string::npos);
+  CHECK(html.find("<tr><th>Efficiency</th><td>43.8 % ") != std::string::npos);
+  CHECK(html.find("<tr><th>Lost time</th><td>2.250000 s (insufficient parallelism 1.000000 s, communication "
+                  "0.750000 s, idle 0.500000 s)</td></tr>") != std::string::npos);
+  CHECK(html.find("<tr><th>Operations</th><td>Shadow 3</td></tr>") != std::string::npos);
+  CHECK(html.find("<th>Messages</th>") == std::string::npos);
+  CHECK(html.find("<th>grid</th>") != std::string::npos);
+  CHECK(html.find("<td>1x2</td>") != std::string::npos);
+  CHECK(html.find("<svg id=\"v1-processors\"") != std::string::npos);  // bars from the characteristics
+  // A message-passing table has neither the grid nor the insufficient-parallelism column.
+  augur::models::report::VariantResult mp;
+  mp.lps.resize(1);
+  CHECK(augur::models::report::sweep_csv({mp}).find("grid") == std::string::npos);
+  CHECK(augur::models::report::sweep_csv({mp}).find("insufficient_s") == std::string::npos);
 }
 }  // TEST_SUITE
 
@@ -139,6 +216,49 @@ TEST_CASE("augur writes the HTML report and the sweep table of a processor sweep
   CHECK(count(html, "<h4>Advice</h4>") == 3);
   CHECK(html.find("<td>Allreduce</td>") != std::string::npos);
   CHECK(html.find("<td>Point-to-point</td>") != std::string::npos);
+}
+
+TEST_CASE("augur reports the bundled DVM scenario's variants with their grids and Main's figures") {
+  const fs::path d = augur::test::scratch_dir("augur_html_test_", "dvm");
+  REQUIRE(run_augur("run '" + source + "/scenarios/examples/dvm_jacobi.yaml' --jobs 2 --html '" + (d / "r.html").string() +
+                        "' --csv '" + (d / "r.csv").string() + "' --sweep-json '" + (d / "s.json").string() +
+                        "' --json '" + (d / "r.json").string() + "'",
+                    d / "r.txt") == 0);
+  const auto report = nlohmann::json::parse(slurp(d / "r.json"));
+  const auto sweep = nlohmann::json::parse(slurp(d / "s.json"));
+  const std::vector<std::string> grids{"1", "2", "4", "2x2", "4x4"};
+  REQUIRE(sweep["rows"].size() == grids.size());
+  for (std::size_t i = 0; i < grids.size(); ++i) {
+    CAPTURE(i);
+    const auto& row = sweep["rows"][i];
+    const auto& main = report["variants"][i]["characteristics"]["interval"];
+    CHECK(row["grid"] == grids[i]);
+    CHECK(report["variants"][i]["grid"] == grids[i]);
+    // Main's characteristics, not the (empty) per-rank statistics of a DVM run.
+    CHECK(row["efficiency"].get<double>() == main["efficiency"].get<double>());
+    CHECK(row["lost_s"].get<double>() == main["lost_time"].get<double>());
+    CHECK(row["idle_s"].get<double>() == main["idle_time"].get<double>());
+    CHECK(row["compute_s"].get<double>() == main["productive_time"]["total"].get<double>());
+    CHECK(row["predicted_time_s"].get<double>() == main["execution_time"].get<double>());
+    CHECK(row["compute_s"].get<double>() + row["transfer_s"].get<double>() + row["wait_s"].get<double>() +
+              row["idle_s"].get<double>() + row["insufficient_s"].get<double>() ==
+          doctest::Approx(main["total_time"].get<double>()));
+  }
+  // Golden: jac1d on 2x2 as `augur predict` and Predictor 3.1 give it (efficiency 0.2415).
+  CHECK(sweep["rows"][3]["efficiency"].get<double>() == doctest::Approx(0.2415081450885906).epsilon(1e-12));
+  CHECK(sweep["rows"][0]["efficiency"].get<double>() == 1.0);
+  const std::string csv = slurp(d / "r.csv");
+  CHECK(csv.rfind("variant,processors,grid,machine,model,collectives,outcome,predicted_time_s,efficiency,compute_s,"
+                  "transfer_s,wait_s,idle_s,insufficient_s,sleep_s,lost_s,trace\n",
+                  0) == 0);
+  CHECK(csv.find("\n4,4,2x2,dvm_mvs,dvm_cluster,dvm,completed,0.0085257787") != std::string::npos);
+  const std::string html = slurp(d / "r.html");
+  CHECK(html.find("<h2>Variant 4: 4 processors (grid 2x2), dvm_mvs</h2>") != std::string::npos);
+  CHECK(html.find("<tr><th>Efficiency</th><td>24.2 % ") != std::string::npos);
+  CHECK(html.find("<tr><th>Efficiency</th><td>0.0 %") == std::string::npos);
+  CHECK(html.find("<tr><th>Operations</th><td>I/O 14, Reduction 11, Shadow 11</td></tr>") != std::string::npos);
+  CHECK(count(html, "<svg id=\"v") == 5);  // a bar chart per variant
+  CHECK(count(html, "<polyline") == 4);  // 1-D and 2-D grids: two lines in each of the two plots
 }
 
 TEST_CASE("augur plots a parameter sweep at one processor count against the swept values") {

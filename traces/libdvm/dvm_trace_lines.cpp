@@ -221,6 +221,7 @@ void read_dvm_preamble(DvmFileLines& lines, DvmPreamble* preamble,
   const std::string& path = *lines.path();
   bool first = true;
   bool saw_init = false;
+  bool saw_event = false;
   bool have_vproc = false;
   DvmLine line;
   auto finish = [&]() {
@@ -234,6 +235,11 @@ void read_dvm_preamble(DvmFileLines& lines, DvmPreamble* preamble,
       check_rts_version(line, *preamble, *warnings);
     }
     first = false;
+    if (preamble != nullptr && line.kind != DvmLineKind::info && !saw_event) {
+      saw_event = true;
+      preamble->first_source_line = line.source_line;
+      preamble->first_source_file = std::string(line.source_file);
+    }
     switch (line.kind) {
       case DvmLineKind::info:
         if (preamble != nullptr) scan_preamble_line(line, *preamble, have_vproc);

@@ -27,6 +27,11 @@ struct DvmPreamble {
   std::vector<std::int64_t> vps_size;
   /// Line of ret_dvm_Init in the (first) trace file.
   std::uint64_t init_line = 0;
+  /// LINE= and FILE= of the first event line (call_, ret_) of the trace, preamble included
+  /// (jac1d.ptr: `call_mps_Barrier ... LINE=25 FILE=jac1d.cdv`): Predictor 3.1 gives them to the
+  /// root interval (TraceLine::first_line_number, first_file_name).
+  std::int64_t first_source_line = 0;
+  std::string first_source_file;
 };
 
 /// The `Event_` line that ends the calls (`Event_dvm_exit`); what follows it is ignored.
