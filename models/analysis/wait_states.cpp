@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace augur::models::analysis {
 
@@ -15,24 +16,44 @@ using engine::CollectiveKind;
 using engine::EventKind;
 
 namespace {
-constexpr std::size_t history_limit = 16;  // wait intervals kept per LP for indirect-wait queries
 
-std::string call_signature(const engine::Event& e) {
+// Call codes (WaitStateAnalyzer::call_code_count of them): what a user finds in the program.
+constexpr std::uint8_t code_start = 0, code_isend = 1, code_send = 2, code_irecv = 3, code_recv = 4, code_wait = 5,
+                       code_waitall = 6, code_test = 7, code_end = 8, code_other = 9, code_collective = 10;
+
+std::uint8_t call_code(const engine::Event& e) {
   switch (e.kind) {
-    case EventKind::send: return e.peer >= 0 ? fmt::format("send to {} tag {}", e.peer, e.tag) : "send";
-    case EventKind::recv: return e.peer >= 0 ? fmt::format("recv from {} tag {}", e.peer, e.tag) : "recv";
-    case EventKind::wait: return "wait";
-    case EventKind::waitall: return "waitall";
-    case EventKind::test: return "test";
+    case EventKind::send: return e.detail == 1 ? code_send : code_isend;
+    case EventKind::recv: return e.detail == 1 ? code_recv : code_irecv;
+    case EventKind::wait: return code_wait;
+    case EventKind::waitall: return code_waitall;
+    case EventKind::test: return code_test;
     case EventKind::collective:
     case EventKind::collective_begin:
     case EventKind::collective_end:
-      return std::string(engine::to_string(static_cast<CollectiveKind>(e.detail - 1)));
-    case EventKind::finish: return "the end";
-    default: return std::string(engine::to_string(e.kind));
+      return static_cast<std::uint8_t>(code_collective + (e.detail > 0 ? e.detail - 1 : 0));
+    case EventKind::finish: return code_end;
+    default: return code_other;
   }
 }
+
+std::string_view call_name(std::uint8_t code) {
+  switch (code) {
+    case code_start: return "the start";
+    case code_isend: return "isend";
+    case code_send: return "send";
+    case code_irecv: return "irecv";
+    case code_recv: return "recv";
+    case code_wait: return "wait";
+    case code_waitall: return "waitall";
+    case code_test: return "test";
+    case code_end: return "the end";
+    case code_other: return "another call";
+    default: return engine::to_string(static_cast<CollectiveKind>(code - code_collective));
+  }
 }
+
+}  // namespace
 
 std::string_view to_string(WaitPattern pattern) {
   switch (pattern) {
@@ -53,79 +74,86 @@ double LpWaits::total_s() const {
 }
 
 WaitStateAnalyzer::WaitStateAnalyzer(std::uint32_t lp_count)
-    : lps_(lp_count), by_operation_(2 + static_cast<std::size_t>(CollectiveKind::exscan)), history_(lp_count),
-      collective_seq_(lp_count, 0), traces_(lp_count), explained_(by_operation_.size(), 0.0) {
-  call_names_.push_back("the start");
-  call_ids_.emplace("the start", 0);
+    : lps_(lp_count), by_operation_(2 + static_cast<std::size_t>(CollectiveKind::exscan)),
+      collective_seq_(lp_count, 0), traces_(lp_count), explained_(by_operation_.size(), 0.0) {}
+
+static_assert(WaitStateAnalyzer::region_limit <= 0x10000, "a phase keeps its region in 16 bits");
+
+// The region of the phases between a call of code `before` and one of code `after`: created the
+// first time the pair is seen (no name is built before the report asks for it).
+
+std::uint32_t WaitStateAnalyzer::region_of(std::uint8_t before, std::uint8_t after) {
+  std::uint32_t& id = region_ids_[std::size_t{before} * call_code_count + after];
+  if (id == 0) {
+    Region r;
+    r.before = before;
+    r.after = after;
+    r.lp = std::numeric_limits<engine::LpId>::max();
+    regions_.push_back(r);
+    id = static_cast<std::uint32_t>(regions_.size());
+  }
+  return id - 1;
 }
 
-std::uint32_t WaitStateAnalyzer::intern(std::map<std::string, std::uint32_t>& table, std::vector<std::string>& names,
-                                        std::string name) {
-  auto [it, inserted] = table.emplace(name, static_cast<std::uint32_t>(names.size()));
-  if (inserted) names.push_back(std::move(name));
-  return it->second;
-}
-
-// Ends the computation phase before a communication call: its region is named by the calls that
-// bracket it. Completions of blocking operations are synchronisation points.
+// Ends the computation phase before a communication call: its region is the pair of calls that
+// bracket it; the region remembers where it first ran on the lowest rank.
 void WaitStateAnalyzer::close_phase(engine::LpId lp, const engine::Event& e) {
   LpTrace& t = traces_[lp];
-  // The key holds exactly what call_signature prints, so equal keys are equal names.
-  std::uint64_t kind = static_cast<std::uint64_t>(e.kind);
-  std::uint64_t detail = 0, where = 0;
-  if (e.kind == EventKind::send || e.kind == EventKind::recv) {
-    where = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.peer)) << 32) |
-            static_cast<std::uint32_t>(e.tag);
-  } else if (e.kind == EventKind::collective || e.kind == EventKind::collective_begin ||
-             e.kind == EventKind::collective_end) {
-    kind = static_cast<std::uint64_t>(EventKind::collective);
-    detail = e.detail;
-  }
-  const auto key = std::make_pair((kind << 8) | detail, where);
-  auto cached = call_cache_.find(key);
-  if (cached == call_cache_.end()) {
-    cached = call_cache_.emplace(key, intern(call_ids_, call_names_, call_signature(e))).first;
-  }
-  const std::uint32_t call = cached->second;
+  const std::uint8_t call = call_code(e);
+  const std::uint32_t ordinal = ++t.ordinals[call];
   if (t.pending) {
-    const std::uint64_t region_key = (static_cast<std::uint64_t>(t.prev_call) << 32) | call;
-    auto found = region_cache_.find(region_key);
-    if (found == region_cache_.end()) {
-      const std::uint32_t id = intern(region_ids_, region_names_,
-                                      fmt::format("compute between {} and {}", call_names_[t.prev_call], call_names_[call]));
-      found = region_cache_.emplace(region_key, id).first;
-    }
-    const std::uint32_t region = found->second;
-    if (regions_.size() < region_names_.size()) regions_.resize(region_names_.size());
-    regions_[region].name = region_names_[region];
-    t.phases[t.phase_count % phase_ring] = Phase{t.pending_begin, t.pending_end, region};
+    const std::uint32_t region = region_of(t.prev_call, call);
+    const std::size_t slot = t.phase_count % phase_ring;
+    t.phases[slot] = Span{t.pending_begin, t.pending_end};
+    t.phase_region[slot] = static_cast<std::uint16_t>(region);
     ++t.phase_count;
     t.pending = false;
+    Region& r = regions_[region];
+    if (lp < r.lp) {
+      r.lp = lp;
+      r.before_ordinal = t.prev_ordinal;
+      r.after_ordinal = ordinal;
+    }
   }
   t.prev_call = call;
+  t.prev_ordinal = ordinal;
 }
 
-double WaitStateAnalyzer::last_sync(engine::LpId lp, double before) const {
+void WaitStateAnalyzer::add_sync(LpTrace& t, double at, std::uint32_t with) {
+  const std::size_t slot = t.sync_count % sync_ring;
+  t.sync_at[slot] = at;
+  t.sync_with[slot] = with;
+  ++t.sync_count;
+}
+
+// The last synchronisation point of `lp` with `peer` at or before `before`: a collective, or a
+// completion of lp's that depended on peer; with `sends`, also a message lp sent to peer before
+// `before` (the sender's side of the peer's completion). 0 when none is kept.
+double WaitStateAnalyzer::last_sync(engine::LpId lp, engine::LpId peer, double before, bool sends) const {
   const LpTrace& t = traces_[lp];
-  double best = 0;
   const std::uint32_t n = std::min<std::uint32_t>(t.sync_count, sync_ring);
   for (std::uint32_t i = 0; i < n; ++i) {
-    const double s = t.syncs[(t.sync_count - 1 - i) % sync_ring];
-    if (s <= before) best = std::max(best, s);
+    const std::size_t slot = (t.sync_count - 1 - i) % sync_ring;
+    const double at = t.sync_at[slot];
+    const std::uint32_t with = t.sync_with[slot];
+    // A message sent to peer counts before `before` only: at `before` it is the one waited for.
+    const bool match = with == sync_all || (with >> 1 == peer && ((with & 1) == 0 || (sends && at < before)));
+    if (match && at <= before) return at;
   }
-  return best;
+  return 0;
 }
 
-// H-CWP-DM: in the synchronisation interval before the wait, each region's excess time on the
-// waited-for LP q over the waiting LP p, t(q,c) − t(p,c) when positive (computation only: own waits
-// excluded), is that region's share of p's direct waiting time (scaled down when the excesses
-// add up to more than the wait).
+// H-CWP-DM: in the synchronisation interval of p and q before the wait (each from its last sync
+// point with the other: see last_sync), each region's excess time on the waited-for LP q over the
+// waiting LP p, t(q,c) − t(p,c) when positive (computation only: own waits excluded), is that
+// region's share of p's direct waiting time (scaled down when the excesses add up to more than
+// the wait).
 void WaitStateAnalyzer::attribute(engine::LpId p, engine::LpId q, std::size_t op, double enter_p, double enter_q,
                                   double direct) {
   if (!(direct > 0) || p == q) return;
-  const double sp = last_sync(p, enter_p);
-  const double sq = last_sync(q, enter_q);
-  std::array<std::pair<std::uint32_t, double>, 2 * phase_ring> time{};
+  const double sp = last_sync(p, q, enter_p, false);
+  const double sq = last_sync(q, p, enter_q, true);
+  std::array<std::pair<std::uint32_t, double>, 2 * phase_ring + 1> time;  // the first `used` are set
   std::size_t used = 0;
   auto add = [&](std::uint32_t region, double dt) {
     for (std::size_t i = 0; i < used; ++i) {
@@ -140,9 +168,10 @@ void WaitStateAnalyzer::attribute(engine::LpId p, engine::LpId q, std::size_t op
     const LpTrace& t = traces_[lp];
     const std::uint32_t n = std::min<std::uint32_t>(t.phase_count, phase_ring);
     for (std::uint32_t i = 0; i < n; ++i) {
-      const Phase& ph = t.phases[(t.phase_count - 1 - i) % phase_ring];
-      const double dt = std::min(ph.end, to) - std::max(ph.begin, from);
-      if (dt > 0) add(ph.region, sign * dt);
+      const std::size_t slot = (t.phase_count - 1 - i) % phase_ring;
+      if (t.phases[slot].end <= from) break;  // phases are in time order: the older ones end earlier
+      const double dt = std::min(t.phases[slot].end, to) - std::max(t.phases[slot].begin, from);
+      if (dt > 0) add(t.phase_region[slot], sign * dt);
     }
   };
   scan(q, sq, enter_q, 1.0);
@@ -153,7 +182,7 @@ void WaitStateAnalyzer::attribute(engine::LpId p, engine::LpId q, std::size_t op
   const double factor = std::min(1.0, direct / excess);
   for (std::size_t i = 0; i < used; ++i) {
     if (!(time[i].second > 0)) continue;
-    RegionCause& c = regions_[time[i].first];
+    Region& c = regions_[time[i].first];
     c.caused_s += time[i].second * factor;
     c.excess_s += time[i].second;
     ++c.waits;
@@ -161,10 +190,20 @@ void WaitStateAnalyzer::attribute(engine::LpId p, engine::LpId q, std::size_t op
   explained_[op] += std::min(direct, excess);
 }
 
+std::string WaitStateAnalyzer::region_name(const Region& r) const {
+  std::string where;
+  if (r.before != code_start) where = fmt::format("after {} #{}", call_name(r.before), r.before_ordinal);
+  if (r.after != code_end) {
+    where += fmt::format("{}before {} #{}", where.empty() ? "" : ", ", call_name(r.after), r.after_ordinal);
+  }
+  return fmt::format("compute between {} and {} (rank {}{}{})", call_name(r.before), call_name(r.after), r.lp,
+                     where.empty() ? "" : ": ", where);
+}
+
 std::vector<RegionCause> WaitStateAnalyzer::causes() const {
   std::vector<RegionCause> out;
-  for (const RegionCause& c : regions_) {
-    if (c.caused_s > 0) out.push_back(c);
+  for (const Region& r : regions_) {
+    if (r.caused_s > 0) out.push_back(RegionCause{region_name(r), r.caused_s, r.excess_s, r.waits});
   }
   std::sort(out.begin(), out.end(), [](const RegionCause& a, const RegionCause& b) {
     return a.caused_s > b.caused_s || (a.caused_s == b.caused_s && a.name < b.name);
@@ -172,12 +211,16 @@ std::vector<RegionCause> WaitStateAnalyzer::causes() const {
   return out;
 }
 
+// The time q spent waiting inside [begin, end], from its last history_ring waits (newest first,
+// stopping at the first that ended by `begin`).
 double WaitStateAnalyzer::waiting_within(engine::LpId q, double begin, double end) const {
   double sum = 0;
-  const auto& h = history_[q];
-  for (auto it = h.rbegin(); it != h.rend(); ++it) {
-    if (it->end <= begin) break;
-    sum += std::max(0.0, std::min(it->end, end) - std::max(it->begin, begin));
+  const LpTrace& t = traces_[q];
+  const std::uint32_t n = std::min<std::uint32_t>(t.wait_count, history_ring);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const Span& w = t.waits[(t.wait_count - 1 - i) % history_ring];
+    if (w.end <= begin) break;
+    sum += std::max(0.0, std::min(w.end, end) - std::max(w.begin, begin));
   }
   return sum;
 }
@@ -196,9 +239,9 @@ void WaitStateAnalyzer::record(engine::LpId p, WaitPattern pattern, std::size_t 
   o.indirect_s += indirect;
   ++o.count;
   attribute(p, q, op, enter_p, enter_q, w - indirect);
-  auto& h = history_[p];
-  if (h.size() >= history_limit) h.erase(h.begin());
-  h.push_back(Interval{enter_p, enter_q});
+  LpTrace& t = traces_[p];
+  t.waits[t.wait_count % history_ring] = Span{enter_p, enter_q};
+  ++t.wait_count;
 }
 
 void WaitStateAnalyzer::on_event(const engine::Event& e) {
@@ -214,13 +257,27 @@ void WaitStateAnalyzer::on_event(const engine::Event& e) {
   }
   if (e.kind == EventKind::interval_enter || e.kind == EventKind::interval_exit) return;
   if (e.kind != EventKind::collective_end) close_phase(e.lp, e);
-  const bool completes = e.kind == EventKind::recv || e.kind == EventKind::wait || e.kind == EventKind::waitall ||
-                         e.kind == EventKind::collective || e.kind == EventKind::collective_end ||
-                         (e.kind == EventKind::send && e.waited > 0);  // an eager send synchronises nothing
   classify(e);
-  if (completes) {
-    t.syncs[t.sync_count % sync_ring] = e.clock_after;
-    ++t.sync_count;
+  // Synchronisation points, for the intervals of later waits.
+  const bool peer = e.peer >= 0 && static_cast<std::uint32_t>(e.peer) < lps_.size();
+  const auto with = peer ? 2 * static_cast<std::uint32_t>(e.peer) : 0U;
+  switch (e.kind) {
+    case EventKind::send:  // completed after waiting for its receiver, or just sent
+      if (peer) add_sync(t, e.clock_after, e.waited > 0 ? with : with + 1);
+      break;
+    case EventKind::recv:  // a blocking receive completed (an irecv only posts)
+      if (peer && e.detail == 1) add_sync(t, e.clock_after, with);
+      break;
+    case EventKind::wait:
+    case EventKind::waitall:  // the request waited for last; an eager send's completion depends on nobody
+      if (peer && (e.detail != 2 || e.waited > 0)) add_sync(t, e.clock_after, with);
+      break;
+    case EventKind::collective:
+    case EventKind::collective_end:
+      add_sync(t, e.clock_after, sync_all);
+      break;
+    default:
+      break;
   }
 }
 
@@ -252,7 +309,7 @@ void WaitStateAnalyzer::classify(const engine::Event& e) {
       }
       it->second.enter[e.lp] = e.clock_before;
       if (++it->second.entered == lps_.size()) {
-        close_collective(seq, it->second);
+        close_collective(it->second);
         open_.erase(it);
       }
       return;
@@ -262,7 +319,7 @@ void WaitStateAnalyzer::classify(const engine::Event& e) {
   }
 }
 
-void WaitStateAnalyzer::close_collective(std::uint64_t, OpenCollective& c) {
+void WaitStateAnalyzer::close_collective(OpenCollective& c) {
   const auto n = static_cast<engine::LpId>(lps_.size());
   engine::LpId last = 0;
   for (engine::LpId i = 1; i < n; ++i) {

@@ -4,8 +4,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <map>
-#include <unordered_map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,9 +36,12 @@ struct WaitAmount {
 };
 
 /// A code region's share of the waiting it caused (root causes, H-CWP-DM). Regions are the
-/// computation phases between two consecutive communication calls of a rank, named by those calls
-/// ("compute between recv from 2 tag 7 and allreduce"), so the same phase of every iteration
-/// aggregates into one region a user can find in the program.
+/// computation phases between two consecutive communication calls of a rank, identified by their
+/// position in the program: the kinds of the two calls (isend, recv, wait, allreduce, …; not the
+/// peer or the tag, which differ between ranks and iterations), so the same phase of every rank
+/// and iteration aggregates into one region. The name says where to find its first occurrence on
+/// the lowest rank that runs it, by the rank's calls numbered per kind:
+/// "compute between wait and irecv (rank 0: after wait #2, before irecv #2)".
 struct RegionCause {
   std::string name;
   double caused_s = 0;       ///< waiting time of other LPs attributed to this region
@@ -61,7 +62,9 @@ LpWaits sum_waits(const std::vector<LpWaits>& lps);
 /// Observer computing wait states from the engine's events. A wait of p on q over
 /// [Enter(p,i), Enter(q,k)] has w = Enter(q,k) − Enter(p,i) (q: the sender, the receiver, or the
 /// latest participant of a collective); its indirect part is the time q itself spent waiting
-/// inside that interval (the delay it only passed on), the rest is direct.
+/// inside that interval (the delay it only passed on), the rest is direct. Cost per event: a
+/// switch, a table lookup and ring-buffer writes in fixed per-LP arrays (no hashing, no
+/// allocation); per wait, scans of those rings.
 class WaitStateAnalyzer final : public engine::Observer {
  public:
   explicit WaitStateAnalyzer(std::uint32_t lp_count);
@@ -77,27 +80,54 @@ class WaitStateAnalyzer final : public engine::Observer {
   /// Every region that caused waiting, sorted by caused time (largest first; ties by name).
   std::vector<RegionCause> causes() const;
 
+  /// Call codes: the start, point-to-point calls, the end, then one per collective kind.
+  static constexpr std::size_t call_code_count = 10 + static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1;
+  /// Regions are pairs of call codes (ids fit the 16 bits a phase keeps).
+  static constexpr std::size_t region_limit = call_code_count * call_code_count;
+
  private:
-  struct Interval {
+  static constexpr std::size_t phase_ring = 16;    // computation phases kept per LP
+  static constexpr std::size_t sync_ring = 16;     // synchronisation points kept per LP
+  static constexpr std::size_t history_ring = 16;  // wait intervals kept per LP (indirect waits)
+  static constexpr std::uint32_t sync_all = 0xffffffffU;  // a collective: a sync point with every LP
+
+  struct Span {
     double begin;
     double end;
   };
-  struct Phase {
-    double begin;
-    double end;
-    std::uint32_t region;
-  };
-  static constexpr std::size_t phase_ring = 8;  // computation phases kept per LP
-  static constexpr std::size_t sync_ring = 4;   // synchronisation points kept per LP
-  struct LpTrace {
-    std::array<Phase, phase_ring> phases{};
-    std::array<double, sync_ring> syncs{};
-    std::uint32_t phase_count = 0;
-    std::uint32_t sync_count = 0;
-    std::uint32_t prev_call = 0;   ///< signature id of the last communication call (0 = start)
+  /// Per LP, fixed-size rings (no allocation after construction; slots are written before they
+  /// are read). An event touches the first cache line (which holds the counters of the
+  /// point-to-point calls) and one slot of a ring.
+  struct alignas(64) LpTrace {
+    LpTrace() {}  // user-provided: the rings are not zeroed (a vector of them would memset them)
     double pending_begin = 0;
     double pending_end = 0;
-    bool pending = false;
+    std::uint32_t phase_count = 0;
+    std::uint32_t sync_count = 0;
+    std::uint32_t wait_count = 0;
+    std::uint32_t prev_ordinal = 0;  ///< the previous call's number among the LP's calls of its kind
+    std::uint8_t prev_call = 0;      ///< code of the last communication call (0 = the start)
+    bool pending = false;            ///< a computation phase is open
+    std::array<std::uint32_t, call_code_count> ordinals{};  ///< calls of each code so far
+    std::array<Span, phase_ring> phases;                 ///< computation phases…
+    std::array<std::uint16_t, phase_ring> phase_region;  ///< … and their regions
+    std::array<double, sync_ring> sync_at;               ///< synchronisation points…
+    /// … and with whom: 2·peer + 1 for a message sent to peer (a sync point for the sender
+    /// only), 2·peer for a completion that depended on peer, sync_all for a collective.
+    std::array<std::uint32_t, sync_ring> sync_with;
+    std::array<Span, history_ring> waits;  ///< recent wait intervals, for indirect waits
+  };
+  static_assert(sizeof(LpTrace) == 896, "the per-LP record of models/README.md");
+  /// A region: a pair of call codes; where it first ran on its lowest rank; its attributions.
+  struct Region {
+    std::uint8_t before = 0;
+    std::uint8_t after = 0;
+    engine::LpId lp = 0;
+    std::uint32_t before_ordinal = 0;
+    std::uint32_t after_ordinal = 0;
+    double caused_s = 0;
+    double excess_s = 0;
+    std::uint64_t waits = 0;
   };
   struct OpenCollective {
     engine::CollectiveKind kind = engine::CollectiveKind::barrier;
@@ -109,32 +139,22 @@ class WaitStateAnalyzer final : public engine::Observer {
   void record(engine::LpId p, WaitPattern pattern, std::size_t op, double enter_p, double enter_q, engine::LpId q);
   void attribute(engine::LpId p, engine::LpId q, std::size_t op, double enter_p, double enter_q, double direct);
   void close_phase(engine::LpId lp, const engine::Event& e);
+  void add_sync(LpTrace& t, double at, std::uint32_t with);
   void classify(const engine::Event& e);
-  double last_sync(engine::LpId lp, double before) const;
-  std::uint32_t intern(std::map<std::string, std::uint32_t>& table, std::vector<std::string>& names, std::string name);
+  double last_sync(engine::LpId lp, engine::LpId peer, double before, bool sends) const;
+  std::uint32_t region_of(std::uint8_t before, std::uint8_t after);
   double waiting_within(engine::LpId q, double begin, double end) const;
-  void close_collective(std::uint64_t seq, OpenCollective& c);
+  void close_collective(OpenCollective& c);
+  std::string region_name(const Region& r) const;
 
   std::vector<LpWaits> lps_;
   std::vector<WaitAmount> by_operation_;
-  std::vector<std::vector<Interval>> history_;   ///< recent wait intervals per LP (bounded)
   std::vector<std::uint64_t> collective_seq_;    ///< collectives entered per LP
   std::vector<std::pair<std::uint64_t, OpenCollective>> open_;  ///< collectives not yet entered by all
   std::vector<LpTrace> traces_;
   std::vector<double> explained_;
-  std::map<std::string, std::uint32_t> call_ids_;
-  std::vector<std::string> call_names_;
-  std::map<std::string, std::uint32_t> region_ids_;
-  struct CallKeyHash {
-    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const {
-      return std::hash<std::uint64_t>()(k.first * 0x9e3779b97f4a7c15ULL ^ k.second);
-    }
-  };
-  /// (kind, detail) × (peer, tag) → call id, so that names are built once per distinct call.
-  std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, CallKeyHash> call_cache_;
-  std::unordered_map<std::uint64_t, std::uint32_t> region_cache_;  ///< (prev call, call) → region
-  std::vector<std::string> region_names_;
-  std::vector<RegionCause> regions_;
+  std::array<std::uint32_t, call_code_count * call_code_count> region_ids_{};  ///< (before, after) → id + 1
+  std::vector<Region> regions_;
 };
 
 }  // namespace augur::models::analysis

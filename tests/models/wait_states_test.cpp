@@ -141,9 +141,9 @@ TEST_CASE("WaitStateAnalyzer blames the region that makes the last rank late") {
                     {compute_us(3), coll(MpOpKind::barrier), compute_us(4), coll(MpOpKind::barrier)}});
   CHECK(at(a.lps, 0, WaitPattern::wait_at_barrier).total_s == doctest::Approx(5e-6));
   REQUIRE(a.causes.size() == 2);
-  CHECK(a.causes[0].name == "compute between barrier and barrier");
+  CHECK(a.causes[0].name == "compute between barrier and barrier (rank 0: after barrier #1, before barrier #2)");
   CHECK(a.causes[0].caused_s == doctest::Approx(3e-6));
-  CHECK(a.causes[1].name == "compute between the start and barrier");
+  CHECK(a.causes[1].name == "compute between the start and barrier (rank 0: before barrier #1)");
   CHECK(a.causes[1].caused_s == doctest::Approx(2e-6));
   // Every microsecond of barrier waiting is explained.
   const std::size_t barrier = 1 + static_cast<std::size_t>(engine::CollectiveKind::barrier);
@@ -153,15 +153,82 @@ TEST_CASE("WaitStateAnalyzer blames the region that makes the last rank late") {
 TEST_CASE("WaitStateAnalyzer attributes a late sender to the sender's extra phase") {
   // rank 0: allreduce, compute 1 us, recv from 1; rank 1: allreduce, compute 4 us, send to 0.
   // Both leave the allreduce at about the same time t0; rank 0 posts its receive at t0 + 1 us and
-  // the send starts at t0 + 4 us: w = 3 us, direct. Since their last synchronisation, rank 1 spent
-  // 4 us in "compute between allreduce and send to 0 tag 0", a region rank 0 never ran (its own
-  // phase is a different region): excess 4 us, of which the 3 us wait is attributed.
+  // the send starts at t0 + 4 us: w = 3 us, direct. Since the allreduce (their last synchronisation)
+  // rank 1 spent 4 us in "compute between allreduce and send", a region rank 0 never ran (its own
+  // phase ends at a recv: another code position): excess 4 us, of which the 3 us wait is attributed.
   auto a = analyse({{coll(MpOpKind::allreduce), compute_us(1), rec(MpOpKind::recv, 1, 0, 10)},
                     {coll(MpOpKind::allreduce), compute_us(4), rec(MpOpKind::send, 0, 0, 10)}});
   CHECK(at(a.lps, 0, WaitPattern::late_sender).total_s == doctest::Approx(3e-6));
   REQUIRE(a.causes.size() == 1);
-  CHECK(a.causes[0].name == "compute between allreduce and send to 0 tag 0");
+  CHECK(a.causes[0].name == "compute between allreduce and send (rank 1: after allreduce #1, before send #1)");
   CHECK(a.causes[0].caused_s == doctest::Approx(3e-6));
   CHECK(a.causes[0].excess_s == doctest::Approx(4e-6));
+}
+
+TEST_CASE("WaitStateAnalyzer merges the same code position of every rank and iteration into one region") {
+  // Both ranks run E, C, E, C, E: E = isend 10 B to the other rank (tag k in exchange k), irecv
+  // from it, waitall; C = compute, 1 us on rank 0 and 4 us on rank 1. Messages take
+  // 1 us + 10 ns = 1.01 us.
+  //   E1: both send at 0, complete at 1.01 (no wait: the sends start when the waits begin).
+  //   C1: rank 0 [1.01, 2.01], rank 1 [1.01, 5.01].
+  //   E2: rank 0 sends at 2.01 and waits for rank 1's send at 5.01: w = 3 us, direct (rank 1 did
+  //       not wait); it completes at 5.01 + 1.01 = 6.02. Rank 1's message from rank 0 arrived at
+  //       3.02: it goes on at 5.01.
+  //   C2: rank 0 [6.02, 7.02], rank 1 [5.01, 9.01].
+  //   E3: rank 0 sends at 7.02 and waits for rank 1's send at 9.01: w = 1.99 us, direct.
+  // Every C is "compute between waitall and isend", whatever the rank, its peer or the tag: one
+  // region. H-CWP-DM, from the pair's last synchronisation (their previous waitall):
+  //   E2: t(1, C) − t(0, C) over [1.01, 5.01] and [1.01, 2.01] = 4 − 1 = 3 us ≥ w: 3 us caused.
+  //   E3: over [5.01, 9.01] and [6.02, 7.02]: excess 3 us > w = 1.99 us: 1.99 us caused.
+  // Region: 4.99 us caused (all of the waiting), excess 6 us, 2 waits.
+  auto rank = [](int other, double us) {
+    std::vector<MpRecord> r;
+    for (int k = 1; k <= 3; ++k) {
+      if (k > 1) r.push_back(compute_us(us));
+      r.push_back(rec(MpOpKind::isend, other, k, 10));
+      r.push_back(rec(MpOpKind::irecv, other, k, 10));
+      r.push_back(rec(MpOpKind::waitall));
+    }
+    return r;
+  };
+  auto a = analyse({rank(1, 1), rank(0, 4)});
+  CHECK(at(a.lps, 0, WaitPattern::late_sender).total_s == doctest::Approx(4.99e-6));
+  CHECK(at(a.lps, 0, WaitPattern::late_sender).count == 2);
+  CHECK(a.lps[1].total_s() == doctest::Approx(0.0));
+  REQUIRE(a.causes.size() == 1);
+  CHECK(a.causes[0].name == "compute between waitall and isend (rank 0: after waitall #1, before isend #2)");
+  CHECK(a.causes[0].caused_s == doctest::Approx(4.99e-6));
+  CHECK(a.causes[0].excess_s == doctest::Approx(6e-6));
+  CHECK(a.causes[0].waits == 2);
+  CHECK(a.explained[0] == doctest::Approx(4.99e-6));
+}
+
+TEST_CASE("WaitStateAnalyzer compares from the pair's last synchronisation, not the waited-for rank's last one") {
+  // rank 0 sends 10 B to rank 1 at 0 (arrives at 1.01 us); rank 1 computes 3 us, receives it at
+  // once (no wait) and sends 10 B to rank 2 at 3 us; rank 2 computes 1 us and waits from 1 to
+  // 3 us: late sender w = 2 us, direct. Rank 1's receive from rank 0 is no synchronisation with
+  // rank 2: the interval of ranks 1 and 2 runs from the start, where rank 1 spent 3 us and rank 2
+  // 1 us in "compute between the start and recv": excess 2 us, all of the wait.
+  auto a = analyse({{rec(MpOpKind::send, 1, 0, 10)},
+                    {compute_us(3), rec(MpOpKind::recv, 0, 0, 10), rec(MpOpKind::send, 2, 0, 10)},
+                    {compute_us(1), rec(MpOpKind::recv, 1, 0, 10)}});
+  CHECK(at(a.lps, 2, WaitPattern::late_sender).total_s == doctest::Approx(2e-6));
+  CHECK(at(a.lps, 2, WaitPattern::late_sender).indirect_s == doctest::Approx(0.0));
+  REQUIRE(a.causes.size() == 1);
+  CHECK(a.causes[0].name == "compute between the start and recv (rank 1: before recv #1)");
+  CHECK(a.causes[0].caused_s == doctest::Approx(2e-6));
+  CHECK(a.causes[0].excess_s == doctest::Approx(2e-6));
+}
+
+TEST_CASE("WaitStateAnalyzer blames a late receiver on the receiver's phase before its receive") {
+  // The late receiver of "finds a late receiver": rank 0's 1000 B rendezvous send waits 3 us for
+  // rank 1's receive. The cause is rank 1's "compute between the start and recv", 3 us (rank 0
+  // computed nothing since the start): excess 3 us, all of the wait.
+  auto a = analyse({{rec(MpOpKind::send, 1, 0, 1000)}, {compute_us(3), rec(MpOpKind::recv, 0, 0, 1000)}});
+  CHECK(at(a.lps, 0, WaitPattern::late_receiver).total_s == doctest::Approx(3e-6));
+  REQUIRE(a.causes.size() == 1);
+  CHECK(a.causes[0].name == "compute between the start and recv (rank 1: before recv #1)");
+  CHECK(a.causes[0].caused_s == doctest::Approx(3e-6));
+  CHECK(a.explained[0] == doctest::Approx(3e-6));
 }
 }
