@@ -65,6 +65,11 @@ void DvmCharacteristics::on_event(const Event& e) {
         p.op(kind).synchronization += e.waited;
         break;
       }
+      if (e.tag == 3) {  // time variation of the kind, clock unchanged (ACROSS pipelines)
+        p.variation += e.waited;
+        p.op(kind).variation += e.waited;
+        break;
+      }
       p.synchronization += dt;
       p.op(kind).synchronization += dt;
       p.execution += dt;

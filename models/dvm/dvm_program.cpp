@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 #include <stdexcept>
 
 #include "engine/scheduler.hpp"
+#include "models/dvm/across.hpp"
 #include "traces/trace_error.hpp"
 
 namespace augur::models::dvm {
@@ -46,6 +48,54 @@ enum class ActionKind : std::uint8_t {
 
 enum class OpType : std::uint8_t {
   reduce_start, reduce_wait, shadow_start, realign, copy, async_copy, io_sync, across, remote_buffer,
+  across_pipeline,
+};
+
+/// The dopl_ that ends an ACROSS loop (spec 6.4): the loop's geometry and times for the pipeline.
+struct AcrossLoop {
+  AcrossGeometry geometry;
+  std::vector<int> identical;  ///< per position: processors with the same block (insufficient parallelism)
+  Index loop_size = 0;
+  double call = 0;             ///< the loop's time (the dopl_'s call TIME, unscaled)
+  double ret = 0;
+};
+
+}  // namespace
+
+namespace {
+
+/// A FIFO in one array of 2^k slots reused in place (the decoded calls between the slowest and the
+/// fastest processor): no allocation per element, indexing by a mask. Growing moves the elements,
+/// so references are valid only until the next push_back.
+template <class T>
+class Ring {
+ public:
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](std::size_t i) { return slots_[(head_ + i) & (slots_.size() - 1)]; }
+  const T& operator[](std::size_t i) const { return slots_[(head_ + i) & (slots_.size() - 1)]; }
+  void push_back(T&& value) {
+    if (size_ == slots_.size()) grow();
+    (*this)[size_] = std::move(value);
+    ++size_;
+  }
+  /// Drops the first element (its slot is reset, releasing what it holds).
+  void pop_front() {
+    slots_[head_] = T{};
+    head_ = (head_ + 1) & (slots_.size() - 1);
+    --size_;
+  }
+
+ private:
+  void grow() {
+    std::vector<T> next(slots_.empty() ? 64 : 2 * slots_.size());
+    for (std::size_t i = 0; i < size_; ++i) next[i] = std::move((*this)[i]);
+    slots_ = std::move(next);
+    head_ = 0;
+  }
+  std::vector<T> slots_;
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
 };
 
 }  // namespace
@@ -66,6 +116,8 @@ struct DvmProgram::Action {
   /// arrcpy_: per position, the share of the call's user time (the original's write split).
   std::shared_ptr<const std::vector<double>> share;
   std::shared_ptr<const std::vector<bool>> share_insuff;
+  /// dopl_ with DoPL = 1 in an ACROSS loop: the edge exchange's Wait_shadow on every processor.
+  double across_wait = 0;
 };
 
 /// A group operation: a barrier of the processors of `ps`.
@@ -81,16 +133,26 @@ struct DvmProgram::Op {
   bool io_mode = false;          ///< inside biof_ … eiof_: times go to processor 0 as I/O
   std::int64_t start_op = -1;    ///< reduce_wait: its start
   std::uint64_t total_size = 0;  ///< reduction bytes
-  std::vector<bool> holders;     ///< reduction: positions holding part of the loop's pattern
+  /// reduction: positions holding part of the loop's pattern (shared by the waitrd_ calls of one
+  /// loop pattern and processor system between two geometry changes)
+  std::shared_ptr<const std::vector<bool>> holders;
   machines::ProcessorGrid grid;  ///< seed reduction: the group's processor system
   std::vector<bool> split;       ///< seed reduction: grid dimensions the loop is split along
   std::uint64_t io_bytes = 0;    ///< srmem_: Σ LengthArray
   TransferMatrix matrix;         ///< root numbering
+  /// A matrix shared with its shadow group (strtsh_, exfrst_) instead of `matrix` when set.
+  std::shared_ptr<const TransferMatrix> shared_matrix;
   SimTime t0 = 0;
   SimTime t1 = 0;
   std::vector<SimTime> stamps;   ///< async copy, remote buffer: per root processor
   std::vector<SimTime> load_start;  ///< remote buffer: per root processor (loadrb_)
   std::vector<SimTime> load_end;
+  std::shared_ptr<const AcrossLoop> across;  ///< across_pipeline: the loop
+  // Who may still refer to this operation (DvmProgram::release frees it when nobody can):
+  std::uint64_t last_action = 0;  ///< 1 + global index of the last action naming it (0: none)
+  std::uint64_t last_op = 0;      ///< 1 + index of the last operation naming it (reduce_wait → start)
+
+  const TransferMatrix& transfers() const { return shared_matrix ? *shared_matrix : matrix; }
 };
 
 struct DvmProgram::State {
@@ -106,19 +168,65 @@ struct DvmProgram::State {
     std::vector<int> position;     ///< position of each root processor, −1 outside
   };
   struct Shadow {
-    TransferMatrix matrix;         ///< root numbering
+    std::shared_ptr<const TransferMatrix> matrix;  ///< root numbering; null before any inssh_
     std::int64_t last_start = -1;
+    /// ACROSS: per grid dimension, the widest shadow facing the lower / upper neighbour.
+    std::vector<Index> toward_lower, toward_upper;
+    Index type_size = 0;  ///< the largest element size of the group's arrays
+  };
+  /// What is derived from one mapped loop (it never changes: the loop holds copies of its
+  /// template), computed on first use and shared by every dopl_/crtrbl_ of the loop and by
+  /// every identical mappl_ between two geometry changes.
+  struct LoopDerived {
+    bool have_blocks = false;
+    std::vector<Block> blocks;     ///< ParallelLoop::blocks(fidelity)
+    std::uint32_t portions_ps = std::numeric_limits<std::uint32_t>::max();
+    /// dopl_ on processor system `portions_ps`: per position (iterations, identical blocks)
+    std::shared_ptr<const std::vector<std::pair<Index, int>>> portions;
   };
   struct LoopInfo {
-    std::optional<ParallelLoop> loop;
+    std::shared_ptr<const ParallelLoop> loop;
+    std::shared_ptr<LoopDerived> derived;
     DvmPatternType pattern = DvmPatternType::none;
     std::uint64_t pattern_ref = 0;
     bool imlast = false;
     std::uint64_t imlast_group = 0;
+    /// After across_: grid, dimensions and element size of the pipeline (processors at dopl_).
+    std::optional<AcrossGeometry> across;
   };
+  /// One remembered mappl_: its parameters (see mappl_key) and what it produced.
+  struct MappedLoop {
+    std::vector<std::int64_t> key;
+    std::shared_ptr<const ParallelLoop> loop;
+    std::shared_ptr<LoopDerived> derived;
+    bool sets_pattern = false;     ///< the mapping succeeded: pattern and pattern_ref are set
+    DvmPatternType pattern = DvmPatternType::none;
+    std::uint64_t pattern_ref = 0;
+  };
+  /// One remembered inssh_/insshd_/incsh_/incshd_ matrix: array, widths, corners → T (root).
+  struct ShadowMemo {
+    std::vector<std::int64_t> key;
+    std::shared_ptr<const TransferMatrix> matrix;
+  };
+  /// The memos of the geometry (valid while `epoch` is the state's geometry epoch).
+  struct Memo {
+    std::uint64_t epoch = 0;
+    std::vector<MappedLoop> loops;     ///< at most memo_capacity, replaced round-robin
+    std::size_t next_loop = 0;
+    std::vector<ShadowMemo> shadows;
+    std::size_t next_shadow = 0;
+    // waitrd_ holders of the last (pattern, array, system)
+    bool have_holders = false;
+    DvmPatternType holders_pattern = DvmPatternType::none;
+    std::uint64_t holders_ref = 0;
+    std::uint32_t holders_ps = 0;
+    std::shared_ptr<const std::vector<bool>> holders;
+    std::vector<std::int64_t> key;     ///< scratch for building keys
+  };
+  static constexpr std::size_t memo_capacity = 8;
 
-  std::deque<Action> actions;
-  std::uint64_t base = 0;          ///< global index of actions.front()
+  Ring<Action> actions;
+  std::uint64_t base = 0;          ///< global index of actions[0]
   bool trace_done = false;
   std::vector<Lp> lps;
   std::vector<Ps> systems;
@@ -138,15 +246,30 @@ struct DvmProgram::State {
   std::map<std::uint64_t, std::int64_t> copy_flags;
   std::map<std::uint64_t, std::int64_t> buffers;  ///< remote buffer → its crtrbl_ op
   LoopInfo loop;
+  MessagePrice across_price;       ///< one message between processors 0 and 1 (ACROSS)
   std::deque<Op> ops;
   std::uint64_t ops_base = 0;      ///< id − 1 of ops.front()
   std::uint64_t next_op = 0;       ///< index (id − 1) of the next op to run
+  /// Done operations released from `ops` while a handle map (red_group_start, shadows,
+  /// copy_flags, buffers) still names them: a later call may refer to them.
+  std::map<std::uint64_t, Op> retained;
+  std::uint64_t geometry_epoch = 0;  ///< incremented by every call that may change geometry
+  Memo memo;
+  traces::libdvm::DvmCall call;    ///< the call being decoded (its buffers reused)
+  std::vector<std::vector<std::uint64_t>> rows;  ///< execute_op: the matrix as the machine takes it
+  std::vector<SimTime> clocks;                   ///< execute_op: every root processor's clock
+  std::vector<std::uint64_t> held;               ///< release: operations named by handle maps
+  std::size_t peak_ops = 0;
+  std::size_t peak_actions = 0;
   std::vector<char> io_trafic;     ///< per interval id
   std::vector<std::vector<int>> active_at_exit;  ///< per interval id
   std::vector<bool> warned;
   std::uint64_t decoded = 0;
 
-  Op& op(std::uint64_t index) { return ops[static_cast<std::size_t>(index - ops_base)]; }
+  Op& op(std::uint64_t index) {
+    if (index < ops_base) return retained.at(index);
+    return ops[static_cast<std::size_t>(index - ops_base)];
+  }
 };
 
 namespace {
@@ -184,13 +307,70 @@ std::uint64_t reduction_element_size(std::int64_t type) {
   }
 }
 
-std::vector<std::vector<std::uint64_t>> as_rows(const TransferMatrix& m) {
-  std::vector<std::vector<std::uint64_t>> rows(static_cast<std::size_t>(m.size()),
-                                               std::vector<std::uint64_t>(static_cast<std::size_t>(m.size()), 0));
-  for (int p = 0; p < m.size(); ++p) {
-    for (int q = 0; q < m.size(); ++q) rows[static_cast<std::size_t>(p)][static_cast<std::size_t>(q)] = static_cast<std::uint64_t>(m.at(p, q));
+/// `m` as the machine takes it (rows of bytes), written into `rows` (its buffers reused).
+const std::vector<std::vector<std::uint64_t>>& as_rows(const TransferMatrix& m,
+                                                       std::vector<std::vector<std::uint64_t>>& rows) {
+  const auto n = static_cast<std::size_t>(m.size());
+  rows.resize(n);
+  for (std::size_t p = 0; p < n; ++p) {
+    auto& row = rows[p];
+    row.resize(n);
+    for (std::size_t q = 0; q < n; ++q) row[q] = static_cast<std::uint64_t>(m.at(static_cast<int>(p), static_cast<int>(q)));
   }
   return rows;
+}
+
+/// Calls after which a template, an array, a processor system or the current system may differ:
+/// the memos of loops, shadows and reduction holders are dropped (State::Memo).
+bool changes_geometry(DvmFunction f) {
+  switch (f) {
+    case DvmFunction::crtps:
+    case DvmFunction::psview:
+    case DvmFunction::crtamv:
+    case DvmFunction::delamv:
+    case DvmFunction::blkdiv:
+    case DvmFunction::distr:
+    case DvmFunction::setelw:
+    case DvmFunction::redis:
+    case DvmFunction::crtda:
+    case DvmFunction::align:
+    case DvmFunction::delda:
+    case DvmFunction::realn:
+    case DvmFunction::mapam:
+    case DvmFunction::runam:
+    case DvmFunction::stopam:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/// Appends a length-prefixed list to a memo key.
+void add_key(std::vector<std::int64_t>& key, std::span<const std::int64_t> values) {
+  key.push_back(static_cast<std::int64_t>(values.size()));
+  key.insert(key.end(), values.begin(), values.end());
+}
+
+/// The memo key of a mappl_: pattern type and handle, the loop's bounds and steps, the
+/// alignment. False (no memo) when a parameter is missing or unreadable: the call is then
+/// decoded as without memo, which reports the defect.
+bool mappl_key(const DvmCall& c, std::vector<std::int64_t>& key) {
+  key.clear();
+  try {
+    const auto type = c.pattern_type("PatternRef");
+    key.push_back(static_cast<std::int64_t>(type));
+    const auto ref = c.find_handle(type == DvmPatternType::dis_array ? "PatternRefPtr" : "PatternRef");
+    key.push_back(ref ? static_cast<std::int64_t>(*ref) : -1);
+    for (const char* name : {"InInitIndexArray", "InLastIndexArray", "InStepArray", "AxisArray", "CoeffArray",
+                             "ConstArray"}) {
+      const auto v = c.find_array(name);
+      if (!v) return false;
+      add_key(key, *v);
+    }
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
 }
 
 /// An update matrix in root numbering: update_matrix compares arrays of one system in that
@@ -215,6 +395,18 @@ DvmProgram::DvmProgram(traces::libdvm::DvmTraceReader& reader, machines::Machine
   // The machine's processors are the root system's, laid out on its grid (a transputer grid
   // without a grid of its own takes this one, as the Predictor's transputer is the grid of VM).
   machine_.arrange(options_.grid);
+  if (root_count_ >= 2) {
+    // ACROSS pipelines price their messages as Ts + Tb·bytes: the machine's price of one message
+    // of 1 and of 2 bytes from processor 0 to 1, before the run (as 3.1's CommCost::Across does).
+    std::vector<std::vector<std::uint64_t>> probe(static_cast<std::size_t>(root_count_),
+                                                  std::vector<std::uint64_t>(static_cast<std::size_t>(root_count_), 0));
+    probe[0][1] = 1;
+    const double one = machine_.matrix_cost(probe);
+    probe[0][1] = 2;
+    const double two = machine_.matrix_cost(probe);
+    state_->across_price.tb = std::max(0.0, two - one);
+    state_->across_price.ts = std::max(0.0, one - state_->across_price.tb);
+  }
   state_->current_ps = add_system(*state_, root);
   state_->io_trafic.assign(2, 0);
   state_->active_at_exit.resize(2);
@@ -235,7 +427,7 @@ const DvmProgram::Action* DvmProgram::action_at(std::uint64_t index) const {
 bool DvmProgram::decode_next() {
   State& st = *state_;
   if (st.trace_done) return false;
-  DvmCall c;
+  DvmCall& c = st.call;
   if (!reader_.next(c)) {
     st.trace_done = true;
     return false;
@@ -248,6 +440,19 @@ bool DvmProgram::decode_next() {
   a.call = c.call_time();
   a.ret = c.ret_time();
   a.ps = st.current_ps;
+  const std::uint64_t action_index = st.base + st.actions.size();
+  const std::uint64_t first_new_op = st.ops_base + st.ops.size();
+  if (changes_geometry(c.function())) ++st.geometry_epoch;
+  if (st.memo.epoch != st.geometry_epoch) {
+    st.memo.loops.clear();
+    st.memo.next_loop = 0;
+    st.memo.shadows.clear();
+    st.memo.next_shadow = 0;
+    st.memo.have_holders = false;
+    st.memo.holders.reset();
+    st.memo.epoch = st.geometry_epoch;
+  }
+  const bool memoise = options_.memoise;
   auto interval_flag = [&]() -> char& {
     const auto id = static_cast<std::size_t>(tree_.current().id);
     if (st.io_trafic.size() <= id) st.io_trafic.resize(id + 1, 0);
@@ -621,15 +826,34 @@ bool DvmProgram::decode_next() {
         st.loop = State::LoopInfo{};
         break;
       case DvmFunction::mappl: {
+        // The same parameters between two geometry changes map the same loop: reuse it (and
+        // what its dopl_ calls derived from it) instead of building it again.
+        State::Memo& memo = st.memo;
+        const bool keyed = memoise && mappl_key(c, memo.key);
+        if (keyed) {
+          auto hit = std::find_if(memo.loops.begin(), memo.loops.end(),
+                                  [&](const State::MappedLoop& m) { return m.key == memo.key; });
+          if (hit != memo.loops.end()) {
+            st.loop.loop = hit->loop;
+            st.loop.derived = hit->derived;
+            if (hit->sets_pattern) {
+              st.loop.pattern = hit->pattern;
+              st.loop.pattern_ref = hit->pattern_ref;
+            }
+            break;
+          }
+        }
         const auto type = c.pattern_type("PatternRef");
         ParallelLoop loop(to_index(c.array("InInitIndexArray")), to_index(c.array("InLastIndexArray")),
                           to_index(c.array("InStepArray")));
+        bool sets_pattern = false;
         if (type == DvmPatternType::am_view) {
           auto t = st.templates.find(c.handle("PatternRef"));
           if (t != st.templates.end() && t->second.distributed()) {
             loop.map(t->second, align_params(c));
             st.loop.pattern = type;
             st.loop.pattern_ref = c.handle("PatternRef");
+            sets_pattern = true;
           }
         } else if (type == DvmPatternType::dis_array) {
           auto p = st.arrays.find(c.handle("PatternRefPtr"));
@@ -637,9 +861,21 @@ bool DvmProgram::decode_next() {
             loop.map(p->second, align_params(c));
             st.loop.pattern = type;
             st.loop.pattern_ref = c.handle("PatternRefPtr");
+            sets_pattern = true;
           }
         }
-        st.loop.loop = std::move(loop);
+        st.loop.loop = std::make_shared<const ParallelLoop>(std::move(loop));
+        st.loop.derived = std::make_shared<State::LoopDerived>();
+        if (keyed) {
+          State::MappedLoop entry{memo.key, st.loop.loop, st.loop.derived, sets_pattern, st.loop.pattern,
+                                  st.loop.pattern_ref};
+          if (memo.loops.size() < State::memo_capacity) {
+            memo.loops.push_back(std::move(entry));
+          } else {
+            memo.loops[memo.next_loop] = std::move(entry);
+            memo.next_loop = (memo.next_loop + 1) % State::memo_capacity;
+          }
+        }
         break;
       }
       case DvmFunction::dopl: {
@@ -649,15 +885,62 @@ bool DvmProgram::decode_next() {
         const ParallelLoop& loop = *st.loop.loop;
         a.loop_size = loop.iteration_count(fid);
         if (a.call == 0 || a.loop_size == 0) break;  // the original returns without any time
-        const auto blocks = loop.blocks(fid);
-        const auto counts = identical_block_counts(blocks);
-        const State::Ps& ps = st.systems[st.current_ps];
-        auto data = std::make_shared<std::vector<std::pair<Index, int>>>(ps.members.size());
-        for (std::size_t k = 0; k < ps.members.size() && k < blocks.size(); ++k) {
-          (*data)[k] = {blocks[k].empty() ? 0 : blocks[k].volume(), counts[k]};
+        // Every dopl_ of a loop on one processor system has the same portions (the loop is
+        // fixed at mappl_): computed once per loop and system.
+        State::LoopDerived& derived = *st.loop.derived;
+        if (!memoise || !derived.portions || derived.portions_ps != st.current_ps) {
+          if (!memoise || !derived.have_blocks) {
+            derived.blocks = loop.blocks(fid);
+            derived.have_blocks = true;
+          }
+          const auto& blocks = derived.blocks;
+          const auto counts = identical_block_counts(blocks);
+          const State::Ps& ps = st.systems[st.current_ps];
+          auto data = std::make_shared<std::vector<std::pair<Index, int>>>(ps.members.size());
+          for (std::size_t k = 0; k < ps.members.size() && k < blocks.size(); ++k) {
+            (*data)[k] = {blocks[k].empty() ? 0 : blocks[k].volume(), counts[k]};
+          }
+          derived.portions = std::move(data);
+          derived.portions_ps = st.current_ps;
         }
-        a.blocks = data;
+        a.blocks = derived.portions;
         a.kind = ActionKind::dopl;
+        if (st.loop.across && st.loop.across->grid == st.systems[st.current_ps].system.sizes()) {
+          // ACROSS (spec 6.4): DoPL = 1 adds the edge exchange; DoPL = 0 (the loop's body)
+          // runs as a pipeline, a group operation of the system.
+          const auto more = c.find_integer("DoPL", DvmSide::ret);
+          if (!more) {
+            throw traces::TraceError(c.trace_path(), c.trace_line(), "dopl_ of an ACROSS loop without DoPL on its ret line");
+          }
+          if (!derived.have_blocks) {
+            derived.blocks = loop.blocks(fid);
+            derived.have_blocks = true;
+          }
+          auto across = std::make_shared<AcrossLoop>();
+          across->geometry = *st.loop.across;
+          const ProcessorSystem& sys = st.systems[st.current_ps].system;
+          for (int k = 0; k < sys.processor_count(); ++k) {
+            AcrossProcessor p;
+            p.coords = sys.coordinates(k);
+            const auto at = static_cast<std::size_t>(k);
+            if (at < derived.blocks.size() && !derived.blocks[at].empty()) {
+              for (int x = 0; x < derived.blocks[at].rank(); ++x) p.extents.push_back(derived.blocks[at].extent(x));
+            }
+            across->geometry.procs.push_back(std::move(p));
+            across->identical.push_back(at < a.blocks->size() ? (*a.blocks)[at].second : 1);
+          }
+          if (*more != 0) {
+            a.across_wait = across_edge_costs(across->geometry, st.across_price).back();
+          } else {
+            across->loop_size = a.loop_size;
+            across->call = a.call;
+            across->ret = a.ret;
+            Op& op = new_op(OpType::across_pipeline, OpKind::shadow);
+            op.sync = false;
+            op.across = std::move(across);
+            a.regular_after = false;
+          }
+        }
         break;
       }
       case DvmFunction::endpl:
@@ -671,6 +954,7 @@ bool DvmProgram::decode_next() {
         // The original keeps the loop's pattern until the next crtpl_ (a waitrd_ after endpl_
         // still reduces over it); only the imlast_ request ends here.
         st.loop.imlast = false;
+        st.loop.across.reset();  // the ACROSS pipeline ends with its loop
         break;
       // ---------------------------------------------------------------- reductions
       case DvmFunction::crtrg:
@@ -730,14 +1014,30 @@ bool DvmProgram::decode_next() {
           }
           break;
         }
-        op.holders.assign(ps.members.size(), false);
+        // The holders depend on the pattern array's blocks and the system only: the same for
+        // every waitrd_ of a pattern between two geometry changes.
+        State::Memo& memo = st.memo;
+        if (memoise && memo.have_holders && memo.holders_pattern == st.loop.pattern &&
+            memo.holders_ref == st.loop.pattern_ref && memo.holders_ps == op.ps) {
+          op.holders = memo.holders;
+          break;
+        }
+        auto holders = std::make_shared<std::vector<bool>>(ps.members.size(), false);
         if (st.loop.pattern == DvmPatternType::dis_array) {
           auto p = st.arrays.find(st.loop.pattern_ref);
           if (p != st.arrays.end() && p->second.aligned()) {
             for (std::size_t k = 0; k < ps.members.size(); ++k) {
-              op.holders[k] = !p->second.block(static_cast<int>(k), fid).empty();
+              (*holders)[k] = !p->second.block(static_cast<int>(k), fid).empty();
             }
           }
+        }
+        op.holders = holders;
+        if (memoise) {
+          memo.have_holders = true;
+          memo.holders_pattern = st.loop.pattern;
+          memo.holders_ref = st.loop.pattern_ref;
+          memo.holders_ps = op.ps;
+          memo.holders = std::move(holders);
         }
         break;
       }
@@ -768,9 +1068,58 @@ bool DvmProgram::decode_next() {
         }
         const bool corner_call = c.function() == DvmFunction::inssh || c.function() == DvmFunction::incsh;
         w.corners = corner_call && c.find_integer("FullShdSign").value_or(0) == 1;
-        TransferMatrix m = shadow_matrix(da, w, fid).to_root(da.system());
-        if (g->second.matrix.size() == 0) g->second.matrix = TransferMatrix(root_count_);
-        g->second.matrix += m;
+        {
+          // ACROSS (spec 6.4): the widths facing each neighbour along the grid dimensions.
+          State::Shadow& sh = g->second;
+          for (int ax = 0; ax < da.rank(); ++ax) {
+            const auto at = static_cast<std::size_t>(ax);
+            const auto mapped = da.mapped_axis(ax);
+            if (!mapped || mapped->grid_dim < 0) continue;
+            const Index low = at < w.low.size() ? (w.low[at] == -1 ? da.low_shadow(ax) : w.low[at]) : 0;
+            const Index high = at < w.high.size() ? (w.high[at] == -1 ? da.high_shadow(ax) : w.high[at]) : 0;
+            const auto dim = static_cast<std::size_t>(mapped->grid_dim);
+            if (sh.toward_lower.size() <= dim) sh.toward_lower.resize(dim + 1, 0);
+            if (sh.toward_upper.size() <= dim) sh.toward_upper.resize(dim + 1, 0);
+            sh.toward_lower[dim] = std::max(sh.toward_lower[dim], mapped->direction > 0 ? low : high);
+            sh.toward_upper[dim] = std::max(sh.toward_upper[dim], mapped->direction > 0 ? high : low);
+          }
+          sh.type_size = std::max(sh.type_size, da.type_size());
+        }
+        // The matrix depends on the array's blocks and the widths only: the same for every
+        // such call between two geometry changes.
+        std::shared_ptr<const TransferMatrix> m;
+        State::Memo& memo = st.memo;
+        if (memoise) {
+          memo.key.clear();
+          memo.key.push_back(static_cast<std::int64_t>(arr->first));
+          add_key(memo.key, w.low);
+          add_key(memo.key, w.high);
+          memo.key.push_back(w.corners ? 1 : 0);
+          auto hit = std::find_if(memo.shadows.begin(), memo.shadows.end(),
+                                  [&](const State::ShadowMemo& e) { return e.key == memo.key; });
+          if (hit != memo.shadows.end()) m = hit->matrix;
+        }
+        if (!m) {
+          m = std::make_shared<const TransferMatrix>(shadow_matrix(da, w, fid).to_root(da.system()));
+          if (memoise) {
+            State::ShadowMemo entry{memo.key, m};
+            if (memo.shadows.size() < State::memo_capacity) {
+              memo.shadows.push_back(std::move(entry));
+            } else {
+              memo.shadows[memo.next_shadow] = std::move(entry);
+              memo.next_shadow = (memo.next_shadow + 1) % State::memo_capacity;
+            }
+          }
+        }
+        // The group's matrix: T of its first array shared as is, a sum from the second on.
+        auto& group = g->second.matrix;
+        if (!group && m->size() == root_count_) {
+          group = std::move(m);
+        } else {
+          auto sum = std::make_shared<TransferMatrix>(group ? *group : TransferMatrix(root_count_));
+          *sum += *m;
+          group = std::move(sum);
+        }
         break;
       }
       case DvmFunction::delshg:
@@ -783,7 +1132,7 @@ bool DvmProgram::decode_next() {
         op.divide_by_p = c.function() == DvmFunction::strtsh && options_.cost == CostStyle::predictor31;
         auto g = st.shadows.find(gref);
         if (g != st.shadows.end()) {
-          op.matrix = g->second.matrix;
+          op.shared_matrix = g->second.matrix;
           g->second.last_start = static_cast<std::int64_t>(op.id - 1);
         }
         break;
@@ -801,14 +1150,51 @@ bool DvmProgram::decode_next() {
         st.loop.imlast = true;
         st.loop.imlast_group = c.handle("ShadowGroupRef");
         break;
-      case DvmFunction::across:
-        new_op(OpType::across, OpKind::shadow);
-        if (!st.warned[static_cast<std::size_t>(c.function())]) {
-          st.warned[static_cast<std::size_t>(c.function())] = true;
-          warnings_.push_back(fmt::format("{}:{}: warning: {}: ACROSS pipelines are modelled as a synchronisation only",
-                                          c.trace_path(), c.trace_line(), c.name()));
+      case DvmFunction::across: {
+        // ACROSS (spec 6.4): a synchronisation of the system (one shadow operation) now; the
+        // loop's dopl_ calls then run the edge exchange (DoPL = 1) and the pipeline (DoPL = 0)
+        // over the grid dimensions the loop is split along, with the new group's widths.
+        const auto new_ref = c.handle("NewShadowGroupRef");
+        const auto old_ref = c.find_handle("OldShadowGroupRef").value_or(0);
+        auto fresh = st.shadows.find(new_ref);
+        if (fresh == st.shadows.end()) {
+          throw traces::TraceError(c.trace_path(), c.trace_line(),
+                                   fmt::format("across_: NewShadowGroupRef={:x} is not a shadow group (no crtshg_ returned it)", new_ref));
         }
+        if (old_ref != 0 && !st.shadows.count(old_ref)) {
+          throw traces::TraceError(c.trace_path(), c.trace_line(),
+                                   fmt::format("across_: OldShadowGroupRef={:x} is not a shadow group (no crtshg_ returned it)", old_ref));
+        }
+        if (!st.loop.loop) {
+          throw traces::TraceError(c.trace_path(), c.trace_line(),
+                                   "across_ outside a parallel loop: no crtpl_ and mappl_ before it");
+        }
+        new_op(OpType::across, OpKind::shadow);
+        st.loop.across.reset();
+        const ParallelLoop& loop = *st.loop.loop;
+        if (!loop.mapped()) break;
+        AcrossGeometry geo;
+        geo.grid = loop.system().sizes();
+        geo.dims.resize(geo.grid.size());
+        geo.type_size = fresh->second.type_size > 0 ? fresh->second.type_size : 8;
+        const Template& t = loop.distribution();
+        const auto& rules = loop.rules();
+        for (int ax = 0; ax < t.rank() && ax < static_cast<int>(rules.size()); ++ax) {
+          const AxisRule& r = rules[static_cast<std::size_t>(ax)];
+          const int dim = t.dim_of_axis(ax);
+          if (r.kind != AxisRuleKind::linear || dim < 0 || dim >= static_cast<int>(geo.dims.size()) || r.coeff == 0) continue;
+          AcrossDim& d = geo.dims[static_cast<std::size_t>(dim)];
+          d.axis = r.source_axis;
+          // The sweep goes to higher coordinates when the loop variable and the template index
+          // grow together; the successor then needs the shadow facing its lower neighbour.
+          d.direction = (r.coeff > 0) == (loop.step(r.source_axis) > 0) ? 1 : -1;
+          const auto& facing = d.direction > 0 ? fresh->second.toward_lower : fresh->second.toward_upper;
+          const auto at = static_cast<std::size_t>(dim);
+          d.width = at < facing.size() ? facing[at] : 0;
+        }
+        st.loop.across = std::move(geo);
         break;
+      }
       case DvmFunction::sendsh:
         new_op(OpType::across, OpKind::shadow).sync = false;
         break;
@@ -820,7 +1206,12 @@ bool DvmProgram::decode_next() {
         st.buffers[c.handle("BufferHeader")] = static_cast<std::int64_t>(op.id - 1);
         if (arr == st.arrays.end() || !arr->second.aligned() || !st.loop.loop || !st.loop.loop->mapped()) break;
         const DistributedArray& da = arr->second;
-        const auto loop_blocks = st.loop.loop->blocks(fid);
+        State::LoopDerived& derived = *st.loop.derived;
+        if (!memoise || !derived.have_blocks) {
+          derived.blocks = st.loop.loop->blocks(fid);
+          derived.have_blocks = true;
+        }
+        const auto& loop_blocks = derived.blocks;
         const AlignParams params = align_params(c);
         std::vector<Block> regions;
         for (const Block& lb : loop_blocks) {
@@ -854,7 +1245,20 @@ bool DvmProgram::decode_next() {
       c.function() != DvmFunction::biof && c.function() != DvmFunction::eiof) {
     a.io_mode = interval_flag() != 0;
   }
+  // Who refers to which operation, so that release() keeps it as long as needed.
+  if (a.op >= 0) {
+    Op& named = st.op(static_cast<std::uint64_t>(a.op));
+    named.last_action = std::max(named.last_action, action_index + 1);
+  }
+  for (std::uint64_t i = first_new_op; i < st.ops_base + st.ops.size(); ++i) {
+    const Op& op = st.op(i);
+    if (op.start_op < 0) continue;
+    Op& start = st.op(static_cast<std::uint64_t>(op.start_op));
+    start.last_op = std::max(start.last_op, i + 1);
+  }
   st.actions.push_back(std::move(a));
+  st.peak_actions = std::max(st.peak_actions, st.actions.size());
+  st.peak_ops = std::max(st.peak_ops, st.ops.size() + st.retained.size());
   return true;
 }
 
@@ -960,6 +1364,11 @@ engine::StepResult DvmProgram::run_action(LpId lp, const Action& a, engine::Sche
       break;
     case ActionKind::dopl: {
       if (pos < 0) break;
+      if (a.across_wait > 0) {
+        // ACROSS, DoPL = 1: the edge exchange's cost on every processor (Wait_shadow).
+        const SimTime c = out.clock();
+        out.emit(EventKind::collective_wait, c, c + a.across_wait, static_cast<std::uint8_t>(OpKind::shadow), 0, 2, 0);
+      }
       const auto [iters, cnt] = (*a.blocks)[static_cast<std::size_t>(pos)];
       if (iters > 0) {
         // t_i = vcall_i · N_i / N on every processor with iterations; identical blocks on cnt
@@ -1079,10 +1488,11 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
   const int P = static_cast<int>(members.size());
   const auto kind = static_cast<std::uint8_t>(op.kind);
   auto clock = [&](int root) { return s.lp(static_cast<LpId>(root)).clock; };
-  auto clocks = [&]() {
-    std::vector<SimTime> c(static_cast<std::size_t>(root_count_));
-    for (int p = 0; p < root_count_; ++p) c[static_cast<std::size_t>(p)] = clock(p);
-    return c;
+  // Every root processor's clock (a buffer reused from operation to operation).
+  auto clocks = [&]() -> const std::vector<SimTime>& {
+    st.clocks.resize(static_cast<std::size_t>(root_count_));
+    for (int p = 0; p < root_count_; ++p) st.clocks[static_cast<std::size_t>(p)] = clock(p);
+    return st.clocks;
   };
   auto synchronise = [&]() {
     // MPSSynchronize: every processor waits for the latest one (synchronization of this kind,
@@ -1116,8 +1526,9 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
     }
   };
   auto matrix_cost = [&](std::vector<SimTime>* end_per_proc) -> SimTime {
-    if (op.matrix.size() == 0 || op.matrix.empty()) return 0;
-    return machine_.matrix_cost_at(as_rows(op.matrix), clocks(), end_per_proc);
+    const TransferMatrix& m = op.transfers();
+    if (m.size() == 0 || m.empty()) return 0;
+    return machine_.matrix_cost_at(as_rows(m, st.rows), clocks(), end_per_proc);
   };
   auto start_events = [&](SimTime t0) {
     for (std::size_t k = 0; k < members.size(); ++k) {
@@ -1167,11 +1578,11 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
       // when the last message arrives.
       SimTime end = 0;
       for (int k = 1; k < P; ++k) {
-        if (!op.holders[static_cast<std::size_t>(k)]) continue;
+        if (!(*op.holders)[static_cast<std::size_t>(k)]) continue;
         machine_.transfer(members[static_cast<std::size_t>(k)], members[0], op.total_size, clock(members[static_cast<std::size_t>(k)]));
       }
       for (int k = 1; k < P; ++k) {
-        if (!op.holders[static_cast<std::size_t>(k)]) continue;
+        if (!(*op.holders)[static_cast<std::size_t>(k)]) continue;
         const auto t = machine_.transfer(members[0], members[static_cast<std::size_t>(k)], op.total_size, clock(members[0]));
         end = std::max(end, t.arrival);
       }
@@ -1200,7 +1611,7 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
     }
     case OpType::async_copy: {
       std::vector<SimTime> ends(static_cast<std::size_t>(root_count_), 0);
-      const auto before = clocks();
+      const std::vector<SimTime> before = clocks();
       const SimTime cost = matrix_cost(&ends);
       op.t0 = first_clock();
       op.t1 = op.t0 + cost;
@@ -1234,7 +1645,7 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
       // crtrbl_: the buffer's messages are priced now; each processor keeps the time from its
       // clock to the last arrival of a message it takes part in (the original's stamps).
       std::vector<SimTime> ends(static_cast<std::size_t>(root_count_), 0);
-      const auto before = clocks();
+      const std::vector<SimTime> before = clocks();
       matrix_cost(&ends);
       op.stamps = stamps(ends, before);
       for (std::size_t k = 0; k < members.size(); ++k) {
@@ -1248,6 +1659,42 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
       if (op.sync) synchronise();
       start_events(first_clock());
       break;
+    case OpType::across_pipeline: {
+      // The dopl_ ending an ACROSS loop (spec 6.4): the spread of the clocks is a potential loss
+      // (Synchronization of Shadow, clocks unchanged); the pipeline gives each processor its
+      // waits for the predecessors' faces (Wait_shadow) and its iterations (CPU usr); the spread
+      // of the finishing times is the Time variation of Shadow (clocks unchanged); then the
+      // ret TIME as system time on every processor.
+      const AcrossLoop& al = *op.across;
+      SimTime latest = 0;
+      for (int m : members) latest = std::max(latest, clock(m));
+      std::vector<double> loop_time, start;
+      for (int m : members) {
+        Emitter out{s, static_cast<LpId>(m)};
+        const SimTime c = out.clock();
+        out.emit(EventKind::sync_all, c, c, kind, 2, 0, latest - c);
+        loop_time.push_back(machine_.scaled_time(m, al.call));
+        start.push_back(c);
+      }
+      const AcrossRun run = across_pipeline(al.geometry, st.across_price, loop_time, al.loop_size, start);
+      SimTime done = 0;
+      for (std::size_t k = 0; k < members.size(); ++k) {
+        Emitter out{s, static_cast<LpId>(members[k])};
+        SimTime c = out.clock();
+        if (run.wait[k] > 0) out.emit(EventKind::collective_wait, c, c + run.wait[k], kind, 0, 2, 0);
+        c = out.clock();
+        if (run.compute[k] > 0) out.emit(EventKind::loop_block, c, c + run.compute[k], 0, std::max(al.identical[k], 1));
+        done = std::max(done, out.clock());
+      }
+      for (std::size_t k = 0; k < members.size(); ++k) {
+        Emitter out{s, static_cast<LpId>(members[k])};
+        const SimTime c = out.clock();
+        out.emit(EventKind::sync_all, c, c, kind, 3, 0, done - c);
+        const SimTime r = machine_.scaled_time(members[k], al.ret);
+        out.emit(EventKind::compute, c, c + r, static_cast<std::uint8_t>(ComputeCategory::system), P);
+      }
+      break;
+    }
   }
 }
 
@@ -1286,6 +1733,34 @@ void DvmProgram::release(std::uint64_t upto) {
     st.actions.pop_front();
     ++st.base;
   }
+  // Operations, oldest first: one that has run can go when no live action (index ≥ base) and no
+  // operation still to run (index ≥ next_op) names it. One that a handle map still names
+  // (a reduction group's last start, a shadow group's, a copy flag, a remote buffer) may be
+  // named again by a later call: it moves to `retained` until the map lets go of it.
+  auto unnamed = [&](const Op& op) { return op.last_action <= st.base && op.last_op <= st.next_op; };
+  st.held.clear();
+  for (const auto& [ref, start] : st.red_group_start) st.held.push_back(static_cast<std::uint64_t>(start));
+  for (const auto& [ref, shadow] : st.shadows) {
+    if (shadow.last_start >= 0) st.held.push_back(static_cast<std::uint64_t>(shadow.last_start));
+  }
+  for (const auto& [ref, op] : st.copy_flags) st.held.push_back(static_cast<std::uint64_t>(op));
+  for (const auto& [ref, op] : st.buffers) st.held.push_back(static_cast<std::uint64_t>(op));
+  std::sort(st.held.begin(), st.held.end());
+  auto held = [&](std::uint64_t index) { return std::binary_search(st.held.begin(), st.held.end(), index); };
+  while (!st.ops.empty() && st.ops_base < st.next_op && unnamed(st.ops.front())) {
+    if (held(st.ops_base)) st.retained.emplace(st.ops_base, std::move(st.ops.front()));
+    st.ops.pop_front();
+    ++st.ops_base;
+  }
+  for (auto it = st.retained.begin(); it != st.retained.end();) {
+    if (!held(it->first) && unnamed(it->second)) it = st.retained.erase(it);
+    else ++it;
+  }
+}
+
+DvmProgram::Footprint DvmProgram::footprint() const {
+  const State& st = *state_;
+  return {st.actions.size(), st.ops.size() + st.retained.size(), st.peak_actions, st.peak_ops};
 }
 
 engine::WaitInfo DvmProgram::waits_for(LpId lp) const {

@@ -42,6 +42,10 @@ struct DvmOptions {
   std::vector<int> grid;                 ///< the root processor system, e.g. {2, 2}
   Fidelity fidelity = Fidelity::predictor;
   CostStyle cost = CostStyle::predictor31;
+  /// Reuse what a geometry gives (a mappl_'s loop and its dopl_ portions, an inssh_'s matrix,
+  /// a waitrd_'s holders) until a call changes the geometry; false recomputes them every time
+  /// (same results, for tests).
+  bool memoise = true;
 };
 
 /// The engine-event contract of the DVM model (what the characteristics observer reads):
@@ -51,7 +55,8 @@ struct DvmOptions {
 /// * sync_all: detail = OpKind; clock_before → clock_after is the wait for the latest processor
 ///   (synchronization of that kind, counted as its communication); tag = 1: potential loss only
 ///   (waited, clock unchanged, no kind); tag = 2: synchronization of the kind only (waited, clock
-///   unchanged: between biof_ and eiof_).
+///   unchanged: between biof_ and eiof_, and before an ACROSS pipeline); tag = 3: time variation
+///   of the kind (waited, clock unchanged: the spread of an ACROSS pipeline's finishing times).
 /// * collective_start: detail = OpKind, tag = operation id, clock = the operation's start t0;
 ///   internal = 1 (on one LP) counts the operation.
 /// * collective_wait: detail = OpKind, tag = operation id (0: none), clock_before → clock_after
@@ -78,6 +83,17 @@ class DvmProgram final : public engine::Program {
   /// Warnings (unknown functions, unsupported constructs), "file:line: warning: …".
   const std::vector<std::string>& warnings() const { return warnings_; }
   int processors() const { return root_count_; }
+
+  /// What the model keeps of the trace: decoded calls not yet replayed by every processor, and
+  /// group operations that something may still refer to (both bounded whatever the trace's
+  /// length), now and at their largest so far.
+  struct Footprint {
+    std::size_t actions = 0;
+    std::size_t operations = 0;
+    std::size_t peak_actions = 0;
+    std::size_t peak_operations = 0;
+  };
+  Footprint footprint() const;
 
   struct Action;
   struct Op;

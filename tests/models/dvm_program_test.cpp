@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -19,6 +20,7 @@
 #include "models/analysis/dvm_characteristics.hpp"
 #include "tests/support/files.hpp"
 #include "traces/libdvm/dvm_trace_reader.hpp"
+#include "traces/synthetic/synthetic_dvm_writer.hpp"
 
 namespace {
 
@@ -100,6 +102,53 @@ Run run(const std::string& calls, MachineModel& machine, std::vector<int> grid, 
 }
 
 doctest::Approx seconds(double value) { return doctest::Approx(value).epsilon(1e-9); }
+
+/// A run of a trace file, with what the model kept of it.
+struct FileRun {
+  std::unique_ptr<IntervalTree> tree;
+  DvmProgram::Footprint footprint;
+  std::uint64_t decoded = 0;  ///< calls in the trace
+};
+
+FileRun run_file(const std::string& path, MachineModel& machine, std::vector<int> grid, CostStyle cost, bool memoise) {
+  augur::traces::libdvm::DvmTraceReader reader(path);
+  int processors = 1;
+  for (int g : grid) processors *= g;
+  FileRun r;
+  r.tree = std::make_unique<IntervalTree>(processors);
+  DvmOptions options;
+  options.grid = grid;
+  options.cost = cost;
+  options.memoise = memoise;
+  DvmProgram program(reader, machine, *r.tree, options);
+  augur::engine::Scheduler scheduler(static_cast<std::uint32_t>(processors));
+  augur::models::analysis::DvmCharacteristics observer(*r.tree, static_cast<std::uint32_t>(processors));
+  scheduler.add_observer(&observer);
+  const auto result = scheduler.run(program);
+  REQUIRE_MESSAGE(result.outcome == augur::engine::RunOutcome::completed, result.message);
+  program.close_intervals();
+  r.tree->integrate(IntegrateRule::predictor);
+  r.footprint = program.footprint();
+  return r;
+}
+
+/// Every per-processor figure and total of every interval equal, bit for bit.
+bool same_figures(const IntervalTree& a, const IntervalTree& b) {
+  std::vector<const Interval*> xs, ys;
+  a.for_each([&](const Interval& i) { xs.push_back(&i); });
+  b.for_each([&](const Interval& i) { ys.push_back(&i); });
+  if (xs.size() != ys.size()) return false;
+  for (std::size_t k = 0; k < xs.size(); ++k) {
+    const Interval& x = *xs[k];
+    const Interval& y = *ys[k];
+    if (x.procs.size() != y.procs.size() || x.operations != y.operations || x.exe_count != y.exe_count) return false;
+    for (std::size_t p = 0; p < x.procs.size(); ++p) {
+      if (std::memcmp(&x.procs[p], &y.procs[p], sizeof(x.procs[p])) != 0) return false;
+    }
+    if (std::memcmp(&x.totals, &y.totals, sizeof(x.totals)) != 0) return false;
+  }
+  return true;
+}
 
 // ---- the objects of the traces (handles in hex) ----------------------------------------------
 
@@ -427,5 +476,77 @@ TEST_SUITE("unit") {
     CHECK(t.productive == seconds(2.2e-3));
     CHECK(t.lost == seconds(1.6e-3));
     CHECK(t.efficiency == seconds(2.2 / 3.8));
+  }
+
+  TEST_CASE("DvmProgram keeps a bounded number of operations on a long trace; memoised = recomputed") {
+    // The generated Jacobi trace (4 group operations per iteration) on a 2x2 bus: what the model
+    // keeps (decoded calls, operations) must not grow with the number of iterations, and the
+    // memoised geometry (loops, dopl_ portions, inssh_ matrices, waitrd_ holders) must give the
+    // same figures, bit for bit, as recomputing it at every call.
+    augur::test::TempDir dir;
+    auto footprint = [&](std::uint64_t iterations, bool memoise, CostStyle cost) {
+      augur::traces::synthetic::DvmJacobiSpec spec;
+      spec.size = 12;
+      spec.iterations = iterations;
+      spec.intervals = true;
+      const std::string path = dir.file(fmt::format("jac{}.ptr", iterations));
+      const auto written = augur::traces::synthetic::write_dvm_jacobi(spec, path);
+      auto m = bus(4);
+      FileRun r = run_file(path, *m, {2, 2}, cost, memoise);
+      r.decoded = written.calls;
+      return r;
+    };
+    for (CostStyle cost : {CostStyle::seed, CostStyle::predictor31}) {
+      CAPTURE(static_cast<int>(cost));
+      const FileRun small = footprint(20, true, cost);
+      const FileRun large = footprint(2000, true, cost);
+      // Grows with the trace: the calls decoded (about 25 per iteration).
+      CHECK(large.decoded > 90 * small.decoded);
+      // Does not: the model releases what it kept every 256 calls decoded, so at most the
+      // operations of about 12 iterations (3 each: strtrd_, waitrd_, strtsh_; 22 calls per
+      // iteration) and a few hundred calls are kept, against 6,000 operations without release.
+      CHECK(large.footprint.peak_operations == small.footprint.peak_operations);
+      CHECK(large.footprint.peak_operations <= 40);
+      CHECK(large.footprint.peak_actions <= 512);
+      CHECK(large.footprint.operations <= 40);
+      const FileRun recomputed = footprint(2000, false, cost);
+      CHECK(same_figures(*large.tree, *recomputed.tree));
+      CHECK(recomputed.footprint.peak_operations == large.footprint.peak_operations);
+    }
+  }
+
+  TEST_CASE("DvmProgram memo of mappl_: a loop mapped again after distr_ gets the new blocks") {
+    // Template of 8 on 2 processors; the same crtpl_/mappl_ (loop 0…7 on the template) before
+    // and after distr_ makes the template replicated. Before: [0..3] [4..7], dopl_ 4ms → 2ms
+    // each. After: all 8 iterations on both (cnt 2) → 4ms each, half of it (2ms) insufficient
+    // parallelism. Execution 6ms on each processor; a stale memo would give 4ms and 0.
+    const std::string loop =
+        call("crtpl_", 0, "Rank=1;\n", 0, "LoopRef=100;\n") +
+        call("mappl_", 0,
+             "LoopRefPtr=9; LoopRef=100; PatternRefPtr=1; PatternRef=a10 (AMView);\n"
+             "AxisArray[0]=1;\nCoeffArray[0]=1;\nConstArray[0]=0;\n"
+             "InInitIndexArray[0]=0;\nInLastIndexArray[0]=7;\nInStepArray[0]=1;\n") +
+        call("dopl_", 0.004, "LoopRefPtr=9; LoopRef=100;\n", 0, "DoPL=0;\n") +
+        call("endpl_", 0, "LoopRefPtr=9; LoopRef=100;\n");
+    const std::string calls =
+        call("crtamv_", 0, "AMRefPtr=NULL; AMRef=0; Rank=1; StaticSign=0;\nSizeArray[0]=8;\n", 0, "AMViewRef=a10;\n") +
+        call("distr_", 0, "AMViewRefPtr=1; AMViewRef=a10; PSRefPtr=NULL; PSRef=0; ParamCount=1;\nAxisArray[0]=1;\n") +
+        loop + loop +
+        call("distr_", 0, "AMViewRefPtr=1; AMViewRef=a10; PSRefPtr=NULL; PSRef=0; ParamCount=1;\nAxisArray[0]=0;\n") +
+        loop;
+    for (bool memoise : {true, false}) {
+      CAPTURE(memoise);
+      augur::test::TempDir dir;
+      const std::string path = dir.file("t.ptr");
+      augur::test::write_file(path, trace(calls));
+      auto m = bus(2);
+      const FileRun r = run_file(path, *m, {2}, CostStyle::seed, memoise);
+      for (int p = 0; p < 2; ++p) {
+        CAPTURE(p);
+        // 2ms + 2ms (the two loops before distr_) + 4ms after it
+        CHECK(r.tree->root().proc(p).execution == seconds(8e-3));
+        CHECK(r.tree->root().proc(p).insuff_par == seconds(2e-3));
+      }
+    }
   }
 }  // TEST_SUITE
