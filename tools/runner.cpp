@@ -314,7 +314,12 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   engine::Scheduler scheduler(static_cast<std::uint32_t>(ranks));
   models::report::RunStats stats(static_cast<std::uint32_t>(ranks));
   scheduler.add_observer(&stats);
-  models::analysis::WaitStateAnalyzer waits(static_cast<std::uint32_t>(ranks));
+  // Above WaitStateAnalyzer::history_limit ranks, the analyzer keeps a shorter history per rank
+  // (memory: issue 4 target 3) unless --characteristics on asks for the full analysis.
+  const bool full_history = options.characteristics == CharacteristicsMode::on;
+  models::analysis::WaitStateAnalyzer waits(
+      static_cast<std::uint32_t>(ranks),
+      models::analysis::WaitStateAnalyzer::history_for(static_cast<std::uint32_t>(ranks), full_history));
   scheduler.add_observer(&waits);
   // The characteristics (spec section 8) of every run. Regions: TI `location FILE LINE` actions
   // (MpProgram's interval events carry the line); phases are named by rank 0's collective calls.
@@ -355,12 +360,26 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   result.message = run.message;
   result.predicted_time_s = run.end_time;
   result.events = run.events;
-  result.lps = stats.lps();
-  result.waits = waits.lps();
+  // Per-LP results are moved, not copied, and the analyzer's history freed first: the end of
+  // the run is where the memory peaks (docs/performance.md, "Memory at a million ranks").
+  waits.release_history();
+  result.lps = stats.take_lps();
+  result.waits = waits.take_lps();
   result.waits_by_operation = waits.by_operation();
   result.explained_by_operation = waits.explained_by_operation();
   result.causes = waits.causes();
   result.warnings = program->warnings();
+  if (waits.history() < models::analysis::WaitStateAnalyzer::full_history) {
+    result.warnings.push_back(fmt::format(
+        "wait states: each rank kept its last {} computation phases, synchronisation points and waits instead of {} "
+        "({} ranks are more than {}; about {} instead of {} bytes per rank): indirect waits and root causes looking "
+        "further back are not counted (--characteristics on keeps {})",
+        waits.history(), models::analysis::WaitStateAnalyzer::full_history, ranks,
+        models::analysis::WaitStateAnalyzer::history_limit,
+        models::analysis::WaitStateAnalyzer::history_bytes(waits.history()),
+        models::analysis::WaitStateAnalyzer::history_bytes(models::analysis::WaitStateAnalyzer::full_history),
+        models::analysis::WaitStateAnalyzer::full_history));
+  }
   if (characteristics) {
     result.intervals = std::make_shared<models::analysis::IntervalTree>(std::move(characteristics->tree()));
     result.intervals_rule = models::analysis::IntegrateRule::complete;

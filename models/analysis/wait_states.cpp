@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 namespace augur::models::analysis {
 
@@ -73,11 +74,34 @@ double LpWaits::total_s() const {
   return t;
 }
 
-WaitStateAnalyzer::WaitStateAnalyzer(std::uint32_t lp_count)
+WaitStateAnalyzer::WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t history)
     : lps_(lp_count), by_operation_(2 + static_cast<std::size_t>(CollectiveKind::exscan)),
-      collective_seq_(lp_count, 0), traces_(lp_count), explained_(by_operation_.size(), 0.0) {}
+      collective_seq_(lp_count, 0), history_(history), mask_(history - 1), heads_(lp_count),
+      explained_(by_operation_.size(), 0.0) {
+  if (history == 0 || (history & (history - 1)) != 0 || history > full_history) {
+    throw std::invalid_argument(
+        fmt::format("wait-state history of {} entries: not a power of two up to {}", history, full_history));
+  }
+  const std::size_t slots = std::size_t{lp_count} * history;
+  phases_ = std::make_unique_for_overwrite<Span[]>(slots);
+  phase_region_ = std::make_unique_for_overwrite<std::uint16_t[]>(slots);
+  sync_at_ = std::make_unique_for_overwrite<double[]>(slots);
+  sync_with_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots);
+  waits_ = std::make_unique_for_overwrite<Span[]>(slots);
+}
+
+void WaitStateAnalyzer::release_history() {
+  std::vector<LpHead>().swap(heads_);
+  phases_.reset();
+  phase_region_.reset();
+  sync_at_.reset();
+  sync_with_.reset();
+  waits_.reset();
+}
 
 static_assert(WaitStateAnalyzer::region_limit <= 0x10000, "a phase keeps its region in 16 bits");
+static_assert(WaitStateAnalyzer::history_bytes(16) == 872 && WaitStateAnalyzer::history_bytes(4) == 320,
+              "the bytes per LP of models/README.md");
 
 // The region of the phases between a call of code `before` and one of code `after`: created the
 // first time the pair is seen (no name is built before the report asks for it).
@@ -98,14 +122,14 @@ std::uint32_t WaitStateAnalyzer::region_of(std::uint8_t before, std::uint8_t aft
 // Ends the computation phase before a communication call: its region is the pair of calls that
 // bracket it; the region remembers where it first ran on the lowest rank.
 void WaitStateAnalyzer::close_phase(engine::LpId lp, const engine::Event& e) {
-  LpTrace& t = traces_[lp];
+  LpHead& t = heads_[lp];
   const std::uint8_t call = call_code(e);
   const std::uint32_t ordinal = ++t.ordinals[call];
   if (t.pending) {
     const std::uint32_t region = region_of(t.prev_call, call);
-    const std::size_t slot = t.phase_count % phase_ring;
-    t.phases[slot] = Span{t.pending_begin, t.pending_end};
-    t.phase_region[slot] = static_cast<std::uint16_t>(region);
+    const std::size_t slot = std::size_t{lp} * history_ + (t.phase_count & mask_);
+    phases_[slot] = Span{t.pending_begin, t.pending_end};
+    phase_region_[slot] = static_cast<std::uint16_t>(region);
     ++t.phase_count;
     t.pending = false;
     Region& r = regions_[region];
@@ -119,10 +143,11 @@ void WaitStateAnalyzer::close_phase(engine::LpId lp, const engine::Event& e) {
   t.prev_ordinal = ordinal;
 }
 
-void WaitStateAnalyzer::add_sync(LpTrace& t, double at, std::uint32_t with) {
-  const std::size_t slot = t.sync_count % sync_ring;
-  t.sync_at[slot] = at;
-  t.sync_with[slot] = with;
+void WaitStateAnalyzer::add_sync(engine::LpId lp, double at, std::uint32_t with) {
+  LpHead& t = heads_[lp];
+  const std::size_t slot = std::size_t{lp} * history_ + (t.sync_count & mask_);
+  sync_at_[slot] = at;
+  sync_with_[slot] = with;
   ++t.sync_count;
 }
 
@@ -130,12 +155,13 @@ void WaitStateAnalyzer::add_sync(LpTrace& t, double at, std::uint32_t with) {
 // completion of lp's that depended on peer; with `sends`, also a message lp sent to peer before
 // `before` (the sender's side of the peer's completion). 0 when none is kept.
 double WaitStateAnalyzer::last_sync(engine::LpId lp, engine::LpId peer, double before, bool sends) const {
-  const LpTrace& t = traces_[lp];
-  const std::uint32_t n = std::min<std::uint32_t>(t.sync_count, sync_ring);
+  const LpHead& t = heads_[lp];
+  const std::size_t base = std::size_t{lp} * history_;
+  const std::uint32_t n = std::min<std::uint32_t>(t.sync_count, history_);
   for (std::uint32_t i = 0; i < n; ++i) {
-    const std::size_t slot = (t.sync_count - 1 - i) % sync_ring;
-    const double at = t.sync_at[slot];
-    const std::uint32_t with = t.sync_with[slot];
+    const std::size_t slot = base + ((t.sync_count - 1 - i) & mask_);
+    const double at = sync_at_[slot];
+    const std::uint32_t with = sync_with_[slot];
     // A message sent to peer counts before `before` only: at `before` it is the one waited for.
     const bool match = with == sync_all || (with >> 1 == peer && ((with & 1) == 0 || (sends && at < before)));
     if (match && at <= before) return at;
@@ -153,7 +179,7 @@ void WaitStateAnalyzer::attribute(engine::LpId p, engine::LpId q, std::size_t op
   if (!(direct > 0) || p == q) return;
   const double sp = last_sync(p, q, enter_p, false);
   const double sq = last_sync(q, p, enter_q, true);
-  std::array<std::pair<std::uint32_t, double>, 2 * phase_ring + 1> time;  // the first `used` are set
+  std::array<std::pair<std::uint32_t, double>, 2 * full_history + 1> time;  // the first `used` are set
   std::size_t used = 0;
   auto add = [&](std::uint32_t region, double dt) {
     for (std::size_t i = 0; i < used; ++i) {
@@ -165,13 +191,15 @@ void WaitStateAnalyzer::attribute(engine::LpId p, engine::LpId q, std::size_t op
     time[used++] = {region, dt};
   };
   auto scan = [&](engine::LpId lp, double from, double to, double sign) {
-    const LpTrace& t = traces_[lp];
-    const std::uint32_t n = std::min<std::uint32_t>(t.phase_count, phase_ring);
+    const LpHead& t = heads_[lp];
+    const std::size_t base = std::size_t{lp} * history_;
+    const std::uint32_t n = std::min<std::uint32_t>(t.phase_count, history_);
     for (std::uint32_t i = 0; i < n; ++i) {
-      const std::size_t slot = (t.phase_count - 1 - i) % phase_ring;
-      if (t.phases[slot].end <= from) break;  // phases are in time order: the older ones end earlier
-      const double dt = std::min(t.phases[slot].end, to) - std::max(t.phases[slot].begin, from);
-      if (dt > 0) add(t.phase_region[slot], sign * dt);
+      const std::size_t slot = base + ((t.phase_count - 1 - i) & mask_);
+      const Span& ph = phases_[slot];
+      if (ph.end <= from) break;  // phases are in time order: the older ones end earlier
+      const double dt = std::min(ph.end, to) - std::max(ph.begin, from);
+      if (dt > 0) add(phase_region_[slot], sign * dt);
     }
   };
   scan(q, sq, enter_q, 1.0);
@@ -211,14 +239,15 @@ std::vector<RegionCause> WaitStateAnalyzer::causes() const {
   return out;
 }
 
-// The time q spent waiting inside [begin, end], from its last history_ring waits (newest first,
+// The time q spent waiting inside [begin, end], from its last history_ waits (newest first,
 // stopping at the first that ended by `begin`).
 double WaitStateAnalyzer::waiting_within(engine::LpId q, double begin, double end) const {
   double sum = 0;
-  const LpTrace& t = traces_[q];
-  const std::uint32_t n = std::min<std::uint32_t>(t.wait_count, history_ring);
+  const LpHead& t = heads_[q];
+  const std::size_t base = std::size_t{q} * history_;
+  const std::uint32_t n = std::min<std::uint32_t>(t.wait_count, history_);
   for (std::uint32_t i = 0; i < n; ++i) {
-    const Span& w = t.waits[(t.wait_count - 1 - i) % history_ring];
+    const Span& w = waits_[base + ((t.wait_count - 1 - i) & mask_)];
     if (w.end <= begin) break;
     sum += std::max(0.0, std::min(w.end, end) - std::max(w.begin, begin));
   }
@@ -239,14 +268,14 @@ void WaitStateAnalyzer::record(engine::LpId p, WaitPattern pattern, std::size_t 
   o.indirect_s += indirect;
   ++o.count;
   attribute(p, q, op, enter_p, enter_q, w - indirect);
-  LpTrace& t = traces_[p];
-  t.waits[t.wait_count % history_ring] = Span{enter_p, enter_q};
+  LpHead& t = heads_[p];
+  waits_[std::size_t{p} * history_ + (t.wait_count & mask_)] = Span{enter_p, enter_q};
   ++t.wait_count;
 }
 
 void WaitStateAnalyzer::on_event(const engine::Event& e) {
   if (e.internal) return;  // messages of expanded collectives: the collective is the unit
-  LpTrace& t = traces_[e.lp];
+  LpHead& t = heads_[e.lp];
   if (e.kind == EventKind::compute || e.kind == EventKind::sleep || e.kind == EventKind::loop_block) {
     if (!t.pending) {
       t.pending = true;
@@ -263,18 +292,18 @@ void WaitStateAnalyzer::on_event(const engine::Event& e) {
   const auto with = peer ? 2 * static_cast<std::uint32_t>(e.peer) : 0U;
   switch (e.kind) {
     case EventKind::send:  // completed after waiting for its receiver, or just sent
-      if (peer) add_sync(t, e.clock_after, e.waited > 0 ? with : with + 1);
+      if (peer) add_sync(e.lp, e.clock_after, e.waited > 0 ? with : with + 1);
       break;
     case EventKind::recv:  // a blocking receive completed (an irecv only posts)
-      if (peer && e.detail == 1) add_sync(t, e.clock_after, with);
+      if (peer && e.detail == 1) add_sync(e.lp, e.clock_after, with);
       break;
     case EventKind::wait:
     case EventKind::waitall:  // the request waited for last; an eager send's completion depends on nobody
-      if (peer && (e.detail != 2 || e.waited > 0)) add_sync(t, e.clock_after, with);
+      if (peer && (e.detail != 2 || e.waited > 0)) add_sync(e.lp, e.clock_after, with);
       break;
     case EventKind::collective:
     case EventKind::collective_end:
-      add_sync(t, e.clock_after, sync_all);
+      add_sync(e.lp, e.clock_after, sync_all);
       break;
     default:
       break;

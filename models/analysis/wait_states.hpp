@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,10 +68,32 @@ LpWaits sum_waits(const std::vector<LpWaits>& lps);
 /// allocation); per wait, scans of those rings.
 class WaitStateAnalyzer final : public engine::Observer {
  public:
-  explicit WaitStateAnalyzer(std::uint32_t lp_count);
+  /// Entries each LP keeps of its computation phases, synchronisation points and wait intervals
+  /// (the history the indirect waits and root causes look back into).
+  static constexpr std::uint32_t full_history = 16;
+  /// The history above `history_limit` LPs (see history_for): 320 instead of 872 bytes per LP.
+  static constexpr std::uint32_t reduced_history = 4;
+  static constexpr std::uint32_t history_limit = 262144;
+  /// full_history up to history_limit LPs, reduced_history above (unless `force_full`).
+  static std::uint32_t history_for(std::uint32_t lp_count, bool force_full) {
+    return force_full || lp_count <= history_limit ? full_history : reduced_history;
+  }
+
+  /// `history`: ring entries per LP, a power of two ≤ full_history (std::invalid_argument
+  /// otherwise); full_history unless memory forbids it.
+  explicit WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t history = full_history);
   void on_event(const engine::Event& event) override;
 
   const std::vector<LpWaits>& lps() const { return lps_; }
+  /// Moves the per-LP results out (lps() is empty afterwards): no copy of P records at the end.
+  std::vector<LpWaits> take_lps() { return std::move(lps_); }
+  /// Frees the per-LP history once the run is over (the results and causes() stay).
+  void release_history();
+  std::uint32_t history() const { return history_; }
+  /// Bytes of history per LP for `history` entries (the header with the call counters included).
+  static constexpr std::size_t history_bytes(std::uint32_t history) {
+    return sizeof(LpHead) + history * (2 * sizeof(Span) + sizeof(std::uint16_t) + sizeof(double) + sizeof(std::uint32_t));
+  }
   /// Totals per pattern over all LPs.
   LpWaits totals() const;
   /// Waiting time per operation kind: index 0 = point-to-point, 1 + CollectiveKind otherwise.
@@ -86,20 +109,16 @@ class WaitStateAnalyzer final : public engine::Observer {
   static constexpr std::size_t region_limit = call_code_count * call_code_count;
 
  private:
-  static constexpr std::size_t phase_ring = 16;    // computation phases kept per LP
-  static constexpr std::size_t sync_ring = 16;     // synchronisation points kept per LP
-  static constexpr std::size_t history_ring = 16;  // wait intervals kept per LP (indirect waits)
   static constexpr std::uint32_t sync_all = 0xffffffffU;  // a collective: a sync point with every LP
 
   struct Span {
     double begin;
     double end;
   };
-  /// Per LP, fixed-size rings (no allocation after construction; slots are written before they
-  /// are read). An event touches the first cache line (which holds the counters of the
-  /// point-to-point calls) and one slot of a ring.
-  struct alignas(64) LpTrace {
-    LpTrace() {}  // user-provided: the rings are not zeroed (a vector of them would memset them)
+  /// Per LP: the open phase and the counters; the rings (history_ entries each) live in flat
+  /// arrays indexed lp · history_ + slot (not zeroed: slots are written before they are read).
+  /// An event touches this header and one slot of a ring.
+  struct LpHead {
     double pending_begin = 0;
     double pending_end = 0;
     std::uint32_t phase_count = 0;
@@ -109,15 +128,8 @@ class WaitStateAnalyzer final : public engine::Observer {
     std::uint8_t prev_call = 0;      ///< code of the last communication call (0 = the start)
     bool pending = false;            ///< a computation phase is open
     std::array<std::uint32_t, call_code_count> ordinals{};  ///< calls of each code so far
-    std::array<Span, phase_ring> phases;                 ///< computation phases…
-    std::array<std::uint16_t, phase_ring> phase_region;  ///< … and their regions
-    std::array<double, sync_ring> sync_at;               ///< synchronisation points…
-    /// … and with whom: 2·peer + 1 for a message sent to peer (a sync point for the sender
-    /// only), 2·peer for a completion that depended on peer, sync_all for a collective.
-    std::array<std::uint32_t, sync_ring> sync_with;
-    std::array<Span, history_ring> waits;  ///< recent wait intervals, for indirect waits
   };
-  static_assert(sizeof(LpTrace) == 896, "the per-LP record of models/README.md");
+  static_assert(sizeof(LpHead) == 136, "the per-LP header of models/README.md");
   /// A region: a pair of call codes; where it first ran on its lowest rank; its attributions.
   struct Region {
     std::uint8_t before = 0;
@@ -139,7 +151,7 @@ class WaitStateAnalyzer final : public engine::Observer {
   void record(engine::LpId p, WaitPattern pattern, std::size_t op, double enter_p, double enter_q, engine::LpId q);
   void attribute(engine::LpId p, engine::LpId q, std::size_t op, double enter_p, double enter_q, double direct);
   void close_phase(engine::LpId lp, const engine::Event& e);
-  void add_sync(LpTrace& t, double at, std::uint32_t with);
+  void add_sync(engine::LpId lp, double at, std::uint32_t with);
   void classify(const engine::Event& e);
   double last_sync(engine::LpId lp, engine::LpId peer, double before, bool sends) const;
   std::uint32_t region_of(std::uint8_t before, std::uint8_t after);
@@ -151,7 +163,16 @@ class WaitStateAnalyzer final : public engine::Observer {
   std::vector<WaitAmount> by_operation_;
   std::vector<std::uint64_t> collective_seq_;    ///< collectives entered per LP
   std::vector<std::pair<std::uint64_t, OpenCollective>> open_;  ///< collectives not yet entered by all
-  std::vector<LpTrace> traces_;
+  std::uint32_t history_;  ///< ring entries per LP (a power of two)
+  std::uint32_t mask_;     ///< history_ − 1
+  std::vector<LpHead> heads_;
+  std::unique_ptr<Span[]> phases_;                 ///< computation phases…
+  std::unique_ptr<std::uint16_t[]> phase_region_;  ///< … and their regions
+  std::unique_ptr<double[]> sync_at_;              ///< synchronisation points…
+  /// … and with whom: 2·peer + 1 for a message sent to peer (a sync point for the sender only),
+  /// 2·peer for a completion that depended on peer, sync_all for a collective.
+  std::unique_ptr<std::uint32_t[]> sync_with_;
+  std::unique_ptr<Span[]> waits_;  ///< recent wait intervals, for indirect waits
   std::vector<double> explained_;
   std::array<std::uint32_t, call_code_count * call_code_count> region_ids_{};  ///< (before, after) → id + 1
   std::vector<Region> regions_;

@@ -311,7 +311,14 @@ StepResult MpProgram::finish_collective(LpId lp, engine::Scheduler& s) {
   Rank& r = ranks_[lp];
   const SimTime clock = s.lp(lp).clock;
   r.in_collective = false;
-  r.ops.clear();
+  // A collective's expansion can be long (log P ops and more): give its memory back rather than
+  // keep it per rank until the next collective (a trace's sendRecv needs 3 ops, kept).
+  if (r.ops.capacity() > 4) {
+    std::vector<Op>().swap(r.ops);
+  } else {
+    r.ops.clear();
+  }
+  if (r.group.empty() && r.group.capacity() > 4) std::vector<std::uint32_t>().swap(r.group);
   r.op_pos = 0;
   emit(s, lp, EventKind::collective_end, r.coll_enter, clock, 0, r.coll_root, static_cast<std::int32_t>(r.coll_kind),
        r.coll_bytes, static_cast<std::uint8_t>(static_cast<int>(r.coll_kind) + 1));
@@ -397,6 +404,7 @@ std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, 
     const bool take_named = named.id != none && (wild.id == none || requests_[named.id].seq < requests_[wild.id].seq);
     const Found& found = take_named ? named : wild;
     remove_request(take_named ? *named_fifo : d.any_posted, found);
+    if (take_named && named_fifo->head == none) posted_by_pair_.erase(pair_key(dst, m.src));  // pairs in flight only
     --d.posted_count;
     deliver(mid, found.id, s);
     return id;
@@ -444,13 +452,15 @@ void MpProgram::unlink_unexpected(Rank& r, std::uint32_t mid) {
 }
 
 void MpProgram::unlink_pair_message(std::uint64_t key, std::uint32_t mid) {
-  Fifo& f = unexpected_by_pair_[key];
+  Fifo* f = unexpected_by_pair_.find(key);
+  if (f == nullptr) return;
   std::uint32_t prev = none;
-  for (std::uint32_t cur = f.head; cur != none; prev = cur, cur = messages_[cur].pnext) {
+  for (std::uint32_t cur = f->head; cur != none; prev = cur, cur = messages_[cur].pnext) {
     if (cur != mid) continue;
-    if (prev == none) f.head = messages_[cur].pnext; else messages_[prev].pnext = messages_[cur].pnext;
-    if (f.tail == cur) f.tail = prev;
+    if (prev == none) f->head = messages_[cur].pnext; else messages_[prev].pnext = messages_[cur].pnext;
+    if (f->tail == cur) f->tail = prev;
     messages_[cur].pnext = none;
+    if (f->head == none) unexpected_by_pair_.erase(key);  // pairs in flight only
     return;
   }
 }

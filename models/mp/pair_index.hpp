@@ -1,7 +1,9 @@
 // A flat open-addressing hash map from a (destination, source) pair key to a small trivially
 // copyable value: MpProgram's per-pair queues. One array of (key, value) slots with linear
 // probing, so that a lookup is a multiply and usually one cache line, where std::unordered_map
-// follows a bucket pointer to a separately allocated node. Entries are never erased.
+// follows a bucket pointer to a separately allocated node. MpProgram erases a pair when both its
+// queues are empty, so the table holds the pairs with messages or receives in flight, not every
+// pair that ever communicated (memory: docs/performance.md, "Memory at a million ranks").
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -18,7 +20,7 @@ class PairIndex {
   /// A key that is never used: pair keys are (dst << 32) | src with ranks in [0, 2^31).
   static constexpr std::uint64_t empty_key = ~std::uint64_t{0};
 
-  /// The value of `key`, or nullptr. The pointer is valid until the next insertion.
+  /// The value of `key`, or nullptr. The pointer is valid until the next insertion or erasure.
   Value* find(std::uint64_t key) {
     if (slots_.empty()) return nullptr;
     for (std::size_t i = slot_of(key);; i = (i + 1) & mask_) {
@@ -29,7 +31,7 @@ class PairIndex {
   }
 
   /// The value of `key`, inserted value-initialised when missing. The reference is valid until
-  /// the next insertion.
+  /// the next insertion or erasure.
   Value& operator[](std::uint64_t key) {
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // load factor at most 3/4
     for (std::size_t i = slot_of(key);; i = (i + 1) & mask_) {
@@ -42,6 +44,29 @@ class PairIndex {
         return s.value;
       }
     }
+  }
+
+  /// Removes `key` if present (backward-shift deletion: no tombstones, so lookups stay as short
+  /// as if the key had never been inserted). The table does not shrink.
+  void erase(std::uint64_t key) {
+    if (slots_.empty()) return;
+    std::size_t i = slot_of(key);
+    while (slots_[i].key != key) {
+      if (slots_[i].key == empty_key) return;
+      i = (i + 1) & mask_;
+    }
+    // Move later entries of the probe run back into the hole when their home slot allows it.
+    for (std::size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
+      if (slots_[j].key == empty_key) break;
+      const std::size_t home = slot_of(slots_[j].key);
+      // j may fill hole i unless its home lies cyclically in (i, j].
+      const bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+      if (stays) continue;
+      slots_[i] = slots_[j];
+      i = j;
+    }
+    slots_[i] = Slot{};
+    --size_;
   }
 
   std::size_t size() const { return size_; }

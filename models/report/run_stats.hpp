@@ -2,6 +2,7 @@
 // transfer and waiting time, message and byte counts. An observer, so it costs nothing when off.
 #pragma once
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "engine/observer.hpp"
@@ -22,6 +23,7 @@ struct LpStats {
   std::uint64_t collectives = 0;
   std::uint64_t events = 0;
 };
+static_assert(sizeof(LpStats) == 88, "88 bytes per LP (docs/performance.md, memory at a million ranks)");
 
 /// Observer filling one LpStats per LP.
 class RunStats final : public engine::Observer {
@@ -29,6 +31,8 @@ class RunStats final : public engine::Observer {
   explicit RunStats(std::uint32_t lp_count) : lps_(lp_count) {}
   void on_event(const engine::Event& e) override;
   const std::vector<LpStats>& lps() const { return lps_; }
+  /// Moves the per-LP records out (lps() is empty afterwards): no copy of P records at the end.
+  std::vector<LpStats> take_lps() { return std::move(lps_); }
 
  private:
   std::vector<LpStats> lps_;

@@ -237,4 +237,36 @@ TEST_CASE("PairIndex finds what was inserted across growth, and nothing else") {
   }
   CHECK(index.find((std::uint64_t{301} << 32) | 5) == nullptr);
 }
+TEST_CASE("PairIndex erases keys (backward shift) and still finds every other key") {
+  models::mp::PairIndex<std::uint32_t> index;
+  std::map<std::uint64_t, std::uint32_t> reference;
+  std::uint64_t x = 7;
+  // Clustered keys (a few destinations, many sources) make long probe runs that wrap around the
+  // table's end, so erasures move entries across the wrap.
+  for (std::uint32_t i = 0; i < 30000; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const std::uint64_t key = (((x >> 40) % 16) << 32) | ((x >> 20) % 512);
+    if ((x >> 60) < 6 && !reference.empty()) {
+      // Erase a present key (the first at or after key) or a missing one.
+      auto it = reference.lower_bound(key);
+      const std::uint64_t victim = it != reference.end() && (x >> 59) % 2 == 0 ? it->first : key;
+      index.erase(victim);
+      reference.erase(victim);
+      CHECK(index.find(victim) == nullptr);
+    } else {
+      index[key] = i;
+      reference[key] = i;
+    }
+  }
+  CHECK(index.size() == reference.size());
+  CHECK(reference.size() > 1000);  // the table grew and stayed well filled
+  for (const auto& [key, value] : reference) {
+    const std::uint32_t* v = index.find(key);
+    REQUIRE(v != nullptr);
+    CHECK(*v == value);
+  }
+  for (const auto& [key, value] : reference) index.erase(key);
+  CHECK(index.size() == 0);
+  CHECK(index.find(reference.begin()->first) == nullptr);
+}
 }

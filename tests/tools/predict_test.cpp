@@ -143,13 +143,15 @@ TEST_CASE("augur predict gives Main the line of the trace's first event as Predi
   CHECK(main["source_file"] == "jac1d.cdv");
 }
 
-TEST_CASE("augur predict prints Predictor 3.1's -0.0000 load imbalance of jac1d on grid 2" * doctest::may_fail()) {
+TEST_CASE("augur predict prints 0.0000 where Predictor 3.1 prints a -0.0000 load imbalance of jac1d on grid 2") {
   // 3.1 (Interval::CalcIdleAndImbalance) computes Load_imbalance_i = max_sys + max_usr − sys_i −
   // usr_i from sums of the very TimeDeltas AddTime added, identical on both processors here, so
   // each term is the rounding error of sys + usr: −2.2e-19 twice, printed "-0.0000". augur's
   // characteristics add clock differences (clock_after − clock_before), whose last bits depend
-  // on each processor's clock: +4.3e-19, "0.0000". Passes once the DVM model hands the observer
-  // its own deltas (the patch described in the issue-3 report).
+  // on each processor's clock: +4.3e-19, "0.0000". Handing the observer the model's own deltas
+  // reproduces 3.1's sign on all 11 such cells but moves two of Predictor 2.53's numbers across a
+  // rounding boundary and makes a 1-processor efficiency 0.9999999999999999: a known difference
+  // (models/dvm/README.md), pinned here so that a change of it is seen.
   const augur::test::TempDir d;
   REQUIRE(run_augur_in(d.path.string(), "predict '" + mvs + "' '" + jac1d + "' j.html 2").status == 0);
   const auto ours = lines_of(slurp(d.path / "j.html"));
@@ -160,7 +162,7 @@ TEST_CASE("augur predict prints Predictor 3.1's -0.0000 load imbalance of jac1d 
   REQUIRE(label != theirs.end());
   const auto at = static_cast<std::size_t>(label - theirs.begin()) + 4;
   CHECK(theirs[at] == "-0.0000");
-  CHECK(ours[at] == theirs[at]);
+  CHECK(ours[at] == "0.0000");
 }
 
 TEST_CASE("augur predict reproduces Predictor 3.1's nested-interval report of jac L200_int but the titles") {
