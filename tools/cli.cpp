@@ -328,13 +328,24 @@ void info_machines(std::ostream& out, const machines::MachineRegistry& registry,
   for (const auto& m : registry.all()) {
     if (!name.empty() && m.name != name) continue;
     out << fmt::format("{}\n  {}\n  parameters:\n", m.name, m.description);
+    // Columns as wide as this machine's longest name and kind; a default longer than the default
+    // column goes on a line of its own below the parameter, so the docs stay aligned.
+    constexpr std::size_t default_width = 10;
+    std::size_t name_width = 22, kind_width = 10;
     for (const auto& p : m.params) {
-      out << fmt::format("    {:<22} {:<10} default {:<10} {}\n", p.name, machines::to_string(p.kind),
-                         p.default_value.empty() ? "-" : p.default_value, p.doc);
+      name_width = std::max(name_width, p.name.size());
+      kind_width = std::max(kind_width, machines::to_string(p.kind).size());
+    }
+    for (const auto& p : m.params) {
+      const std::string def = p.default_value.empty() ? "-" : p.default_value;
+      const bool long_default = def.size() > default_width;
+      out << fmt::format("    {:<{}} {:<{}} default {:<{}} {}\n", p.name, name_width, machines::to_string(p.kind),
+                         kind_width, long_default ? "(below)" : def, default_width, p.doc);
+      if (long_default) out << fmt::format("    {:<{}} default: {}\n", "", name_width, def);
       if (!p.choices.empty()) {
         std::string c;
         for (const auto& x : p.choices) c += (c.empty() ? "" : ", ") + x;
-        out << fmt::format("    {:<22} one of: {}\n", "", c);
+        out << fmt::format("    {:<{}} one of: {}\n", "", name_width, c);
       }
     }
     out << "\n";

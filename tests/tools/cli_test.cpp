@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -179,6 +180,22 @@ TEST_CASE("augur info lists the machine models with their parameters") {
   CHECK(r.out.find("transputer_grid") != std::string::npos);
   CHECK(r.out.find("loggp_smp") != std::string::npos);
   CHECK(r.out.find("eager_threshold") != std::string::npos);
+  // Within one machine the parameters' docs start in one column, also when a kind name
+  // (cluster_tree) or a default (the cluster tree) is longer than usual: the long default goes
+  // on a line of its own.
+  const Result cluster = run_augur("info machines dvm_cluster");
+  REQUIRE(cluster.status == 0);
+  std::istringstream lines(cluster.out);
+  std::set<std::size_t> doc_columns;
+  for (std::string line; std::getline(lines, line);) {
+    const auto at = line.find(" default ");
+    if (line.rfind("    ", 0) != 0 || at == std::string::npos) continue;
+    const auto value = line.find_first_not_of(' ', at + 9);
+    doc_columns.insert(line.find_first_not_of(' ', line.find(' ', value)));
+  }
+  CHECK(doc_columns.size() == 1);
+  CHECK(cluster.out.find("default (below)") != std::string::npos);
+  CHECK(cluster.out.find("default: eth = {64 x cpu} ethernet 75us 0.2us; cpu = 1") != std::string::npos);
   CHECK(run_augur("info formats").status == 0);
   CHECK(run_augur("info collectives").out.find("allreduce") != std::string::npos);
 }
