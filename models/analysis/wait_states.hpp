@@ -92,7 +92,9 @@ class WaitStateAnalyzer final : public engine::Observer {
   std::uint32_t history() const { return history_; }
   /// Bytes of history per LP for `history` entries (the header with the call counters included).
   static constexpr std::size_t history_bytes(std::uint32_t history) {
-    return sizeof(LpHead) + history * (2 * sizeof(Span) + sizeof(std::uint16_t) + sizeof(double) + sizeof(std::uint32_t));
+    // per entry: a phase and its region, a sync point and its peer, a wait interval
+    return sizeof(LpHead) +
+           history * (sizeof(Span) + sizeof(std::uint16_t) + sizeof(double) + sizeof(std::uint32_t) + sizeof(Span));
   }
   /// Totals per pattern over all LPs.
   LpWaits totals() const;

@@ -301,7 +301,9 @@ std::vector<std::vector<double>> load_weights(const ProcessorSystem& system,
     if (loads.size() < start + n)
       throw std::invalid_argument("setelw_: LoadWeight has " + std::to_string(loads.size()) +
                                   " values, " + std::to_string(start + n) + " needed");
-    out = balanced_counts(loads.subspan(start, n), system.size(d));
+    // Fewer loads than coordinates: the DVM runtime does not use them (setelw_ solves the
+    // partition only when WeightNumber[d] >= the dimension's size); the dimension stays uniform.
+    if (number >= static_cast<Index>(size)) out = balanced_counts(loads.subspan(start, n), system.size(d));
     start += n;
   }
   return raw;

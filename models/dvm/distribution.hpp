@@ -107,7 +107,9 @@ std::vector<std::vector<double>> coordinate_weights(const ProcessorSystem& syste
 /// performs and then discards) and the weight of a coordinate is its number of elements.
 /// predictor: dimension d with WeightNumber[d] ≥ size_d takes the first size_d values of
 /// LoadWeight (from its start, for every dimension, as the original does); other dimensions 1.0.
-/// Throws std::invalid_argument when LoadWeight is shorter than the counts require.
+/// Both: a dimension with 0 < WeightNumber[d] < size_d keeps weights 1.0, as the DVM runtime
+/// ignores such loads. Throws std::invalid_argument when LoadWeight is shorter than the counts
+/// require.
 std::vector<std::vector<double>> load_weights(const ProcessorSystem& system,
                                               std::span<const Index> weight_numbers,
                                               std::span<const double> loads, Fidelity fidelity);

@@ -246,6 +246,10 @@ struct DvmProgram::State {
   std::map<std::uint64_t, std::int64_t> copy_flags;
   std::map<std::uint64_t, std::int64_t> buffers;  ///< remote buffer → its crtrbl_ op
   LoopInfo loop;
+  /// Parallel loops created by crtpl_ and not yet ended by endpl_ (nesting depth: a few).
+  std::vector<std::uint64_t> live_loops;
+  bool loops_untracked = false;    ///< a crtpl_ without LoopRef on its ret line: no loop checks
+  std::vector<std::string> warned_kinds;  ///< warnings given once per run
   MessagePrice across_price;       ///< one message between processors 0 and 1 (ACROSS)
   std::deque<Op> ops;
   std::uint64_t ops_base = 0;      ///< id − 1 of ops.front()
@@ -283,6 +287,18 @@ std::uint32_t add_system(DvmProgram::State& st, ProcessorSystem system) {
   }
   st.systems.push_back(std::move(ps));
   return static_cast<std::uint32_t>(st.systems.size() - 1);
+}
+
+/// `message` without a leading Lib-DVM function name ("crtps_: "), which the caller replaces by
+/// the name of the call being decoded.
+std::string_view without_function_prefix(std::string_view message) {
+  const auto colon = message.find(": ");
+  if (colon == std::string_view::npos || colon < 2 || message[colon - 1] != '_') return message;
+  for (std::size_t i = 0; i + 1 < colon; ++i) {
+    const char ch = message[i];
+    if (!(ch >= 'a' && ch <= 'z') && !(ch >= '0' && ch <= '9')) return message;
+  }
+  return message.substr(colon + 2);
 }
 
 AlignParams align_params(const DvmCall& c) {
@@ -476,6 +492,37 @@ bool DvmProgram::decode_next() {
     return it == st.ps_by_ref.end() ? st.current_ps : it->second;
   };
   const Fidelity fid = options_.fidelity;
+  // Input errors and oddities at the call's line.
+  auto error = [&](const std::string& message) {
+    return traces::TraceError(c.trace_path(), c.trace_line(), fmt::format("{}: {}", c.name(), message));
+  };
+  auto warn_once = [&](const char* kind, const std::string& message) {
+    if (std::find(st.warned_kinds.begin(), st.warned_kinds.end(), kind) != st.warned_kinds.end()) return;
+    st.warned_kinds.emplace_back(kind);
+    warnings_.push_back(fmt::format("{}:{}: warning: {}: {}", c.trace_path(), c.trace_line(), c.name(), message));
+  };
+  // A handle that no creating call returned (or that its deleting call removed).
+  auto not_created = [&](const char* param, std::uint64_t ref, const char* what, const char* creator) {
+    return error(fmt::format("{}={:x} is not {} (no {} returned it)", param, ref, what, creator));
+  };
+  auto shadow_group = [&](const char* param = "ShadowGroupRef") {
+    const auto ref = c.handle(param);
+    auto g = st.shadows.find(ref);
+    if (g == st.shadows.end()) throw not_created(param, ref, "a shadow group", "crtshg_");
+    return g;
+  };
+  auto reduction_group = [&]() {
+    const auto ref = c.handle("RedGroupRef");
+    if (!st.red_group_size.count(ref)) throw not_created("RedGroupRef", ref, "a reduction group", "crtrg_");
+    return ref;
+  };
+  auto check_loop = [&]() {
+    if (st.loops_untracked) return;
+    const auto ref = c.handle("LoopRef");
+    if (std::find(st.live_loops.begin(), st.live_loops.end(), ref) == st.live_loops.end()) {
+      throw not_created("LoopRef", ref, "a parallel loop", "crtpl_");
+    }
+  };
   // An array aligned on another array is aligned on that array's template (for redis_).
   auto bind_template = [&](std::uint64_t array, std::uint64_t pattern) {
     auto t = st.array_template.find(pattern);
@@ -614,12 +661,46 @@ bool DvmProgram::decode_next() {
           throw traces::TraceError(c.trace_path(), c.trace_line(),
                                    "setelw_ without WeightNumber: record the trace with LoadWeightTrace=1; WeightArrayTrace=1;");
         }
+        // The DVM runtime's checks (RTS errors 032.091, 032.092): no negative count or load.
+        const auto wn = to_index(c.array("WeightNumber"));
+        const auto loads = c.has("LoadWeight") ? c.real_array("LoadWeight") : std::span<const double>{};
+        for (std::size_t j = 0; j < loads.size(); ++j) {
+          if (!std::isfinite(loads[j])) throw error(fmt::format("LoadWeight[{}]={} is not a finite number", j, loads[j]));
+          if (loads[j] < 0) {
+            throw error(fmt::format("LoadWeight[{}]={} is negative (the DVM runtime rejects negative load weights)", j,
+                                    loads[j]));
+          }
+        }
+        for (std::size_t d = 0; d < wn.size(); ++d) {
+          if (wn[d] < 0) throw error(fmt::format("WeightNumber[{}]={} is negative", d, wn[d]));
+          if (static_cast<std::uint64_t>(wn[d]) > loads.size()) {
+            throw error(fmt::format("WeightNumber[{}]={} but the call has {} LoadWeight value{} (a cut trace?)", d, wn[d],
+                                    loads.size(), loads.size() == 1 ? "" : "s"));
+          }
+        }
         auto it = st.templates.find(c.handle("AMViewRef"));
         if (it != st.templates.end()) {
           const ProcessorSystem& s = st.systems[ps_ref(c.handle("PSRef"))].system;
-          const auto wn = to_index(c.array("WeightNumber"));
-          const auto loads = c.real_array("LoadWeight");
-          it->second.set_weights(coordinate_weights(s, load_weights(s, wn, loads, fid), {}));
+          auto raw = load_weights(s, wn, loads, fid);
+          for (int d = 0; d < s.rank(); ++d) {
+            const auto at = static_cast<std::size_t>(d);
+            const Index number = at < wn.size() ? wn[at] : 0;
+            if (number <= 0) continue;
+            if (number < s.size(d)) {
+              // Legal: the runtime solves its partition only with a weight per processor at least.
+              warn_once("setelw-few", fmt::format("WeightNumber[{0}]={1} load weights for the {2} processors of grid "
+                                                  "dimension {0}: the DVM runtime does not use them, the dimension is "
+                                                  "divided equally",
+                                                  d, number, s.size(d)));
+            } else if (std::all_of(raw[at].begin(), raw[at].end(), [](double w) { return w == 0; })) {
+              // The runtime's partition of all-zero loads gives every coordinate the same weight.
+              warn_once("setelw-zero", fmt::format("the load weights of grid dimension {0} are all 0: the dimension "
+                                                   "is divided equally, as the DVM runtime does",
+                                                   d));
+              raw[at].assign(raw[at].size(), 1.0);
+            }
+          }
+          it->second.set_weights(coordinate_weights(s, raw, {}));
         }
         break;
       }
@@ -824,8 +905,16 @@ bool DvmProgram::decode_next() {
       // ---------------------------------------------------------------- parallel loops
       case DvmFunction::crtpl:
         st.loop = State::LoopInfo{};
+        if (auto ref = c.find_handle("LoopRef", DvmSide::ret)) {
+          if (std::find(st.live_loops.begin(), st.live_loops.end(), *ref) == st.live_loops.end()) {
+            st.live_loops.push_back(*ref);
+          }
+        } else {
+          st.loops_untracked = true;
+        }
         break;
       case DvmFunction::mappl: {
+        check_loop();
         // The same parameters between two geometry changes map the same loop: reuse it (and
         // what its dopl_ calls derived from it) instead of building it again.
         State::Memo& memo = st.memo;
@@ -846,10 +935,20 @@ bool DvmProgram::decode_next() {
         const auto type = c.pattern_type("PatternRef");
         ParallelLoop loop(to_index(c.array("InInitIndexArray")), to_index(c.array("InLastIndexArray")),
                           to_index(c.array("InStepArray")));
+        if (const std::string why = empty_loop_reason(loop); !why.empty()) {
+          // Legal (the DVM runtime maps an empty loop and runs no iteration), but its dopl_
+          // times cannot be divided among iterations: they are counted as ordinary calls.
+          warn_once("empty-loop", fmt::format("empty loop ({}): its dopl_ times are counted as ordinary calls", why));
+        }
+        // The runtime's checks of the loop's range against its pattern (RTS errors 060.024–027).
+        auto check_bounds = [&](std::span<const Index> sizes) {
+          if (const std::string why = loop_bounds_problem(loop, sizes, align_params(c)); !why.empty()) throw error(why);
+        };
         bool sets_pattern = false;
         if (type == DvmPatternType::am_view) {
           auto t = st.templates.find(c.handle("PatternRef"));
           if (t != st.templates.end() && t->second.distributed()) {
+            check_bounds(t->second.sizes());
             loop.map(t->second, align_params(c));
             st.loop.pattern = type;
             st.loop.pattern_ref = c.handle("PatternRef");
@@ -858,6 +957,7 @@ bool DvmProgram::decode_next() {
         } else if (type == DvmPatternType::dis_array) {
           auto p = st.arrays.find(c.handle("PatternRefPtr"));
           if (p != st.arrays.end() && p->second.aligned()) {
+            check_bounds(p->second.sizes());
             loop.map(p->second, align_params(c));
             st.loop.pattern = type;
             st.loop.pattern_ref = c.handle("PatternRefPtr");
@@ -879,12 +979,19 @@ bool DvmProgram::decode_next() {
         break;
       }
       case DvmFunction::dopl: {
+        check_loop();
         a.io_mode = interval_flag() != 0;
         a.kind = ActionKind::silent;
         if (!st.loop.loop || !st.loop.loop->mapped()) break;
         const ParallelLoop& loop = *st.loop.loop;
         a.loop_size = loop.iteration_count(fid);
-        if (a.call == 0 || a.loop_size == 0) break;  // the original returns without any time
+        if (a.loop_size == 0) {
+          // An empty loop (mappl_ warned): no iteration to divide the time among; the call's
+          // times are an ordinary call's, not lost.
+          a.kind = ActionKind::regular;
+          break;
+        }
+        if (a.call == 0) break;  // the original returns without any time
         // Every dopl_ of a loop on one processor system has the same portions (the loop is
         // fixed at mappl_): computed once per loop and system.
         State::LoopDerived& derived = *st.loop.derived;
@@ -944,6 +1051,8 @@ bool DvmProgram::decode_next() {
         break;
       }
       case DvmFunction::endpl:
+        check_loop();
+        if (!st.loops_untracked) std::erase(st.live_loops, c.handle("LoopRef"));
         if (st.loop.imlast) {
           auto sh = st.shadows.find(st.loop.imlast_group);
           if (sh != st.shadows.end() && sh->second.last_start >= 0) {
@@ -969,24 +1078,30 @@ bool DvmProgram::decode_next() {
         st.red_var_size[c.ret_handle("RedRef")] = (elem + loc) * len;
         break;
       }
-      case DvmFunction::insred:
-        st.red_group_size[c.handle("RedGroupRef")] += st.red_var_size[c.handle("RedRef")];
+      case DvmFunction::insred: {
+        const auto g = reduction_group();
+        const auto var = st.red_var_size.find(c.handle("RedRef"));
+        if (var == st.red_var_size.end()) throw not_created("RedRef", c.handle("RedRef"), "a reduction variable", "crtred_");
+        st.red_group_size[g] += var->second;
         break;
+      }
       case DvmFunction::delred:
         st.red_var_size.erase(c.handle("RedRef"));
         break;
-      case DvmFunction::delrg:
-        st.red_group_size.erase(c.handle("RedGroupRef"));
-        st.red_group_ps.erase(c.handle("RedGroupRef"));
+      case DvmFunction::delrg: {
+        const auto g = reduction_group();
+        st.red_group_size.erase(g);
+        st.red_group_ps.erase(g);
         break;
+      }
       case DvmFunction::strtrd: {
-        const auto g = c.handle("RedGroupRef");
+        const auto g = reduction_group();
         Op& op = new_op(OpType::reduce_start, OpKind::reduction);
         st.red_group_start[g] = static_cast<std::int64_t>(op.id - 1);
         break;
       }
       case DvmFunction::waitrd: {
-        const auto g = c.handle("RedGroupRef");
+        const auto g = reduction_group();
         const auto start = st.red_group_start.count(g) ? st.red_group_start[g] : -1;
         Op& op = new_op(OpType::reduce_wait, OpKind::reduction);
         op.start_op = start;
@@ -1049,9 +1164,9 @@ bool DvmProgram::decode_next() {
       case DvmFunction::insshd:
       case DvmFunction::incsh:
       case DvmFunction::incshd: {
-        auto g = st.shadows.find(c.handle("ShadowGroupRef"));
+        auto g = shadow_group();
         auto arr = st.arrays.find(c.handle("ArrayHeader"));
-        if (g == st.shadows.end() || arr == st.arrays.end() || !arr->second.aligned()) break;
+        if (arr == st.arrays.end() || !arr->second.aligned()) break;
         const DistributedArray& da = arr->second;
         ShadowWidths w;
         const bool inc = c.function() == DvmFunction::incsh || c.function() == DvmFunction::incshd;
@@ -1123,23 +1238,20 @@ bool DvmProgram::decode_next() {
         break;
       }
       case DvmFunction::delshg:
-        st.shadows.erase(c.handle("ShadowGroupRef"));
+        st.shadows.erase(shadow_group());
         break;
       case DvmFunction::strtsh:
       case DvmFunction::exfrst: {
-        const auto gref = c.handle("ShadowGroupRef");
+        auto g = shadow_group();
         Op& op = new_op(OpType::shadow_start, OpKind::shadow);
         op.divide_by_p = c.function() == DvmFunction::strtsh && options_.cost == CostStyle::predictor31;
-        auto g = st.shadows.find(gref);
-        if (g != st.shadows.end()) {
-          op.shared_matrix = g->second.matrix;
-          g->second.last_start = static_cast<std::int64_t>(op.id - 1);
-        }
+        op.shared_matrix = g->second.matrix;
+        g->second.last_start = static_cast<std::int64_t>(op.id - 1);
         break;
       }
       case DvmFunction::waitsh: {
-        auto g = st.shadows.find(c.handle("ShadowGroupRef"));
-        if (g != st.shadows.end() && g->second.last_start >= 0) {
+        auto g = shadow_group();
+        if (g->second.last_start >= 0) {
           a.kind = ActionKind::shadow_wait;
           a.op = g->second.last_start;
           g->second.last_start = -1;
@@ -1148,7 +1260,7 @@ bool DvmProgram::decode_next() {
       }
       case DvmFunction::imlast:
         st.loop.imlast = true;
-        st.loop.imlast_group = c.handle("ShadowGroupRef");
+        st.loop.imlast_group = shadow_group()->first;
         break;
       case DvmFunction::across: {
         // ACROSS (spec 6.4): a synchronisation of the system (one shadow operation) now; the
@@ -1239,7 +1351,9 @@ bool DvmProgram::decode_next() {
         break;
     }
   } catch (const std::invalid_argument& e) {
-    throw traces::TraceError(c.trace_path(), c.trace_line(), fmt::format("{}: {}", c.name(), e.what()));
+    // The model's messages often name the Lib-DVM function they check ("crtps_: …", or "align_: …"
+    // under realn_): the call's own name is written once, in front.
+    throw error(std::string(without_function_prefix(e.what())));
   }
   if (a.kind != ActionKind::interval_enter && a.kind != ActionKind::interval_exit &&
       c.function() != DvmFunction::biof && c.function() != DvmFunction::eiof) {

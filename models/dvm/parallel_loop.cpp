@@ -38,7 +38,8 @@ ParallelLoop::ParallelLoop(std::vector<Index> init, std::vector<Index> last,
                                 std::to_string(step_.size()) + " steps");
   for (std::size_t l = 0; l < step_.size(); ++l)
     if (step_[l] == 0)
-      throw std::invalid_argument("mappl_: InStepArray[" + std::to_string(l) + "]=0");
+      throw std::invalid_argument("mappl_: InStepArray[" + std::to_string(l) +
+                                  "]=0 (a loop step must not be 0)");
 }
 
 Range ParallelLoop::axis_range(int axis) const {
@@ -184,6 +185,45 @@ std::vector<Block> ParallelLoop::blocks(Fidelity fidelity) const {
   all.reserve(static_cast<std::size_t>(count));
   for (int p = 0; p < count; ++p) all.push_back(block(p, fidelity));
   return all;
+}
+
+std::string loop_bounds_problem(const ParallelLoop& loop, std::span<const Index> pattern_sizes,
+                                const AlignParams& params) {
+  const Block space = loop.space();
+  if (space.empty()) return {};
+  for (std::size_t s = 0; s < params.axis.size() && s < pattern_sizes.size(); ++s) {
+    const int l = params.axis[s] - 1;
+    const Index coeff = s < params.coeff.size() ? params.coeff[s] : 0;
+    const Index constant = s < params.constant.size() ? params.constant[s] : 0;
+    if (l < 0 || l >= loop.rank() || coeff == 0) continue;
+    // the values in the order the loop takes them: init first, the last one reached last
+    const Range r = space.dim(l);
+    const bool down = loop.step(l) < 0;
+    const Index values[] = {down ? r.hi : r.lo, down ? r.lo : r.hi};
+    for (const Index v : values) {
+      const Index index = coeff * v + constant;
+      if (index >= 0 && index < pattern_sizes[s]) continue;
+      const std::string ls = std::to_string(l), ss = std::to_string(s);
+      return "loop axis " + ls + " (InInitIndexArray[" + ls + "]=" + std::to_string(loop.init(l)) +
+             ", InLastIndexArray[" + ls + "]=" + std::to_string(loop.last(l)) + ", InStepArray[" + ls +
+             "]=" + std::to_string(loop.step(l)) + ") takes the value " + std::to_string(v) +
+             ", which CoeffArray[" + ss + "]=" + std::to_string(coeff) + " and ConstArray[" + ss +
+             "]=" + std::to_string(constant) + " map to index " + std::to_string(index) +
+             " of the pattern's dimension " + ss + ", outside [0, " +
+             std::to_string(pattern_sizes[s] - 1) + "]";
+    }
+  }
+  return {};
+}
+
+std::string empty_loop_reason(const ParallelLoop& loop) {
+  for (int l = 0; l < loop.rank(); ++l) {
+    if (!loop.axis_range(l).empty()) continue;
+    const std::string ls = std::to_string(l);
+    return "InInitIndexArray[" + ls + "]=" + std::to_string(loop.init(l)) + ", InLastIndexArray[" + ls +
+           "]=" + std::to_string(loop.last(l)) + ", InStepArray[" + ls + "]=" + std::to_string(loop.step(l));
+  }
+  return {};
 }
 
 std::vector<int> identical_block_counts(std::span<const Block> blocks) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "models/dvm/block.hpp"
@@ -58,6 +59,17 @@ class ParallelLoop {
   std::optional<Template> templ_;
   std::vector<AxisRule> rules_;
 };
+
+/// mappl_'s range checks of the DVM runtime (RTS errors 060.024–060.027): for every pattern axis
+/// s that follows a loop axis l (AxisArray[s] = l + 1, CoeffArray[s] ≠ 0), coeff·v + constant must
+/// lie inside [0, pattern_sizes[s]) for the first and the last value v the loop variable takes.
+/// Returns what is wrong (empty when nothing is); an empty loop is not checked (the runtime skips
+/// it too). Entries that name no loop axis are left to compose_rules.
+std::string loop_bounds_problem(const ParallelLoop& loop, std::span<const Index> pattern_sizes,
+                                const AlignParams& params);
+
+/// The first loop axis without iterations as mappl_'s parameters (empty when the loop has some).
+std::string empty_loop_reason(const ParallelLoop& loop);
 
 /// cnt of spec 6.2 dopl_: for every processor with a non-empty block, the number of processors
 /// (itself included) whose block is identical; 0 for an empty block.

@@ -20,12 +20,14 @@ struct Analysis {
   std::vector<models::analysis::WaitAmount> by_operation;
 };
 
-Analysis analyse(std::vector<std::vector<MpRecord>> ranks, models::mp::MpOptions options = {}) {
+Analysis analyse(std::vector<std::vector<MpRecord>> ranks, models::mp::MpOptions options = {},
+                 std::uint32_t history = models::analysis::WaitStateAnalyzer::full_history) {
   MemoryTrace trace(std::move(ranks));
   TestMachine machine(trace.rank_count());
   models::mp::MpProgram program(trace, machine, options);
   engine::Scheduler s(static_cast<std::uint32_t>(trace.rank_count()));
-  models::analysis::WaitStateAnalyzer analyzer(static_cast<std::uint32_t>(trace.rank_count()));
+  models::analysis::WaitStateAnalyzer analyzer(static_cast<std::uint32_t>(trace.rank_count()), history);
+  CHECK(analyzer.history() == history);
   s.add_observer(&analyzer);
   const auto r = s.run(program);
   REQUIRE(r.outcome == engine::RunOutcome::completed);
@@ -129,6 +131,47 @@ TEST_CASE("WaitStateAnalyzer separates an indirect wait propagated across three 
   CHECK(r0.total_s == doctest::Approx(11.01e-6));
   CHECK(r0.indirect_s == doctest::Approx(10e-6));
   CHECK(r0.direct_s() == doctest::Approx(1.01e-6));
+}
+TEST_CASE("WaitStateAnalyzer keeps the full history up to history_limit ranks, a reduced one above") {
+  using A = models::analysis::WaitStateAnalyzer;
+  CHECK(A::history_for(1, false) == 16);
+  CHECK(A::history_for(262144, false) == 16);
+  CHECK(A::history_for(262145, false) == 4);
+  CHECK(A::history_for(1000000, true) == 16);  // forced (--characteristics on)
+  // 136 bytes of header + per entry a phase (16 + 2), a sync point (8 + 4) and a wait (16).
+  CHECK(A::history_bytes(16) == 136 + 16 * 46);
+  CHECK(A::history_bytes(4) == 136 + 4 * 46);
+  CHECK_THROWS_AS(A(4, 3), std::invalid_argument);   // not a power of two
+  CHECK_THROWS_AS(A(4, 32), std::invalid_argument);  // more than full_history
+  CHECK_THROWS_AS(A(4, 0), std::invalid_argument);
+}
+TEST_CASE("WaitStateAnalyzer with a reduced history misses the indirect part of waits further back") {
+  // Rank 1 waits 10 us for rank 2 (a long wait), then waits five times briefly for rank 3 (sends
+  // every 2 us from 12 us), then sends to rank 0, which waited from 0 for all of it. With 16
+  // entries rank 0's indirect part holds rank 1's six waits; with 4 only the last four short ones.
+  std::vector<std::vector<MpRecord>> ranks{{rec(MpOpKind::recv, 1, 0, 10)},
+                                           {rec(MpOpKind::recv, 2, 0, 10)},
+                                           {compute_us(10), rec(MpOpKind::send, 1, 0, 10)},
+                                           {compute_us(12)}};
+  for (int i = 0; i < 5; ++i) {
+    ranks[1].push_back(rec(MpOpKind::recv, 3, 0, 10));
+    if (i > 0) ranks[3].push_back(compute_us(2));
+    ranks[3].push_back(rec(MpOpKind::send, 1, 0, 10));
+  }
+  ranks[1].push_back(rec(MpOpKind::send, 0, 0, 10));
+  const Analysis full = analyse(ranks, {}, 16);
+  const Analysis reduced = analyse(ranks, {}, 4);
+  const auto& f1 = at(full.lps, 1, WaitPattern::late_sender);
+  const auto& r1 = at(reduced.lps, 1, WaitPattern::late_sender);
+  CHECK(f1.count == 6);  // rank 1's own waits do not depend on the history
+  CHECK(r1.count == 6);
+  CHECK(r1.total_s == f1.total_s);
+  const auto& f0 = at(full.lps, 0, WaitPattern::late_sender);
+  const auto& r0 = at(reduced.lps, 0, WaitPattern::late_sender);
+  CHECK(r0.total_s == f0.total_s);  // the wait itself is the same…
+  CHECK(f0.indirect_s == doctest::Approx(f1.total_s));  // … all of rank 1's waiting passed on with 16 entries
+  CHECK(r0.indirect_s > 0);
+  CHECK(r0.indirect_s < f0.indirect_s - 9e-6);  // the 10 us wait and the first short one fell out of 4
 }
 }
 

@@ -31,8 +31,16 @@ struct Result {
 // Runs augur with `args` (a shell fragment) and `input` on stdin.
 Result run_augur(const std::string& args, const std::string& input = "") {
   static int counter = 0;
-  const fs::path d = fs::temp_directory_path() / "augur_cli_test_io";
+  // Per process: ctest runs the cases of this file as concurrent processes.
+  const fs::path d = fs::temp_directory_path() / ("augur_cli_test_io_" + std::to_string(::getpid()));
   fs::create_directories(d);
+  static const struct RemovedAtExit {
+    fs::path dir;
+    ~RemovedAtExit() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } removed_at_exit{d};
   const std::string id = std::to_string(counter++);
   const fs::path in = d / ("in" + id), out = d / ("out" + id), err = d / ("err" + id);
   std::ofstream(in) << input;
@@ -43,6 +51,8 @@ Result run_augur(const std::string& args, const std::string& input = "") {
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   r.out = slurp(out);
   r.err = slurp(err);
+  std::error_code ignored;
+  for (const fs::path& f : {in, out, err}) fs::remove(f, ignored);
   return r;
 }
 
