@@ -31,10 +31,17 @@ struct TempDir {
   std::string file(const std::string& name) const { return (path / name).string(); }
 };
 
-/// An emptied folder `prefix` + `name` under the temporary directory, kept after the test so
-/// that its outputs can be inspected.
+/// An emptied folder `prefix` + `name` under the build tree's `tests/scratch` (AUGUR_SCRATCH_DIR),
+/// kept after the test so that its outputs can be inspected. Under the build tree, not the
+/// system's temporary directory: two builds testing at once (a Release and a sanitizer build, two
+/// checkouts) never share one; within one build every test case names its own.
 inline std::filesystem::path scratch_dir(const std::string& prefix, const std::string& name) {
-  const std::filesystem::path d = std::filesystem::temp_directory_path() / (prefix + name);
+#ifdef AUGUR_SCRATCH_DIR
+  const std::filesystem::path root = AUGUR_SCRATCH_DIR;
+#else
+  const std::filesystem::path root = std::filesystem::temp_directory_path();
+#endif
+  const std::filesystem::path d = root / (prefix + name);
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;
