@@ -207,9 +207,9 @@ std::string loop_bounds_problem(const ParallelLoop& loop, std::span<const Index>
       return "loop axis " + ls + " (InInitIndexArray[" + ls + "]=" + std::to_string(loop.init(l)) +
              ", InLastIndexArray[" + ls + "]=" + std::to_string(loop.last(l)) + ", InStepArray[" + ls +
              "]=" + std::to_string(loop.step(l)) + ") takes the value " + std::to_string(v) +
-             ", which CoeffArray[" + ss + "]=" + std::to_string(coeff) + " and ConstArray[" + ss +
-             "]=" + std::to_string(constant) + " map to index " + std::to_string(index) +
-             " of the pattern's dimension " + ss + ", outside [0, " +
+             ": CoeffArray[" + ss + "]=" + std::to_string(coeff) + " * " + std::to_string(v) +
+             " + ConstArray[" + ss + "]=" + std::to_string(constant) + " = " + std::to_string(index) +
+             " lies outside dimension " + ss + " of the pattern, [0, " +
              std::to_string(pattern_sizes[s] - 1) + "]";
     }
   }
