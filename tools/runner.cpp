@@ -320,6 +320,12 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   models::analysis::WaitStateAnalyzer waits(
       static_cast<std::uint32_t>(ranks),
       models::analysis::WaitStateAnalyzer::history_for(static_cast<std::uint32_t>(ranks), full_history));
+  // Root causes inside TI `location` regions are named FILE:LINE: the analyzer asks for the file
+  // when a rank enters a region, while the program's current region is still that one.
+  waits.set_location_namer([prog = program.get()](engine::LpId lp, std::int32_t) {
+    const auto* r = prog->current_region(lp);
+    return r != nullptr ? std::string_view(r->file) : std::string_view();
+  });
   scheduler.add_observer(&waits);
   // The characteristics (spec section 8) of every run. Regions: TI `location FILE LINE` actions
   // (MpProgram's interval events carry the line); phases are named by rank 0's collective calls.

@@ -19,8 +19,10 @@ using engine::EventKind;
 namespace {
 
 // Call codes (WaitStateAnalyzer::call_code_count of them): what a user finds in the program.
+// A TI `location` action (interval_enter) counts as a call: it ends the phase before a rank's
+// first marked region. Message-passing programs emit no other kinds of calls.
 constexpr std::uint8_t code_start = 0, code_isend = 1, code_send = 2, code_irecv = 3, code_recv = 4, code_wait = 5,
-                       code_waitall = 6, code_test = 7, code_end = 8, code_other = 9, code_collective = 10;
+                       code_waitall = 6, code_test = 7, code_end = 8, code_location = 9, code_collective = 10;
 
 std::uint8_t call_code(const engine::Event& e) {
   switch (e.kind) {
@@ -34,7 +36,7 @@ std::uint8_t call_code(const engine::Event& e) {
     case EventKind::collective_end:
       return static_cast<std::uint8_t>(code_collective + (e.detail > 0 ? e.detail - 1 : 0));
     case EventKind::finish: return code_end;
-    default: return code_other;
+    default: return code_location;
   }
 }
 
@@ -49,7 +51,7 @@ std::string_view call_name(std::uint8_t code) {
     case code_waitall: return "waitall";
     case code_test: return "test";
     case code_end: return "the end";
-    case code_other: return "another call";
+    case code_location: return "location";
     default: return engine::to_string(static_cast<CollectiveKind>(code - code_collective));
   }
 }
@@ -100,6 +102,8 @@ void WaitStateAnalyzer::release_history() {
 }
 
 static_assert(WaitStateAnalyzer::region_limit <= 0x10000, "a phase keeps its region in 16 bits");
+static_assert(WaitStateAnalyzer::region_limit + WaitStateAnalyzer::location_limit <= 0xffff,
+              "with the `location` regions, an LP keeps its current region + 1 in 16 bits");
 static_assert(WaitStateAnalyzer::history_bytes(16) == 872 && WaitStateAnalyzer::history_bytes(4) == 320,
               "the bytes per LP of models/README.md");
 
@@ -119,19 +123,28 @@ std::uint32_t WaitStateAnalyzer::region_of(std::uint8_t before, std::uint8_t aft
   return id - 1;
 }
 
-// Ends the computation phase before a communication call: its region is the pair of calls that
-// bracket it; the region remembers where it first ran on the lowest rank.
+// Writes the open computation phase of `lp` into its ring as a phase of `region`.
+void WaitStateAnalyzer::store_phase(engine::LpId lp, std::uint32_t region) {
+  LpHead& t = heads_[lp];
+  const std::size_t slot = std::size_t{lp} * history_ + (t.phase_count & mask_);
+  phases_[slot] = Span{t.pending_begin, t.pending_end};
+  phase_region_[slot] = static_cast<std::uint16_t>(region);
+  ++t.phase_count;
+  t.pending = false;
+}
+
+// Ends the computation phase before a communication call (or a `location`): inside a marked
+// region, its region is that one; otherwise the pair of calls that bracket it, which remembers
+// where it first ran on the lowest rank.
 void WaitStateAnalyzer::close_phase(engine::LpId lp, const engine::Event& e) {
   LpHead& t = heads_[lp];
   const std::uint8_t call = call_code(e);
   const std::uint32_t ordinal = ++t.ordinals[call];
-  if (t.pending) {
+  if (t.pending && t.location != 0) {
+    store_phase(lp, t.location - 1U);
+  } else if (t.pending) {
     const std::uint32_t region = region_of(t.prev_call, call);
-    const std::size_t slot = std::size_t{lp} * history_ + (t.phase_count & mask_);
-    phases_[slot] = Span{t.pending_begin, t.pending_end};
-    phase_region_[slot] = static_cast<std::uint16_t>(region);
-    ++t.phase_count;
-    t.pending = false;
+    store_phase(lp, region);
     Region& r = regions_[region];
     if (lp < r.lp) {
       r.lp = lp;
@@ -141,6 +154,34 @@ void WaitStateAnalyzer::close_phase(engine::LpId lp, const engine::Event& e) {
   }
   t.prev_call = call;
   t.prev_ordinal = ordinal;
+}
+
+// A `location` action (interval_enter; the previous region's interval_exit came first): ends the
+// phase before it like a call, then finds the region by (line, file) in the sorted locations_
+// (a binary search; a region is created, and its key inserted, the first time it is entered).
+void WaitStateAnalyzer::enter_location(const engine::Event& e) {
+  close_phase(e.lp, e);
+  const std::string_view file = location_namer_ ? location_namer_(e.lp, e.tag) : std::string_view();
+  const auto before = [&](const LocationKey& k, std::int32_t line) {
+    return k.line < line || (k.line == line && std::string_view(regions_[k.region].file) < file);
+  };
+  auto it = std::lower_bound(locations_.begin(), locations_.end(), e.tag, before);
+  std::uint32_t region = 0;
+  if (it != locations_.end() && it->line == e.tag && regions_[it->region].file == file) {
+    region = it->region;
+  } else if (locations_.size() < location_limit) {
+    Region r;
+    r.location = true;
+    r.line = e.tag;
+    r.file = std::string(file);
+    regions_.push_back(std::move(r));
+    region = static_cast<std::uint32_t>(regions_.size() - 1);
+    locations_.insert(it, LocationKey{e.tag, region});
+  } else {
+    heads_[e.lp].location = 0;  // too many regions: its computation counts in call-pair phases
+    return;
+  }
+  heads_[e.lp].location = static_cast<std::uint16_t>(region + 1);
 }
 
 void WaitStateAnalyzer::add_sync(engine::LpId lp, double at, std::uint32_t with) {
@@ -219,6 +260,7 @@ void WaitStateAnalyzer::attribute(engine::LpId p, engine::LpId q, std::size_t op
 }
 
 std::string WaitStateAnalyzer::region_name(const Region& r) const {
+  if (r.location) return r.file.empty() ? fmt::format("line {}", r.line) : fmt::format("{}:{}", r.file, r.line);
   std::string where;
   if (r.before != code_start) where = fmt::format("after {} #{}", call_name(r.before), r.before_ordinal);
   if (r.after != code_end) {
@@ -284,7 +326,15 @@ void WaitStateAnalyzer::on_event(const engine::Event& e) {
     t.pending_end = e.clock_after;
     return;
   }
-  if (e.kind == EventKind::interval_enter || e.kind == EventKind::interval_exit) return;
+  if (e.kind == EventKind::interval_enter) {
+    enter_location(e);
+    return;
+  }
+  if (e.kind == EventKind::interval_exit) {  // the region's computation ends with it
+    if (t.pending && t.location != 0) store_phase(e.lp, t.location - 1U);
+    t.location = 0;
+    return;
+  }
   if (e.kind != EventKind::collective_end) close_phase(e.lp, e);
   classify(e);
   // Synchronisation points, for the intervals of later waits.

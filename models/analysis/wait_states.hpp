@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -42,7 +43,13 @@ struct WaitAmount {
 /// peer or the tag, which differ between ranks and iterations), so the same phase of every rank
 /// and iteration aggregates into one region. The name says where to find its first occurrence on
 /// the lowest rank that runs it, by the rank's calls numbered per kind:
-/// "compute between wait and irecv (rank 0: after wait #2, before irecv #2)".
+/// "compute between wait and irecv (rank 0: after wait #2, before irecv #2)". Where the trace
+/// marks code regions (TI `location FILE LINE` actions: a region lasts from one `location` of a
+/// rank to the next or to its end), the computation inside a marked region belongs to that region
+/// instead, named "FILE:LINE" like the characteristics' intervals ("line LINE" when no namer gives
+/// the file); computation before a rank's first `location` keeps its call-pair phase, the
+/// `location` counting as a call ("compute between the start and location (rank 0: before
+/// location #1)").
 struct RegionCause {
   std::string name;
   double caused_s = 0;       ///< waiting time of other LPs attributed to this region
@@ -65,7 +72,8 @@ LpWaits sum_waits(const std::vector<LpWaits>& lps);
 /// latest participant of a collective); its indirect part is the time q itself spent waiting
 /// inside that interval (the delay it only passed on), the rest is direct. Cost per event: a
 /// switch, a table lookup and ring-buffer writes in fixed per-LP arrays (no hashing, no
-/// allocation); per wait, scans of those rings.
+/// allocation; a `location` adds a binary search of the regions, allocating only for a new one);
+/// per wait, scans of those rings.
 class WaitStateAnalyzer final : public engine::Observer {
  public:
   /// Entries each LP keeps of its computation phases, synchronisation points and wait intervals
@@ -83,6 +91,12 @@ class WaitStateAnalyzer final : public engine::Observer {
   /// otherwise); full_history unless memory forbids it.
   explicit WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t history = full_history);
   void on_event(const engine::Event& event) override;
+
+  /// The file of the `location` region an LP enters, asked at its interval_enter event (whose tag
+  /// is the line); the view must stay valid during that call only. MpProgram::current_region(lp)
+  /// gives it. Without a namer, regions with the same line in different files are one region.
+  using LocationNamer = std::function<std::string_view(engine::LpId lp, std::int32_t line)>;
+  void set_location_namer(LocationNamer namer) { location_namer_ = std::move(namer); }
 
   const std::vector<LpWaits>& lps() const { return lps_; }
   /// Moves the per-LP results out (lps() is empty afterwards): no copy of P records at the end.
@@ -109,6 +123,10 @@ class WaitStateAnalyzer final : public engine::Observer {
   static constexpr std::size_t call_code_count = 10 + static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1;
   /// Regions are pairs of call codes (ids fit the 16 bits a phase keeps).
   static constexpr std::size_t region_limit = call_code_count * call_code_count;
+  /// Distinct `location` regions kept as regions of their own (with the call pairs, ids still fit
+  /// 16 bits and an LP's current one + 1 its 16-bit field); computation in further ones counts in
+  /// its call-pair phase.
+  static constexpr std::size_t location_limit = 0xffff - region_limit;
 
  private:
   static constexpr std::uint32_t sync_all = 0xffffffffU;  // a collective: a sync point with every LP
@@ -129,10 +147,12 @@ class WaitStateAnalyzer final : public engine::Observer {
     std::uint32_t prev_ordinal = 0;  ///< the previous call's number among the LP's calls of its kind
     std::uint8_t prev_call = 0;      ///< code of the last communication call (0 = the start)
     bool pending = false;            ///< a computation phase is open
+    std::uint16_t location = 0;      ///< the marked (`location`) region the LP is in, id + 1; 0 = none
     std::array<std::uint32_t, call_code_count> ordinals{};  ///< calls of each code so far
   };
   static_assert(sizeof(LpHead) == 136, "the per-LP header of models/README.md");
-  /// A region: a pair of call codes; where it first ran on its lowest rank; its attributions.
+  /// A region: a pair of call codes and where it first ran on its lowest rank, or a `location`
+  /// region (file and line); its attributions.
   struct Region {
     std::uint8_t before = 0;
     std::uint8_t after = 0;
@@ -142,6 +162,14 @@ class WaitStateAnalyzer final : public engine::Observer {
     double caused_s = 0;
     double excess_s = 0;
     std::uint64_t waits = 0;
+    bool location = false;  ///< a `location` region: file and line below, not a call pair
+    std::int32_t line = 0;
+    std::string file;
+  };
+  /// A `location` region's key in locations_ (sorted by line, then its region's file): no hashing.
+  struct LocationKey {
+    std::int32_t line;
+    std::uint32_t region;
   };
   struct OpenCollective {
     engine::CollectiveKind kind = engine::CollectiveKind::barrier;
@@ -157,6 +185,8 @@ class WaitStateAnalyzer final : public engine::Observer {
   void classify(const engine::Event& e);
   double last_sync(engine::LpId lp, engine::LpId peer, double before, bool sends) const;
   std::uint32_t region_of(std::uint8_t before, std::uint8_t after);
+  void enter_location(const engine::Event& e);
+  void store_phase(engine::LpId lp, std::uint32_t region);
   double waiting_within(engine::LpId q, double begin, double end) const;
   void close_collective(OpenCollective& c);
   std::string region_name(const Region& r) const;
@@ -178,6 +208,8 @@ class WaitStateAnalyzer final : public engine::Observer {
   std::vector<double> explained_;
   std::array<std::uint32_t, call_code_count * call_code_count> region_ids_{};  ///< (before, after) → id + 1
   std::vector<Region> regions_;
+  LocationNamer location_namer_;
+  std::vector<LocationKey> locations_;  ///< the `location` regions, sorted by (line, file)
 };
 
 }  // namespace augur::models::analysis

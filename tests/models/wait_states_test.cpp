@@ -21,13 +21,20 @@ struct Analysis {
 };
 
 Analysis analyse(std::vector<std::vector<MpRecord>> ranks, models::mp::MpOptions options = {},
-                 std::uint32_t history = models::analysis::WaitStateAnalyzer::full_history) {
+                 std::uint32_t history = models::analysis::WaitStateAnalyzer::full_history,
+                 bool name_locations = true) {
   MemoryTrace trace(std::move(ranks));
   TestMachine machine(trace.rank_count());
   models::mp::MpProgram program(trace, machine, options);
   engine::Scheduler s(static_cast<std::uint32_t>(trace.rank_count()));
   models::analysis::WaitStateAnalyzer analyzer(static_cast<std::uint32_t>(trace.rank_count()), history);
   CHECK(analyzer.history() == history);
+  if (name_locations) {  // as tools/runner.cpp names them: the file of MpProgram's current region
+    analyzer.set_location_namer([&program](engine::LpId lp, std::int32_t) {
+      const auto* r = program.current_region(lp);
+      return r != nullptr ? std::string_view(r->file) : std::string_view();
+    });
+  }
   s.add_observer(&analyzer);
   const auto r = s.run(program);
   REQUIRE(r.outcome == engine::RunOutcome::completed);
@@ -43,6 +50,13 @@ const models::analysis::WaitAmount& at(const std::vector<models::analysis::LpWai
 }
 
 MpRecord compute_us(double us) { return rec(MpOpKind::compute, -1, 0, 0, us * 1000); }
+
+MpRecord location(const char* file, int line) {
+  MpRecord r = rec(MpOpKind::location);
+  r.text = file;
+  r.count = static_cast<std::uint64_t>(line);
+  return r;
+}
 
 MpRecord coll(MpOpKind k, int root = 0, std::uint64_t bytes = 8) {
   MpRecord r = rec(k, -1, 0, bytes);
@@ -273,5 +287,71 @@ TEST_CASE("WaitStateAnalyzer blames a late receiver on the receiver's phase befo
   CHECK(a.causes[0].name == "compute between the start and recv (rank 1: before recv #1)");
   CHECK(a.causes[0].caused_s == doctest::Approx(3e-6));
   CHECK(a.explained[0] == doctest::Approx(3e-6));
+}
+
+TEST_CASE("WaitStateAnalyzer blames the `location` region of the late sender's extra computation") {
+  // rank 0: location a.c 10, compute 1 us, location b.c 10, compute 3 us, recv 10 B from rank 1;
+  // rank 1: location a.c 10, compute 4 us, location b.c 10, compute 1 us, send 10 B to rank 0.
+  // Rank 0 posts its receive at 4 us, rank 1's send starts at 5 us: late sender w = 1 us, direct.
+  // No synchronisation before: the interval runs from the start. Per region, t(1) − t(0):
+  //   a.c:10: 4 − 1 = 3 us (counted), b.c:10: 1 − 3 = −2 us (not counted).
+  // Excess 3 us > w: a.c:10 causes all of the 1 us wait (factor 1/3), excess 3 us. The two
+  // regions share a line but not a file: keyed by the line alone they would be one region with
+  // excess (4 + 1) − (1 + 3) = 1 us.
+  auto a = analyse({{location("a.c", 10), compute_us(1), location("b.c", 10), compute_us(3),
+                     rec(MpOpKind::recv, 1, 0, 10)},
+                    {location("a.c", 10), compute_us(4), location("b.c", 10), compute_us(1),
+                     rec(MpOpKind::send, 0, 0, 10)}});
+  CHECK(at(a.lps, 0, WaitPattern::late_sender).total_s == doctest::Approx(1e-6));
+  CHECK(at(a.lps, 0, WaitPattern::late_sender).indirect_s == doctest::Approx(0.0));
+  REQUIRE(a.causes.size() == 1);
+  CHECK(a.causes[0].name == "a.c:10");
+  CHECK(a.causes[0].caused_s == doctest::Approx(1e-6));
+  CHECK(a.causes[0].excess_s == doctest::Approx(3e-6));
+  CHECK(a.causes[0].waits == 1);
+  CHECK(a.explained[0] == doctest::Approx(1e-6));
+}
+
+TEST_CASE("WaitStateAnalyzer keeps the call-pair phase for computation before the first `location`") {
+  // rank 0: allreduce, compute 1 us, location a.c 10, compute 2 us, recv 10 B from rank 1;
+  // rank 1: allreduce, compute 4 us, location a.c 10, compute 2 us, send 10 B to rank 0.
+  // Both leave the allreduce at the same time t0 (their last synchronisation); rank 0 posts its
+  // receive at t0 + 3 us, rank 1's send starts at t0 + 6 us: w = 3 us, direct. Per region:
+  //   "compute between allreduce and location" (unmarked, ended by the `location`): 4 − 1 = 3 us;
+  //   a.c:10: 2 − 2 = 0 (not counted).
+  // The unmarked phase causes the whole 3 us, excess 3 us.
+  auto a = analyse({{coll(MpOpKind::allreduce), compute_us(1), location("a.c", 10), compute_us(2),
+                     rec(MpOpKind::recv, 1, 0, 10)},
+                    {coll(MpOpKind::allreduce), compute_us(4), location("a.c", 10), compute_us(2),
+                     rec(MpOpKind::send, 0, 0, 10)}});
+  CHECK(at(a.lps, 0, WaitPattern::late_sender).total_s == doctest::Approx(3e-6));
+  REQUIRE(a.causes.size() == 1);
+  CHECK(a.causes[0].name == "compute between allreduce and location (rank 0: after allreduce #1, before location #1)");
+  CHECK(a.causes[0].caused_s == doctest::Approx(3e-6));
+  CHECK(a.causes[0].excess_s == doctest::Approx(3e-6));
+  CHECK(a.causes[0].waits == 1);
+}
+
+TEST_CASE("WaitStateAnalyzer ends a `location` region at the next one, the region's calls do not end it") {
+  // Both ranks: location a.c 10, compute, barrier, compute, location a.c 20, compute, barrier.
+  // rank 0: 1, 1, 1 us; rank 1: 1, 3, 2 us (a.c:10 runs across the first barrier).
+  //   barrier 1: both enter at 1 us, no wait.
+  //   barrier 2 (interval from barrier 1): a.c:10 3 − 1 = 2 us, a.c:20 2 − 1 = 1 us; rank 0 waits
+  //   (3 + 2) − (1 + 1) = 3 us: a.c:10 causes 2 us, a.c:20 1 us (excesses 2 and 1 us add up to w).
+  // Without a namer (a.c unknown) the regions are named by their lines.
+  auto ranks = [](double second, double third) {
+    return std::vector<MpRecord>{location("a.c", 10), compute_us(1), coll(MpOpKind::barrier), compute_us(second),
+                                 location("a.c", 20), compute_us(third), coll(MpOpKind::barrier)};
+  };
+  for (const bool named : {true, false}) {
+    CAPTURE(named);
+    auto a = analyse({ranks(1, 1), ranks(3, 2)}, {}, models::analysis::WaitStateAnalyzer::full_history, named);
+    CHECK(at(a.lps, 0, WaitPattern::wait_at_barrier).total_s == doctest::Approx(3e-6));
+    REQUIRE(a.causes.size() == 2);
+    CHECK(a.causes[0].name == (named ? "a.c:10" : "line 10"));
+    CHECK(a.causes[0].caused_s == doctest::Approx(2e-6));
+    CHECK(a.causes[1].name == (named ? "a.c:20" : "line 20"));
+    CHECK(a.causes[1].caused_s == doctest::Approx(1e-6));
+  }
 }
 }
