@@ -137,6 +137,64 @@ std::string check_param_value(const MachineDescription& machine, const std::stri
   return {};
 }
 
+/// The machines a `machine.<param>` override or sweep axis applies to: the swept machines (when
+/// the scenario has a `machine` axis) and the scenario's machine.
+std::vector<MachineDescription*> machine_targets(Scenario& scenario) {
+  std::vector<MachineDescription*> targets;
+  for (auto& machine : scenario.swept_machines) targets.push_back(&machine);
+  targets.push_back(&scenario.machine);
+  return targets;
+}
+
+/// Why `param` = `value` does not suit every machine of the scenario (the message names the
+/// machine when there is a machine axis), or "". `value` empty: only the parameter is checked.
+std::string check_param_for_all(const Scenario& scenario, const std::string& param, const std::string& value) {
+  const bool axis = !scenario.swept_machines.empty();
+  std::vector<const MachineDescription*> targets;
+  for (const auto& machine : scenario.swept_machines) targets.push_back(&machine);
+  if (!axis) targets.push_back(&scenario.machine);
+  for (const MachineDescription* machine : targets) {
+    if (!machine->params.has(param)) {
+      if (!axis) return detail::unknown_message(param, machine->params.names());
+      return "'" + param + "' is not a parameter of the swept machine '" + machine->name + "' (model '" +
+             machine->model + "'; its parameters are: " + detail::join(machine->params.names()) +
+             "); overrides and machine.<parameter> axes must suit every swept machine";
+    }
+    if (value.empty()) continue;
+    const std::string error = check_param_value(*machine, param, value);
+    if (!error.empty()) return axis ? "swept machine '" + machine->name + "': " + error : error;
+  }
+  return {};
+}
+
+/// Whether the scenario's machine or one of its swept machines has `param` (then an error about
+/// it names the machine that lacks it rather than calling the key unknown).
+bool some_machine_has(const Scenario& scenario, const std::string& param) {
+  if (scenario.machine.params.has(param)) return true;
+  return std::any_of(scenario.swept_machines.begin(), scenario.swept_machines.end(),
+                     [&](const MachineDescription& machine) { return machine.params.has(param); });
+}
+
+/// Resolves the values of a `machine` sweep axis (library names or paths; relative paths against
+/// `base_dir`). Two machines of one name are an error: their variants could not be told apart.
+/// `nodes` (one per ref, may be undefined) position the errors.
+std::vector<MachineDescription> resolve_swept_machines(const std::vector<std::string>& refs,
+                                                       const std::vector<YAML::Node>& nodes,
+                                                       const std::string& base_dir, const std::string& file,
+                                                       const machines::MachineRegistry& registry) {
+  std::vector<MachineDescription> result;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    MachineDescription machine = detail::resolve_machine_ref(refs[i], base_dir, registry, file, nodes[i]);
+    for (const auto& earlier : result)
+      if (earlier.name == machine.name)
+        fail_at(file, nodes[i],
+                "the machine sweep axis names machine '" + machine.name +
+                    "' twice (variants and plot lines are told apart by the machine name)");
+    result.push_back(std::move(machine));
+  }
+  return result;
+}
+
 /// What the scenario file said, with the nodes needed for errors found after the overrides.
 struct Loaded {
   Scenario scenario;
@@ -190,14 +248,45 @@ MachineDescription parse_machine(const std::string& file, const Entry& entry, co
               detail::describe_type(entry.value));
 }
 
-void parse_overrides(const std::string& file, const Entry& entry, MachineDescription& machine) {
+/// `overrides:` apply to the scenario's machine and to every machine of a `machine` sweep axis;
+/// each must suit every one of them.
+void parse_overrides(const std::string& file, const Entry& entry, Scenario& scenario) {
   const MapReader map(file, entry.value, "'overrides'", entry.key_node);
+  const bool axis = !scenario.swept_machines.empty();
   for (const Entry& override_entry : map.entries()) {
-    if (!machine.params.has(override_entry.key))
-      fail_at(file, override_entry.key_node,
-              detail::unknown_message(override_entry.key, machine.params.names()));
-    detail::set_param(file, machine.params, override_entry);
+    const std::string error = check_param_for_all(scenario, override_entry.key, "");
+    if (!error.empty()) fail_at(file, override_entry.key_node, error);
+    for (MachineDescription* machine : machine_targets(scenario)) {
+      try {
+        detail::set_param(file, machine->params, override_entry);
+      } catch (const ConfigError& bad) {
+        if (!axis) throw;
+        throw ConfigError(bad.file(), bad.line(), bad.col(),
+                          "swept machine '" + machine->name + "': " + bad.message());
+      }
+    }
   }
+}
+
+/// The `machine` sweep axis: a list of library names or paths.
+std::vector<MachineDescription> parse_machine_axis(const std::string& file, const Entry& axis,
+                                                   const std::string& base_dir,
+                                                   const machines::MachineRegistry& registry) {
+  if (!axis.value.IsSequence())
+    fail_at(file, axis.value.IsNull() ? axis.key_node : axis.value,
+            "expected a list of machines (library names or paths) for 'machine', found " +
+                detail::describe_type(axis.value));
+  if (axis.value.size() == 0) fail_at(file, axis.value, "empty list of machines for 'machine'");
+  std::vector<std::string> refs;
+  std::vector<YAML::Node> nodes;
+  for (const YAML::Node& item : axis.value) {
+    if (!item.IsScalar())
+      fail_at(file, item, "expected a machine name or path in the list of 'machine', found " +
+                              detail::describe_type(item));
+    refs.emplace_back(trim(item.Scalar()));
+    nodes.push_back(item);
+  }
+  return resolve_swept_machines(refs, nodes, base_dir, file, registry);
 }
 
 std::vector<int> parse_processors(const std::string& file, const Entry& entry) {
@@ -244,8 +333,14 @@ std::vector<std::vector<int>> parse_grids(const std::string& file, const Entry& 
 void parse_sweep(const std::string& file, const Entry& entry, Scenario& scenario, bool processors_given) {
   const MapReader map(file, entry.value, "'sweep'", entry.key_node);
   std::vector<std::string> candidates = machine_keys(scenario.machine, "");
-  candidates.insert(candidates.begin(), "processors");
+  candidates.insert(candidates.begin(), {"processors", "machine"});
   for (const Entry& axis : map.entries()) {
+    if (axis.key == "machine") {  // resolved before the overrides (parse_scenario)
+      std::vector<std::string> names;
+      for (const auto& machine : scenario.swept_machines) names.push_back(machine.name);
+      scenario.sweep.emplace_back(axis.key, std::move(names));
+      continue;
+    }
     if (axis.key == "processors") {
       if (processors_given)
         fail_at(file, axis.key_node, "'processors' is given both at the top level and in 'sweep'; keep one");
@@ -255,6 +350,8 @@ void parse_sweep(const std::string& file, const Entry& entry, Scenario& scenario
     const std::string param = axis.key.starts_with("machine.") ? axis.key.substr(8) : std::string();
     if (param.empty() || !scenario.machine.params.has(param))
       fail_at(file, axis.key_node, detail::unknown_message(axis.key, candidates));
+    if (const std::string error = check_param_for_all(scenario, param, ""); !error.empty())
+      fail_at(file, axis.key_node, error);
     if (!axis.value.IsSequence())
       fail_at(file, axis.value.IsNull() ? axis.key_node : axis.value,
               "expected a list of values for '" + axis.key + "', found " + detail::describe_type(axis.value));
@@ -262,7 +359,7 @@ void parse_sweep(const std::string& file, const Entry& entry, Scenario& scenario
     std::vector<std::string> values;
     for (const YAML::Node& item : axis.value) {
       std::string text = detail::param_value_text(file, item, axis.key);
-      const std::string error = check_param_value(scenario.machine, param, text);
+      const std::string error = check_param_for_all(scenario, param, text);
       if (!error.empty()) fail_at(file, item, error);
       values.push_back(std::move(text));
     }
@@ -319,12 +416,23 @@ Loaded parse_scenario(const detail::Document& document, const std::string& base_
   const Entry& trace = root.require("trace");
   parse_trace(file, trace, base_dir, scenario);
   loaded.trace_node = trace.value;
-  // The machine comes first: overrides and sweep keys are validated against its model.
-  scenario.machine = parse_machine(file, root.require("machine"), base_dir, registry);
-  if (const Entry* overrides = root.find("overrides")) parse_overrides(file, *overrides, scenario.machine);
+  // The machine comes first: overrides and sweep keys are validated against its model. A
+  // `machine` sweep axis replaces the top-level key; its machines are resolved here too.
+  const Entry* sweep_entry = root.find("sweep");
+  if (sweep_entry != nullptr) {
+    const MapReader sweep_map(file, sweep_entry->value, "'sweep'", sweep_entry->key_node);
+    if (const Entry* axis = sweep_map.find("machine")) {
+      if (root.find("machine") != nullptr)
+        fail_at(file, axis->key_node, "'machine' is given both at the top level and in 'sweep'; keep one");
+      scenario.swept_machines = parse_machine_axis(file, *axis, base_dir, registry);
+      scenario.machine = scenario.swept_machines.front();
+    }
+  }
+  if (scenario.swept_machines.empty()) scenario.machine = parse_machine(file, root.require("machine"), base_dir, registry);
+  if (const Entry* overrides = root.find("overrides")) parse_overrides(file, *overrides, scenario);
   const Entry* processors = root.find("processors");
   if (processors != nullptr) scenario.processors = parse_processors(file, *processors);
-  if (const Entry* sweep = root.find("sweep")) parse_sweep(file, *sweep, scenario, processors != nullptr);
+  if (sweep_entry != nullptr) parse_sweep(file, *sweep_entry, scenario, processors != nullptr);
   if (const Entry* grids = root.find("grids")) {
     if (processors != nullptr) fail_at(file, grids->key_node, "give either 'processors' or 'grids', not both");
     scenario.grids = parse_grids(file, *grids);
@@ -368,18 +476,28 @@ std::vector<int> processors_from_text(const std::string& key, const std::string&
   return counts;
 }
 
-/// Checks every `machine.*` sweep axis against the scenario's (possibly new) machine.
+/// Checks every `machine.*` sweep axis against the scenario's (possibly new) machine or machines.
 void check_sweep_against_machine(const Scenario& scenario) {
   for (const auto& [key, values] : scenario.sweep) {
-    const std::string param = key.substr(8);  // every axis key is "machine.<param>"
-    if (!scenario.machine.params.has(param))
+    if (!key.starts_with("machine.")) continue;  // "machine" holds machine names
+    const std::string param = key.substr(8);
+    if (scenario.swept_machines.empty() && !scenario.machine.params.has(param))
       set_error("the sweep key '" + key + "' is not a parameter of machine model '" + scenario.machine.model +
                 "'");
+    if (const std::string error = check_param_for_all(scenario, param, ""); !error.empty())
+      set_error("sweep '" + key + "': " + error);
     for (const auto& value : values) {
-      const std::string error = check_param_value(scenario.machine, param, value);
+      const std::string error = check_param_for_all(scenario, param, value);
       if (!error.empty()) set_error("sweep '" + key + "': " + error);
     }
   }
+}
+
+/// The position of the axis `key` in `scenario.sweep`, or its size.
+std::size_t find_axis(const Scenario& scenario, const std::string& key) {
+  std::size_t at = 0;
+  while (at < scenario.sweep.size() && scenario.sweep[at].first != key) ++at;
+  return at;
 }
 
 /// Every key `--set` accepts for this scenario, for "did you mean".
@@ -393,7 +511,8 @@ std::vector<std::string> override_keys(const Scenario& scenario) {
                                    "outputs.json",
                                    "outputs.text",
                                    "outputs.event_log",
-                                   "sweep.processors"};
+                                   "sweep.processors",
+                                   "sweep.machine"};
   for (const auto& key : machine_keys(scenario.machine, "")) keys.push_back(key);
   for (const auto& key : machine_keys(scenario.machine, "sweep.")) keys.push_back(key);
   for (const auto& kind : collective_kind_names()) keys.push_back("model.algorithms." + kind);
@@ -454,10 +573,37 @@ void apply_override(Scenario& scenario, const std::string& assignment,
   } else if (key == "machine") {
     // Replaces the whole machine: `overrides:` and earlier `machine.*` values belonged to the old
     // one (possibly another model). Later `--set machine.<param>=…` apply to the new machine.
+    // A `machine` sweep axis goes too: the scenario runs on this one machine.
     Scenario changed = scenario;  // all or nothing: the sweep is checked before anything changes
     changed.machine = detail::resolve_machine_ref(value, "", registry, set_file, YAML::Node());
+    changed.swept_machines.clear();
+    if (const std::size_t at = find_axis(changed, "machine"); at < changed.sweep.size())
+      changed.sweep.erase(changed.sweep.begin() + static_cast<std::ptrdiff_t>(at));
     check_sweep_against_machine(changed);
-    scenario.machine = std::move(changed.machine);
+    scenario = std::move(changed);
+  } else if (key == "sweep.machine") {
+    // Replaces the machine axis (or appends it; an empty value removes it). Like `machine=`, the
+    // new machines come without the file's `overrides:`; later `machine.*` values apply to all.
+    std::vector<std::string> refs;
+    if (!split_values(value, refs)) set_error("invalid list '" + value + "' for '" + key + "'");
+    Scenario changed = scenario;
+    const std::size_t at = find_axis(changed, "machine");
+    if (refs.empty()) {  // the scenario keeps the first machine of the axis
+      if (at < changed.sweep.size()) changed.sweep.erase(changed.sweep.begin() + static_cast<std::ptrdiff_t>(at));
+      changed.swept_machines.clear();
+    } else {
+      changed.swept_machines = resolve_swept_machines(refs, std::vector<YAML::Node>(refs.size()), "", set_file,
+                                                      registry);
+      changed.machine = changed.swept_machines.front();
+      std::vector<std::string> names;
+      for (const auto& machine : changed.swept_machines) names.push_back(machine.name);
+      if (at < changed.sweep.size())
+        changed.sweep[at].second = std::move(names);
+      else
+        changed.sweep.emplace_back("machine", std::move(names));
+      check_sweep_against_machine(changed);
+    }
+    scenario = std::move(changed);
   } else if (key == "processors" || key == "sweep.processors") {
     scenario.processors = processors_from_text(key, value);
     scenario.grids.clear();
@@ -472,11 +618,14 @@ void apply_override(Scenario& scenario, const std::string& assignment,
       scenario.grids.push_back(std::move(grid));
     }
     scenario.processors.clear();
-  } else if (key.starts_with("machine.") && scenario.machine.params.has(key.substr(8))) {
+  } else if (key.starts_with("machine.") && some_machine_has(scenario, key.substr(8))) {
+    // With a machine axis: every swept machine takes the value (all or nothing).
+    const std::string error = check_param_for_all(scenario, key.substr(8), value);
+    if (!error.empty()) set_error(error);
     try {
-      scenario.machine.params.set(key.substr(8), value);
-    } catch (const machines::ParamError& error) {
-      set_error(error.what());
+      for (MachineDescription* machine : machine_targets(scenario)) machine->params.set(key.substr(8), value);
+    } catch (const machines::ParamError& param_error) {
+      set_error(param_error.what());
     }
   } else if (key == "model.collectives") {
     if (value.empty()) set_error("empty value for 'model.collectives'");
@@ -497,13 +646,14 @@ void apply_override(Scenario& scenario, const std::string& assignment,
     scenario.outputs.text = value;
   } else if (key == "outputs.event_log") {
     scenario.outputs.event_log = value;
-  } else if (key.starts_with("sweep.machine.") && scenario.machine.params.has(key.substr(14))) {
+  } else if (key.starts_with("sweep.machine.") && some_machine_has(scenario, key.substr(14))) {
     const std::string axis = key.substr(6);
     const std::string param = key.substr(14);
     std::vector<std::string> values;
     if (!split_values(value, values)) set_error("invalid list '" + value + "' for '" + key + "'");
+    if (const std::string error = check_param_for_all(scenario, param, ""); !error.empty()) set_error(error);
     for (const auto& item : values) {
-      const std::string error = check_param_value(scenario.machine, param, item);
+      const std::string error = check_param_for_all(scenario, param, item);
       if (!error.empty()) set_error(error);
     }
     auto found = std::find_if(scenario.sweep.begin(), scenario.sweep.end(),
@@ -521,7 +671,7 @@ void apply_override(Scenario& scenario, const std::string& assignment,
     set_error("unknown key '" + key +
               "'; valid keys are: name, trace, machine, processors, machine.<parameter>, "
               "model.collectives, model.algorithms.<collective kind>, model.eager_transfer, "
-              "outputs.json, outputs.text, outputs.event_log, sweep.processors, "
+              "outputs.json, outputs.text, outputs.event_log, sweep.processors, sweep.machine, "
               "sweep.machine.<parameter> (parameters of machine model '" +
               scenario.machine.model + "': " + detail::join(scenario.machine.params.names()) + ")");
   }
@@ -572,6 +722,18 @@ std::vector<Variant> Scenario::variants() const {
   }
   for (const auto& [key, values] : sweep)
     if (values.empty()) throw ConfigError(file, 0, 0, "empty list of values for sweep '" + key + "'");
+  std::size_t machine_axis = sweep.size();
+  for (std::size_t axis = 0; axis < sweep.size(); ++axis)
+    if (sweep[axis].first == "machine") machine_axis = axis;
+  if (machine_axis < sweep.size()) {
+    const auto& names = sweep[machine_axis].second;
+    bool same = names.size() == swept_machines.size();
+    for (std::size_t i = 0; same && i < names.size(); ++i) same = names[i] == swept_machines[i].name;
+    if (!same)
+      throw ConfigError(file, 0, 0,
+                        "the 'machine' sweep axis (" + detail::join(names) +
+                            ") does not match the loaded swept machines; set it with 'sweep.machine'");
+  }
 
   std::vector<Variant> result;
   for (std::size_t c = 0; c < counts.size(); ++c) {
@@ -588,14 +750,19 @@ std::vector<Variant> Scenario::variants() const {
       for (auto at = variant.trace_path.find("{P}"); at != std::string::npos;
            at = variant.trace_path.find("{P}", at + p.size()))
         variant.trace_path.replace(at, 3, p);
-      variant.machine = machine;
+      // The machine first (a machine axis may come after the parameter axes it meets).
+      variant.machine = machine_axis < sweep.size() ? swept_machines[index[machine_axis]] : machine;
       for (std::size_t axis = 0; axis < sweep.size(); ++axis) {
         const auto& [key, values] = sweep[axis];
         const std::string& value = values[index[axis]];
-        try {
-          variant.machine.params.set(key.substr(8), value);
-        } catch (const machines::ParamError& param_error) {
-          throw ConfigError(file, 0, 0, "sweep '" + key + "': " + param_error.what());
+        if (axis != machine_axis) {
+          try {
+            variant.machine.params.set(key.substr(8), value);
+          } catch (const machines::ParamError& param_error) {
+            const std::string on =
+                machine_axis < sweep.size() ? " on machine '" + variant.machine.name + "'" : std::string();
+            throw ConfigError(file, 0, 0, "sweep '" + key + "'" + on + ": " + param_error.what());
+          }
         }
         variant.swept.emplace_back(key, value);
       }

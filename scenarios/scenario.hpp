@@ -48,8 +48,8 @@ struct Variant {
   int processors = 0;
   std::vector<int> grid;                                  ///< DVM: the processor grid ({} = 1-D of `processors`)
   std::string trace_path;                                 ///< with {P} substituted
-  std::vector<std::pair<std::string, std::string>> swept; ///< ("machine.latency", "10us")
-  MachineDescription machine;                             ///< with the swept values applied
+  std::vector<std::pair<std::string, std::string>> swept; ///< ("machine.latency", "10us"), ("machine", "dvm_mvs")
+  MachineDescription machine;                             ///< the swept machine or the scenario's, with the swept values applied
 };
 
 /// A loaded scenario.
@@ -58,7 +58,11 @@ struct Scenario {
   std::string name;
   std::string trace_format = "ti";
   std::string trace_path;         ///< may contain {P}: replaced by the processor count
-  MachineDescription machine;
+  MachineDescription machine;     ///< with a `machine` sweep axis: a copy of its first machine
+  /// The machines of the `machine` sweep axis (`sweep: {machine: [a, b]}`), resolved, with the
+  /// scenario's overrides applied, in axis order; `sweep` holds ("machine", their names) at the
+  /// axis's position. Empty without that axis.
+  std::vector<MachineDescription> swept_machines;
   std::vector<int> processors;    ///< empty: the trace's rank count
   std::vector<std::vector<int>> grids;  ///< DVM processor grids ("2x2"); when given, they replace `processors`
   std::vector<std::pair<std::string, std::vector<std::string>>> sweep;  ///< key → values
@@ -100,7 +104,7 @@ Scenario load_scenario_text(const std::string& text, const std::string& file, co
                             const std::vector<std::string>& overrides = {});
 /// Applies one `key=value` override to a scenario (keys: trace, machine, processors,
 /// machine.<param>, model.collectives, model.algorithms.<kind>, model.eager_transfer,
-/// outputs.json, sweep.<key>). Throws ConfigError with file "--set".
+/// outputs.json, sweep.machine, sweep.<key>). Throws ConfigError with file "--set".
 void apply_override(Scenario& scenario, const std::string& assignment,
                     const machines::MachineRegistry& registry);
 

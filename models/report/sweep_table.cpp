@@ -23,12 +23,13 @@ std::string csv_field(const std::string& text) {
   return q + "\"";
 }
 
-// The swept keys of every variant, in order of first appearance.
+// The swept keys of every variant, in order of first appearance; not the `machine` axis, whose
+// value is the row's machine column already.
 std::vector<std::string> swept_keys(const std::vector<VariantResult>& variants) {
   std::vector<std::string> keys;
   for (const auto& v : variants) {
     for (const auto& [k, val] : v.swept) {
-      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+      if (k != "machine" && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
     }
   }
   return keys;
@@ -68,6 +69,7 @@ bool any_grid(const std::vector<VariantResult>& variants) {
 std::string SweepRow::series() const {
   std::string s = machine;
   for (const auto& [k, v] : swept) {
+    if (k == "machine") continue;  // the series starts with the machine's name
     s += fmt::format(" {}={}", k.starts_with("machine.") ? k.substr(8) : k, v);
   }
   if (!grid.empty()) s += fmt::format(" {}-D", std::count(grid.begin(), grid.end(), 'x') + 1);

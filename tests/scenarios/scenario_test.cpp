@@ -140,8 +140,8 @@ TEST_SUITE("unit") {
                                            "'ethernet_buss.yaml' in the machine library"),
                          ConfigError);
     CHECK_THROWS_WITH_AS(scen::resolve_machine("ethernet_buss", registry()),
-                         doctest::Contains("; did you mean 'ethernet_bus'? Library machines: dvm_eth75, dvm_mvs, "
-                                           "ethernet_bus, platform_cluster_64"),
+                         doctest::Contains("; did you mean 'ethernet_bus'? Library machines: dvm_bus_eth, dvm_eth75, "
+                                           "dvm_mvs, dvm_transputer, ethernet_bus, platform_cluster_64"),
                          ConfigError);
   }
 
@@ -229,7 +229,8 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("Every variant of every example builds its machine") {
-    for (const char* name : {"default.yaml", "latency_sweep.yaml", "bus_vs_grid.yaml"}) {
+    for (const char* name : {"default.yaml", "latency_sweep.yaml", "bus_vs_grid.yaml", "dvm_jacobi.yaml",
+                             "dvm_jacobi_machines.yaml"}) {
       CAPTURE(name);
       const Scenario scenario = scen::load_scenario_file(example(name), registry());
       for (const auto& variant : scenario.variants()) {
@@ -240,6 +241,137 @@ TEST_SUITE("unit") {
   }
 
   // ---- scenario features ---------------------------------------------------------------------
+
+  TEST_CASE("The dvm_jacobi_machines example sweeps five grids over three machines") {
+    const Scenario scenario = scen::load_scenario_file(example("dvm_jacobi_machines.yaml"), registry());
+    CHECK(scenario.trace_format == "ptr");
+    CHECK(std::filesystem::exists(scenario.trace_path));
+    REQUIRE(scenario.sweep.size() == 1);
+    CHECK(scenario.sweep[0].first == "machine");
+    const std::vector<std::string> names = {"dvm_mvs", "dvm_bus_eth", "dvm_transputer"};
+    const std::vector<std::string> models = {"dvm_cluster", "bus", "transputer_grid"};
+    CHECK(scenario.sweep[0].second == names);
+    const auto variants = scenario.variants();
+    REQUIRE(variants.size() == 15);
+    const std::vector<std::vector<int>> grids = {{1}, {2}, {4}, {2, 2}, {4, 4}};
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      CAPTURE(i);
+      // The grid is the outer loop, the machine axis the inner one.
+      CHECK(variants[i].grid == grids[i / 3]);
+      CHECK(variants[i].machine.name == names[i % 3]);
+      CHECK(variants[i].machine.model == models[i % 3]);
+      REQUIRE(variants[i].swept.size() == 1);
+      CHECK(variants[i].swept[0] == std::pair<std::string, std::string>("machine", names[i % 3]));
+    }
+    CHECK(variants[14].processors == 16);
+    // The transputer follows the run's grid; the bus is the old-format Ethernet.
+    CHECK(variants[2].machine.params.list("grid").empty());
+    CHECK(variants[1].machine.params.number("start_time") == near(75e-6));
+    CHECK(variants[1].machine.params.number("byte_time") == near(0.2e-6));
+  }
+
+  TEST_CASE("A machine axis combines with parameter axes in file order") {
+    const Scenario scenario = from_text(
+        "schema_version: 1\ntrace: ti:t.txt\nprocessors: [2, 4]\noverrides: {byte_time: 1us}\n"
+        "sweep:\n  machine.scale: [1, 2]\n  machine: [ethernet_bus, transputer_4x4]\n");
+    CHECK(scenario.swept_machines.size() == 2);
+    CHECK(scenario.machine.name == "ethernet_bus");  // the first swept machine
+    const auto variants = scenario.variants();
+    REQUIRE(variants.size() == 8);
+    const char* machines[] = {"ethernet_bus", "transputer_4x4"};
+    const char* scales[] = {"1", "2"};
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      CAPTURE(i);
+      CHECK(variants[i].processors == (i < 4 ? 2 : 4));
+      REQUIRE(variants[i].swept.size() == 2);
+      CHECK(variants[i].swept[0].first == "machine.scale");
+      CHECK(variants[i].swept[0].second == scales[(i / 2) % 2]);
+      CHECK(variants[i].swept[1].first == "machine");
+      CHECK(variants[i].swept[1].second == machines[i % 2]);
+      CHECK(variants[i].machine.name == machines[i % 2]);
+      // The swept scale and the override reach both machines; the rest is each machine's own.
+      CHECK(variants[i].machine.params.number("scale") == near((i / 2) % 2 == 0 ? 1.0 : 2.0));
+      CHECK(variants[i].machine.params.number("byte_time") == near(1e-6));
+      CHECK(variants[i].machine.params.number("start_time") == near(i % 2 == 0 ? 75e-6 : 10e-6));
+    }
+  }
+
+  TEST_CASE("A swept machine path resolves against the scenario folder") {
+    const Scenario scenario =
+        from_text("schema_version: 1\ntrace: ti:t.txt\nsweep: {machine: [minimal_machine.yaml, ethernet_bus]}\n",
+                  "scenarios/fixtures");
+    const auto variants = scenario.variants();
+    REQUIRE(variants.size() == 2);
+    CHECK(variants[0].machine.source == "scenarios/fixtures/minimal_machine.yaml");
+    CHECK(variants[0].swept[0].second == "minimal_machine");
+    CHECK(variants[1].machine.name == "ethernet_bus");
+    CHECK_THROWS_WITH_AS(
+        from_text("schema_version: 1\ntrace: ti:t.txt\nsweep: {machine: [ethernet_bus, ethernet_bus.yaml]}\n"),
+        doctest::Contains("inline.yaml:3:33: error: the machine sweep axis names machine 'ethernet_bus' twice"),
+        ConfigError);
+    CHECK_THROWS_WITH_AS(from_text("schema_version: 1\ntrace: ti:t.txt\nsweep: {machine: []}\n"),
+                         doctest::Contains("inline.yaml:3:18: error: empty list of machines for 'machine'"),
+                         ConfigError);
+    CHECK_THROWS_WITH_AS(from_text("schema_version: 1\ntrace: ti:t.txt\nsweep: {machine: ethernet_bus}\n"),
+                         doctest::Contains("inline.yaml:3:18: error: expected a list of machines"),
+                         ConfigError);
+  }
+
+  TEST_CASE("--set sweep.machine sets replaces and removes the machine axis") {
+    const std::string text = "schema_version: 1\ntrace: dvm:t.ptr\ngrids: [2, 4]\nsweep: {machine: [dvm_mvs, dvm_bus_eth]}\n";
+    const Scenario replaced = from_text(text, "base", {"sweep.machine=dvm_transputer,dvm_eth75,dvm_mvs"});
+    REQUIRE(replaced.sweep.size() == 1);
+    CHECK(replaced.sweep[0].second == std::vector<std::string>{"dvm_transputer", "dvm_eth75", "dvm_mvs"});
+    CHECK(replaced.variants().size() == 6);
+    CHECK(replaced.variants()[1].machine.name == "dvm_eth75");
+    // Appended as the last (fastest) axis to a scenario with one machine.
+    const Scenario appended = from_text("schema_version: 1\ntrace: ti:t.txt\nmachine: ethernet_bus\n"
+                                        "sweep: {machine.scale: [1, 2]}\n",
+                                        "base", {"sweep.machine=ethernet_bus,transputer_4x4"});
+    REQUIRE(appended.sweep.size() == 2);
+    CHECK(appended.sweep[1].first == "machine");
+    CHECK(appended.variants()[1].swept[1].second == "transputer_4x4");
+    // machine.<param> reaches every swept machine.
+    const Scenario both = from_text(text, "base", {"sweep.machine=dvm_bus_eth,dvm_transputer", "machine.scale=3"});
+    for (const auto& variant : both.variants()) CHECK(variant.machine.params.number("scale") == near(3.0));
+    // machine= drops the axis; sweep.machine= keeps the first machine.
+    const Scenario one = from_text(text, "base", {"machine=dvm_eth75"});
+    CHECK(one.sweep.empty());
+    CHECK(one.swept_machines.empty());
+    CHECK(one.variants()[0].machine.name == "dvm_eth75");
+    const Scenario removed = from_text(text, "base", {"sweep.machine="});
+    CHECK(removed.sweep.empty());
+    CHECK(removed.variants().size() == 2);
+    CHECK(removed.variants()[0].machine.name == "dvm_mvs");
+  }
+
+  TEST_CASE("--set errors with a machine axis name the machine") {
+    const std::string text = "schema_version: 1\ntrace: dvm:t.ptr\nsweep: {machine: [dvm_transputer, dvm_bus_eth]}\n";
+    CHECK_THROWS_WITH_AS(from_text(text, "base", {"machine.grid=2x2"}),
+                         doctest::Contains("--set: error: 'grid' is not a parameter of the swept machine "
+                                           "'dvm_bus_eth' (model 'bus'"),
+                         ConfigError);
+    // A parameter the first swept machine lacks is not an unknown key either.
+    CHECK_THROWS_WITH_AS(from_text("schema_version: 1\ntrace: dvm:t.ptr\nsweep: {machine: [dvm_mvs, dvm_bus_eth]}\n",
+                                   "base", {"sweep.machine.scale=1,2"}),
+                         doctest::Contains("--set: error: 'scale' is not a parameter of the swept machine "
+                                           "'dvm_mvs' (model 'dvm_cluster'"),
+                         ConfigError);
+    CHECK_THROWS_WITH_AS(from_text(text, "base", {"sweep.machine=dvm_mvs,dvm_bus_ehh"}),
+                         doctest::Contains("--set: error: unknown machine 'dvm_bus_ehh'"), ConfigError);
+    CHECK_THROWS_WITH_AS(from_text(text, "base", {"sweep.machine=dvm_mvs,dvm_mvs"}),
+                         doctest::Contains("--set: error: the machine sweep axis names machine 'dvm_mvs' twice"),
+                         ConfigError);
+    // A parameter axis that the new machines do not all have.
+    CHECK_THROWS_WITH_AS(
+        from_text("schema_version: 1\ntrace: ti:t.txt\nmachine: ethernet_bus\nsweep: {machine.scale: [1, 2]}\n",
+                  "base", {"sweep.machine=ethernet_bus,platform_cluster_64"}),
+        doctest::Contains("--set: error: sweep 'machine.scale': 'scale' is not a parameter of the swept machine "
+                          "'platform_cluster_64'"),
+        ConfigError);
+    CHECK_THROWS_WITH_AS(from_text(text, "base", {"sweep.machin=dvm_mvs"}),
+                         doctest::Contains("did you mean 'sweep.machine'?"), ConfigError);
+  }
 
   TEST_CASE("An inline machine in the machine-file format") {
     const Scenario scenario = from_text(
@@ -595,6 +727,36 @@ TEST_SUITE("unit") {
         doctest::Contains("bad_eager_transfer.yaml:7:19: error: invalid eager_transfer 'sned'; "
                           "did you mean 'send'? Valid values are: match, send"),
         ConfigError);
+  }
+
+  TEST_CASE("Broken scenario sweeping an unknown machine") {
+    CHECK_THROWS_WITH_AS(load_broken("unknown_swept_machine.yaml"),
+                         doctest::Contains("unknown_swept_machine.yaml:5:22: error: unknown machine "
+                                           "'dvm_bus_ehh': no such file"),
+                         ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("unknown_swept_machine.yaml"),
+                         doctest::Contains("; did you mean 'dvm_bus_eth'? Library machines: dvm_bus_eth, dvm_eth75, "
+                                           "dvm_mvs, dvm_transputer, ethernet_bus, "),
+                         ConfigError);
+  }
+
+  TEST_CASE("Broken scenario overriding a parameter one swept machine lacks") {
+    CHECK_THROWS_WITH_AS(load_broken("swept_machine_bad_override.yaml"),
+                         doctest::Contains("swept_machine_bad_override.yaml:7:3: error: 'grid' is not a parameter "
+                                           "of the swept machine 'dvm_bus_eth' (model 'bus'; its parameters are: "
+                                           "byte_time, channels, "),
+                         ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("swept_machine_bad_axis.yaml"),
+                         doctest::Contains("swept_machine_bad_axis.yaml:6:3: error: 'start_time' is not a "
+                                           "parameter of the swept machine 'dvm_mvs' (model 'dvm_cluster'"),
+                         ConfigError);
+  }
+
+  TEST_CASE("Broken scenario with a machine and a machine axis") {
+    CHECK_THROWS_WITH_AS(load_broken("machine_and_machine_axis.yaml"),
+                         doctest::Contains("machine_and_machine_axis.yaml:6:3: error: 'machine' is given both at "
+                                           "the top level and in 'sweep'; keep one"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario with an unknown collective kind") {

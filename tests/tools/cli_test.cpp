@@ -218,6 +218,68 @@ TEST_CASE("augur runs every bundled example scenario") {
     CHECK(r.out.find("predicted time:") != std::string::npos);
   }
 }
+
+TEST_CASE("augur sweeps the DVM Jacobi example over grids and machines") {
+  const fs::path d = temp_dir("dvm_machines");
+  const std::string scenario = source + "/scenarios/examples/dvm_jacobi_machines.yaml";
+  const Result r = run_augur("run " + scenario + " --jobs 2 --sweep-json " + (d / "s.json").string() + " --html " +
+                             (d / "r.html").string() + " --csv " + (d / "s.csv").string());
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const auto doc = nlohmann::json::parse(slurp(d / "s.json"));
+  const auto& rows = doc.at("rows");
+  REQUIRE(rows.size() == 15);
+  const char* machines[] = {"dvm_mvs", "dvm_bus_eth", "dvm_transputer"};
+  const char* grids[] = {"1", "2", "4", "2x2", "4x4"};
+  std::map<std::string, double> time_4x4;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    CAPTURE(i);
+    const auto& row = rows[i];
+    CHECK(row.at("outcome") == "completed");
+    CHECK(row.at("grid") == grids[i / 3]);
+    CHECK(row.at("machine") == machines[i % 3]);
+    CHECK(row.at("swept").at("machine") == machines[i % 3]);
+    const double efficiency = row.at("efficiency").get<double>();
+    CHECK(efficiency > 0.0);
+    CHECK(efficiency <= 1.0 + 1e-12);
+    if (i / 3 == 4) time_4x4[machines[i % 3]] = row.at("predicted_time_s").get<double>();
+  }
+  // One processor costs the same everywhere; on 16 the shared bus is the slowest, the cluster the fastest.
+  CHECK(rows[0].at("predicted_time_s") == rows[1].at("predicted_time_s"));
+  CHECK(time_4x4["dvm_bus_eth"] > time_4x4["dvm_transputer"]);
+  CHECK(time_4x4["dvm_transputer"] > time_4x4["dvm_mvs"]);
+  // The plots: a line per machine and grid dimension, in both the time and the efficiency plot.
+  const std::string html = slurp(d / "r.html");
+  for (const char* machine : machines) {
+    for (const char* dims : {" 1-D<", " 2-D<"}) {
+      // The machine's name once (the swept `machine` value is not repeated as "machine=...").
+      const std::string legend = std::string("class=\"legend\">") + machine + dims;
+      CAPTURE(legend);
+      const auto first = html.find(legend);
+      REQUIRE(first != std::string::npos);
+      CHECK(html.find(legend, first + 1) != std::string::npos);
+    }
+  }
+  // The same run serially, and --set sweep.machine narrows the axis.
+  const Result serial = run_augur("run " + scenario + " --jobs 1 --csv " + (d / "serial.csv").string());
+  REQUIRE_MESSAGE(serial.status == 0, serial.err);
+  CHECK(slurp(d / "serial.csv") == slurp(d / "s.csv"));
+  // One `machine` column in the CSV: the swept machine is that column, not a second one.
+  const std::string csv = slurp(d / "s.csv");
+  const std::string header = csv.substr(0, csv.find('\n'));
+  CAPTURE(header);
+  CHECK(header.find(",machine,") != std::string::npos);
+  CHECK(header.find(",machine,") == header.rfind(",machine"));
+  const Result narrowed = run_augur("run " + scenario + " --set sweep.machine=dvm_eth75 --sweep-json " +
+                                    (d / "n.json").string());
+  REQUIRE_MESSAGE(narrowed.status == 0, narrowed.err);
+  const auto narrow = nlohmann::json::parse(slurp(d / "n.json")).at("rows");
+  REQUIRE(narrow.size() == 5);
+  CHECK(narrow[4].at("machine") == "dvm_eth75");
+  const Result bad = run_augur("run " + scenario + " --set sweep.machine=dvm_mvs,dvm_bus");
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find("--set: error: unknown machine 'dvm_bus'") != std::string::npos);
+  CHECK(bad.err.find("Library machines: dvm_bus_eth, ") != std::string::npos);
+}
 }
 
 TEST_SUITE("golden") {
