@@ -49,7 +49,7 @@ const char* const usage_text =
     "  --grid D1xD2...          DVM processor grid (repeatable: --grid 2x2 --grid 4x4)\n"
     "  --set KEY=VALUE          override any scenario key (machine.latency=10us, model.collectives=analytic)\n"
     "  --json FILE              write the JSON report\n"
-    "  --text FILE              write the text report to FILE instead of stdout\n"
+    "  --text FILE              write the text report to FILE instead of stdout (- = stdout)\n"
     "  --depth N                characteristics in the text report: only intervals of LEVEL <= N (the analyzer's -l)\n"
     "  --procs LIST             characteristics in the text report: per-processor part only for these processors,\n"
     "                           numbered from 1 as the report prints them: 1,3-4 (0: no per-processor\n"
@@ -384,11 +384,11 @@ void info_collectives(std::ostream& out) {
   out << "  'analytic' prices every collective with the machine model's formula instead.\n";
 }
 
-/// Writes the text report (stdout when `path` is empty).
+/// Writes the text report (stdout when `path` is empty or "-").
 void write_text_report(const std::string& path, std::ostream& out, const std::string& name,
                        const std::vector<models::report::VariantResult>& results,
                        const models::report::TextReportOptions& options) {
-  if (path.empty()) {
+  if (path.empty() || path == "-") {
     models::report::write_text(out, name, results, 64, options);
     return;
   }
@@ -515,14 +515,22 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     const auto variants = sc.variants();
     if (cl.command == "check") {
       for (const auto& v : variants) registry.get(v.machine.model).create(v.machine.params, v.processors > 0 ? v.processors : 1);
-      out << fmt::format("{}: ok: scenario '{}', machine {} ({}), {} variant{}\n", sc.file, sc.name, sc.machine.name,
-                         sc.machine.model, variants.size(), variants.size() == 1 ? "" : "s");
+      // A machine sweep axis: every swept machine, not only the first.
+      std::string machines;
+      for (const auto& m : sc.swept_machines.empty() ? std::vector<scenarios::MachineDescription>{sc.machine}
+                                                      : sc.swept_machines)
+        machines += fmt::format("{}{} ({})", machines.empty() ? "" : ", ", m.name, m.model);
+      out << fmt::format("{}: ok: scenario '{}', machine{} {}, {} variant{}\n", sc.file, sc.name,
+                         sc.swept_machines.size() > 1 ? "s" : "", machines, variants.size(),
+                         variants.size() == 1 ? "" : "s");
       for (std::size_t i = 0; i < variants.size(); ++i) {
         std::string swept;
         for (const auto& [k, v] : variants[i].swept) swept += fmt::format(" {}={}", k, v);
-        out << fmt::format("  variant {}: processors={} trace={}{}\n", i + 1,
+        std::string grid;
+        for (const int g : variants[i].grid) grid += (grid.empty() ? " grid=" : "x") + std::to_string(g);
+        out << fmt::format("  variant {}: processors={}{} trace={}{}\n", i + 1,
                            variants[i].processors == 0 ? std::string("(from trace)") : std::to_string(variants[i].processors),
-                           variants[i].trace_path, swept);
+                           grid, variants[i].trace_path, swept);
       }
       return exit_ok;
     }

@@ -210,6 +210,20 @@ TEST_CASE("augur info lists the machine models with their parameters") {
   CHECK(run_augur("info collectives").out.find("allreduce") != std::string::npos);
 }
 
+TEST_CASE("augur check lists every swept machine and each DVM variant's grid") {
+  const Result r = run_augur("check " + source + "/scenarios/examples/dvm_jacobi_machines.yaml");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(r.out.find("ok: scenario 'DVM Jacobi across grids on a cluster, a bus and a transputer grid', machines "
+                   "dvm_mvs (dvm_cluster), dvm_bus_eth (bus), dvm_transputer (transputer_grid), 15 variants\n") !=
+        std::string::npos);
+  CHECK(r.out.find("  variant 15: processors=16 grid=4x4 trace=") != std::string::npos);
+  CHECK(r.out.find("jac1d.ptr machine=dvm_transputer\n") != std::string::npos);
+  const Result one = run_augur("check " + source + "/scenarios/examples/default.yaml");
+  REQUIRE_MESSAGE(one.status == 0, one.err);
+  CHECK(one.out.find(", machine ") != std::string::npos);
+  CHECK(one.out.find("grid=") == std::string::npos);
+}
+
 TEST_CASE("augur runs every bundled example scenario") {
   for (const auto& entry : fs::directory_iterator(source + "/scenarios/examples")) {
     if (entry.path().extension() != ".yaml") continue;

@@ -127,6 +127,15 @@ TEST_CASE("augur predict reproduces Predictor 3.1's jac1d 2x2 report but the tit
   CHECK(masked(second, {6}) == masked(ours, {6}));
 }
 
+TEST_CASE("augur predict --text - prints the text report on standard output, not to a file named -") {
+  const augur::test::TempDir d;
+  const AugurRun r = run_augur_in(d.path.string(), "predict '" + mvs + "' '" + jac1d + "' j.html 2 2 --text -");
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(r.out.find("Parallelization efficiency") != std::string::npos);
+  CHECK(r.out.find("j.html: grid 2x2 (4 processors)") != std::string::npos);
+  CHECK(!std::filesystem::exists(d.path / "-"));
+}
+
 TEST_CASE("augur predict gives Main the line of the trace's first event as Predictor 3.1 does") {
   // Predictor 3.1 (TraceLine::first_line_number): the root interval's line and file are those of
   // the first trace line carrying TIME, LINE and FILE, preamble included: jac1d.ptr's
