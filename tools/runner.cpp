@@ -98,30 +98,6 @@ class ProgressPrinter {
   std::thread thread_;
 };
 
-// The collective kind of a trace action, or nothing.
-std::optional<engine::CollectiveKind> collective_of(traces::MpOpKind kind) {
-  using traces::MpOpKind;
-  using engine::CollectiveKind;
-  switch (kind) {
-    case MpOpKind::barrier: return CollectiveKind::barrier;
-    case MpOpKind::bcast: return CollectiveKind::bcast;
-    case MpOpKind::reduce: return CollectiveKind::reduce;
-    case MpOpKind::allreduce: return CollectiveKind::allreduce;
-    case MpOpKind::alltoall: return CollectiveKind::alltoall;
-    case MpOpKind::alltoallv: return CollectiveKind::alltoallv;
-    case MpOpKind::gather: return CollectiveKind::gather;
-    case MpOpKind::gatherv: return CollectiveKind::gatherv;
-    case MpOpKind::scatter: return CollectiveKind::scatter;
-    case MpOpKind::scatterv: return CollectiveKind::scatterv;
-    case MpOpKind::allgather: return CollectiveKind::allgather;
-    case MpOpKind::allgatherv: return CollectiveKind::allgatherv;
-    case MpOpKind::reduce_scatter: return CollectiveKind::reduce_scatter;
-    case MpOpKind::scan: return CollectiveKind::scan;
-    case MpOpKind::exscan: return CollectiveKind::exscan;
-    default: return std::nullopt;
-  }
-}
-
 // Where rank 0's collective calls are in the trace, for the names of phases: read from a second
 // pass over rank 0's records when first asked (after the run), so that the replay pays nothing.
 class CollectiveLines {
@@ -145,7 +121,7 @@ class CollectiveLines {
       file_ = std::filesystem::path(trace->file_name(0)).filename().string();
       traces::MpRecord r;
       while (trace->next(0, r)) {
-        if (const auto k = collective_of(r.kind)) lines_[static_cast<std::size_t>(*k)].push_back(r.line);
+        if (const auto k = models::mp::collective_of(r.kind)) lines_[static_cast<std::size_t>(*k)].push_back(r.line);
       }
     } catch (const std::exception&) {
       // The run reported the trace's errors already; the names then go without lines.

@@ -21,6 +21,13 @@ using traces::MpOpKind;
 
 namespace {
 
+std::string peer_name(std::int32_t peer) { return peer < 0 ? std::string("any source") : fmt::format("rank {}", peer); }
+std::string tag_name(std::int32_t tag) {
+  return tag == engine::any_tag ? std::string("any tag") : fmt::format("tag {}", tag);
+}
+
+}  // namespace
+
 std::optional<engine::CollectiveKind> collective_of(MpOpKind kind) {
   using engine::CollectiveKind;
   switch (kind) {
@@ -42,13 +49,6 @@ std::optional<engine::CollectiveKind> collective_of(MpOpKind kind) {
     default: return std::nullopt;
   }
 }
-
-std::string peer_name(std::int32_t peer) { return peer < 0 ? std::string("any source") : fmt::format("rank {}", peer); }
-std::string tag_name(std::int32_t tag) {
-  return tag == engine::any_tag ? std::string("any tag") : fmt::format("tag {}", tag);
-}
-
-}  // namespace
 
 MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machine, MpOptions options)
     : trace_(trace), machine_(machine), options_(std::move(options)), processors_(trace.rank_count()),

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,9 @@ namespace augur::models::mp {
 
 using engine::LpId;
 using engine::SimTime;
+
+/// The collective kind of a trace action, or nothing for point-to-point and other actions.
+std::optional<engine::CollectiveKind> collective_of(traces::MpOpKind kind);
 
 /// Options of the message-passing model (the scenario's `model:` section).
 struct MpOptions {
