@@ -2,6 +2,8 @@
 #include "tools/runner.hpp"
 
 #include "models/analysis/dvm_characteristics.hpp"
+#include "models/analysis/dvm_wait_states.hpp"
+#include "models/dvm/dvm_plain_events.hpp"
 #include "models/dvm/dvm_program.hpp"
 #include "traces/libdvm/dvm_trace_reader.hpp"
 
@@ -182,8 +184,27 @@ engine::RunResult run_observed(engine::Scheduler& scheduler, engine::Program& pr
   return scheduler.run(program, limits);
 }
 
+/// The timelines the options ask for (--chrome-trace, --paraver), one track per processor.
+struct Timelines {
+  std::optional<models::report::ChromeTrace> chrome;
+  std::optional<models::report::ParaverTrace> paraver;
+
+  Timelines(const RunOptions& options, int index, std::size_t count, std::uint32_t lps, const std::string& title) {
+    if (!options.chrome_trace.empty()) chrome.emplace(event_log_name(options.chrome_trace, index, count), lps, title);
+    if (!options.paraver.empty()) {
+      paraver.emplace(count > 1 ? fmt::format("{}.v{}", options.paraver, index) : options.paraver, lps);
+    }
+  }
+  std::vector<engine::Observer*> observers() {
+    std::vector<engine::Observer*> out;
+    if (chrome) out.push_back(&*chrome);
+    if (paraver) out.push_back(&*paraver);
+    return out;
+  }
+};
+
 /// A Lib-DVM trace on a processor grid (spec section 6): the DVM model on the engine, the
-/// characteristics observer, Integrate.
+/// characteristics and wait-state observers, the timelines, Integrate.
 models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
                                               int index, std::size_t count, const machines::MachineRegistry& registry,
                                               const RunOptions& options, Progress* progress,
@@ -211,6 +232,24 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   engine::Scheduler scheduler(static_cast<std::uint32_t>(processors));
   models::analysis::DvmCharacteristics characteristics(*tree, static_cast<std::uint32_t>(processors));
   scheduler.add_observer(&characteristics);
+  // Wait states and root causes (spec section 9): regions are the statements by the trace's
+  // FILE= and LINE= of the call each processor is replaying.
+  models::analysis::DvmWaitStates waits(
+      static_cast<std::uint32_t>(processors),
+      [&program](engine::LpId lp) {
+        const auto at = program.position(lp);
+        return std::pair<std::uint32_t, std::int64_t>{at.file, at.known ? at.line : 0};
+      },
+      [&program](std::uint32_t file) { return std::string(program.source_file(file)); });
+  scheduler.add_observer(&waits);
+  // The timelines read the engine's plain event contract: DvmPlainEvents translates.
+  Timelines timelines(options, index, count, static_cast<std::uint32_t>(processors),
+                      fmt::format("augur: {} on {} (grid {})", variant.trace_path, variant.machine.name, result.grid));
+  std::optional<models::dvm::DvmPlainEvents> plain;
+  if (!timelines.observers().empty()) {
+    plain.emplace(timelines.observers());
+    scheduler.add_observer(&*plain);
+  }
   const engine::RunResult run = run_observed(scheduler, program, options, progress, index, count);
   program.close_intervals();
   // Main takes the line and file of the trace's first event line, preamble included, as in
@@ -227,6 +266,11 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   result.interval_root = program.report_root();
   result.intervals = std::move(tree);
   result.intervals_rule = models::analysis::IntegrateRule::predictor;
+  result.wait_operations = models::report::WaitOperations::dvm;
+  result.waits = waits.take_lps();
+  result.waits_by_operation = waits.by_operation();
+  result.explained_by_operation = waits.explained_by_operation();
+  result.causes = waits.causes();
   result.warnings = reader.warnings();
   for (const auto& w : program.warnings()) result.warnings.push_back(w);
   if (progress != nullptr) progress->done.fetch_add(1);
@@ -323,18 +367,9 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
     characteristics.emplace(static_cast<std::uint32_t>(ranks), std::move(analysis));
     scheduler.add_observer(&*characteristics);
   }
-  std::optional<models::report::ChromeTrace> chrome;
-  if (!options.chrome_trace.empty()) {
-    chrome.emplace(event_log_name(options.chrome_trace, index, count), static_cast<std::uint32_t>(ranks),
-                   fmt::format("augur: {} on {}", variant.trace_path, variant.machine.name));
-    scheduler.add_observer(&*chrome);
-  }
-  std::optional<models::report::ParaverTrace> paraver;
-  if (!options.paraver.empty()) {
-    paraver.emplace(count > 1 ? fmt::format("{}.v{}", options.paraver, index) : options.paraver,
-                    static_cast<std::uint32_t>(ranks));
-    scheduler.add_observer(&*paraver);
-  }
+  Timelines timelines(options, index, count, static_cast<std::uint32_t>(ranks),
+                      fmt::format("augur: {} on {}", variant.trace_path, variant.machine.name));
+  for (engine::Observer* o : timelines.observers()) scheduler.add_observer(o);
   const engine::RunResult run = run_observed(scheduler, *program, options, progress, index, count);
   if (run.outcome == engine::RunOutcome::completed) program->check_end_state();
 

@@ -118,6 +118,9 @@ struct DvmProgram::Action {
   std::shared_ptr<const std::vector<bool>> share_insuff;
   /// dopl_ with DoPL = 1 in an ACROSS loop: the edge exchange's Wait_shadow on every processor.
   double across_wait = 0;
+  /// Where the call is in the program (the trace's LINE= and FILE=, by the reader's file id).
+  std::int64_t source_line = 0;
+  std::uint32_t source_file = 0;
 };
 
 /// A group operation: a barrier of the processors of `ps`.
@@ -456,6 +459,8 @@ bool DvmProgram::decode_next() {
   a.call = c.call_time();
   a.ret = c.ret_time();
   a.ps = st.current_ps;
+  a.source_line = c.source_line();
+  a.source_file = c.source_file_id();
   const std::uint64_t action_index = st.base + st.actions.size();
   const std::uint64_t first_new_op = st.ops_base + st.ops.size();
   if (changes_geometry(c.function())) ++st.geometry_epoch;
@@ -1387,12 +1392,13 @@ struct Emitter {
   LpId lp;
 
   void emit(EventKind kind, SimTime before, SimTime after, std::uint8_t detail, std::int32_t tag,
-            std::uint8_t internal = 0, SimTime waited = 0) {
+            std::uint8_t internal = 0, SimTime waited = 0, std::int32_t peer = -1) {
     Event e;
     e.clock_before = before;
     e.clock_after = after;
     e.waited = waited;
     e.lp = lp;
+    e.peer = peer;
     e.tag = tag;
     e.kind = kind;
     e.detail = detail;
@@ -1612,7 +1618,13 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
     // MPSSynchronize: every processor waits for the latest one (synchronization of this kind,
     // counted as its communication).
     SimTime latest = 0;
-    for (int m : members) latest = std::max(latest, clock(m));
+    int last = members.front();  // the latest processor (the lowest number among equals): the one waited for
+    for (int m : members) {
+      if (clock(m) > latest) {
+        latest = clock(m);
+        last = m;
+      }
+    }
     for (int m : members) {
       Emitter out{s, static_cast<LpId>(m)};
       const SimTime c = out.clock();
@@ -1623,7 +1635,7 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
         if (m == 0) out.emit(EventKind::compute, c, latest, static_cast<std::uint8_t>(ComputeCategory::io), 1);
         continue;
       }
-      out.emit(EventKind::sync_all, c, latest, kind, 0, 0, latest - c);
+      out.emit(EventKind::sync_all, c, latest, kind, 0, 0, latest - c, last);
     }
   };
   // Communication time `cost` added to every member (AddMPSTime of the kind).
@@ -1700,11 +1712,15 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
         const auto t = machine_.transfer(members[0], members[static_cast<std::size_t>(k)], op.total_size, clock(members[0]));
         end = std::max(end, t.arrival);
       }
+      // Every processor's completion depends on processor 0's entry (it sends the result): the
+      // part of the wait before that entry is waiting for processor 0, the rest the transfer.
+      const SimTime root_entry = clock(members[0]);
       for (int m : members) {
         Emitter out{s, static_cast<LpId>(m)};
         const SimTime c = out.clock();
         const SimTime after = c < end ? end : c;
-        out.emit(EventKind::collective_wait, c, after, kind, tag, 0, after - c);
+        const SimTime waiting = std::clamp(root_entry - c, SimTime{0}, after - c);
+        out.emit(EventKind::collective_wait, c, after, kind, tag, 0, waiting, members[0]);
       }
       break;
     }
@@ -1875,6 +1891,12 @@ void DvmProgram::release(std::uint64_t upto) {
 DvmProgram::Footprint DvmProgram::footprint() const {
   const State& st = *state_;
   return {st.actions.size(), st.ops.size() + st.retained.size(), st.peak_actions, st.peak_ops};
+}
+
+DvmProgram::SourcePosition DvmProgram::position(LpId lp) const {
+  const Action* a = action_at(state_->lps[lp].cursor);
+  if (a == nullptr) return {};
+  return {a->source_file, a->source_line, true};
 }
 
 engine::WaitInfo DvmProgram::waits_for(LpId lp) const {

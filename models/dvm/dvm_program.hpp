@@ -53,7 +53,7 @@ struct DvmOptions {
 ///   processors: insufficient parallelism = duration·(c−1)/c), internal = 1 counts an I/O operation.
 /// * loop_block: this LP's iterations of a parallel loop; tag = c (identical blocks).
 /// * sync_all: detail = OpKind; clock_before → clock_after is the wait for the latest processor
-///   (synchronization of that kind, counted as its communication); tag = 1: potential loss only
+///   `peer` (synchronization of that kind, counted as its communication); tag = 1: potential loss only
 ///   (waited, clock unchanged, no kind); tag = 2: synchronization of the kind only (waited, clock
 ///   unchanged: between biof_ and eiof_, and before an ACROSS pipeline); tag = 3: time variation
 ///   of the kind (waited, clock unchanged: the spread of an ACROSS pipeline's finishing times).
@@ -61,7 +61,10 @@ struct DvmOptions {
 ///   internal = 1 (on one LP) counts the operation.
 /// * collective_wait: detail = OpKind, tag = operation id (0: none), clock_before → clock_after
 ///   the communication time; the overlap is clock_before − t0 of the matching start, or `waited`
-///   when internal bit 2 is set; internal bit 1 counts an operation.
+///   when internal bit 2 is set; internal bit 1 counts an operation. A completion that depended
+///   on another processor's entry (Predictor 3.1's reduction: processor 0 sends the result) names
+///   it in `peer`, and `waited` is then the part of the wait before that entry (not read by the
+///   characteristics); every other collective_wait has peer −1. Events of other kinds have peer −1.
 /// * interval_enter / interval_exit: tag = id of the interval the LP is in afterwards.
 class DvmProgram final : public engine::Program {
  public:
@@ -80,6 +83,17 @@ class DvmProgram final : public engine::Program {
   void close_intervals();
   /// The interval the original's report starts from: the one current at the end of the trace.
   const analysis::Interval* report_root() const;
+  /// Where processor `lp` is in the program: the trace's LINE= and FILE= (an id for
+  /// source_file) of the call it is replaying — during its own step and while it waits in a
+  /// group operation, so an observer can ask at any event; `known` is false once it has finished.
+  struct SourcePosition {
+    std::uint32_t file = 0;
+    std::int64_t line = 0;
+    bool known = false;
+  };
+  SourcePosition position(engine::LpId lp) const;
+  /// The FILE= name of a SourcePosition's id.
+  std::string_view source_file(std::uint32_t id) const { return reader_.source_file(id); }
   /// Warnings (unknown functions, unsupported constructs), "file:line: warning: …".
   const std::vector<std::string>& warnings() const { return warnings_; }
   int processors() const { return root_count_; }

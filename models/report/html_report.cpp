@@ -46,11 +46,6 @@ std::string esc(const std::string& s) { return xml_escape(s); }
 std::string sec(double s) { return fmt::format("{:.6f}", s); }
 std::string pct(double f) { return fmt::format("{:.1f} %", 100.0 * f); }
 
-std::string operation_name(std::size_t i) {
-  return i == 0 ? std::string("point_to_point")
-                : std::string(engine::to_string(static_cast<engine::CollectiveKind>(i - 1)));
-}
-
 std::string swept_text(const VariantResult& v) {
   std::string s;
   for (const auto& [k, val] : v.swept) s += fmt::format("{}{}={}", s.empty() ? "" : ", ", k, val);
@@ -341,7 +336,8 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
   if (v.waits.empty()) return;
   const analysis::LpWaits total = analysis::sum_waits(v.waits);
   out += "<h3>Wait states</h3>\n";
-  out += "<table class=\"waits\"><tr><th>rank</th>";
+  out += v.wait_operations == WaitOperations::dvm ? "<table class=\"waits\"><tr><th>processor</th>"
+                                                  : "<table class=\"waits\"><tr><th>rank</th>";
   for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
     out += fmt::format("<th>{} (s)</th>", esc(std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i)))));
   }
@@ -368,7 +364,7 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
     ops += fmt::format(
         "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
         "<td class=\"n\">{}</td></tr>\n",
-        esc(operation_name(i)), a.count, sec(a.total_s), sec(a.direct_s()), sec(a.indirect_s),
+        esc(wait_operation_name(v, i)), a.count, sec(a.total_s), sec(a.direct_s()), sec(a.indirect_s),
         a.total_s > 0 ? pct(std::min(1.0, explained / a.total_s)) : std::string("-"));
   }
   if (!ops.empty()) {
@@ -379,14 +375,17 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
   if (!v.causes.empty()) {
     out += "<h4>Root causes</h4>\n<table class=\"root-causes\"><tr><th>code region</th><th>waiting caused (s)</th>"
            "<th>excess (s)</th><th>waits</th></tr>\n";
-    for (std::size_t i = 0; i < v.causes.size() && i < max_causes; ++i) {
+    const std::size_t shown = hot_spots(v.causes, max_causes);
+    for (std::size_t i = 0; i < shown; ++i) {
       const auto& c = v.causes[i];
       out += fmt::format("<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
                          esc(c.name), sec(c.caused_s), sec(c.excess_s), c.waits);
     }
     out += "</table>\n";
-    if (v.causes.size() > max_causes) {
-      out += fmt::format("<p class=\"muted\">{} more regions: see --json.</p>\n", v.causes.size() - max_causes);
+    if (shown < v.causes.size()) {
+      out += fmt::format("<p class=\"muted\">{} more regions, each causing less than 1 % of the waiting or beyond the "
+                         "first {}: see --json.</p>\n",
+                         v.causes.size() - shown, max_causes);
     }
   }
   if (!advice.empty()) out += "<h4>Advice</h4>\n<p class=\"advice\">" + esc(advice) + "</p>\n";

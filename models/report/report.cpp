@@ -56,14 +56,98 @@ nlohmann::ordered_json amount_json(const analysis::WaitAmount& a) {
   return j;
 }
 
-std::string operation_name(std::size_t i) {
-  return i == 0 ? std::string("point_to_point")
-                : std::string(engine::to_string(static_cast<engine::CollectiveKind>(i - 1)));
+// Where most of the waiting `wait_s` is, how much of it the late processors' excess explains, and
+// the region causing the most of it: "; 93.0 % of the waiting is at allreduce (…); the region …".
+std::string waiting_focus(const VariantResult& v, double wait_s, const char* late) {
+  if (v.waits_by_operation.empty() || !(wait_s > 0)) return {};
+  std::size_t op = 0;
+  for (std::size_t i = 1; i < v.waits_by_operation.size(); ++i) {
+    if (v.waits_by_operation[i].total_s > v.waits_by_operation[op].total_s) op = i;
+  }
+  const auto& a = v.waits_by_operation[op];
+  if (!(a.total_s > 0)) return {};
+  std::string text = fmt::format("; {:.1f} % of the waiting is at {} ({:.1f} % of that explained by excess computation "
+                                 "of the late {})",
+                                 100.0 * a.total_s / wait_s, wait_operation_name(v, op),
+                                 std::min(100.0, 100.0 * v.explained_by_operation[op] / a.total_s), late);
+  if (!v.causes.empty()) {
+    text += fmt::format("; the region causing the most waiting is \"{}\" ({:.6f} s in {} waits)", v.causes.front().name,
+                        v.causes.front().caused_s, v.causes.front().waits);
+  }
+  return text;
+}
+
+// The analyzer's method for a DVM run, from the characteristics of the whole program (Main):
+// efficiency, the dominant component of the lost time (insufficient parallelism, communication,
+// idle) and what to look at next.
+std::string dvm_advice(const VariantResult& v) {
+  const analysis::IntervalTotals& t = v.intervals->root().totals;
+  if (!(t.total > 0)) return "nothing ran.";
+  std::string text =
+      fmt::format("efficiency {:.1f} % (productive time over processors x execution time); ", 100.0 * t.efficiency);
+  if (!(t.lost > 0.01 * t.total)) return text + "little time is lost: nothing to fix.";
+  struct Part {
+    const char* name;
+    double value;
+  };
+  const Part parts[] = {{"communication", t.communication}, {"insufficient parallelism", t.insufficient}, {"idle time", t.idle}};
+  const Part* top = &parts[0];
+  for (const Part& p : parts) {
+    if (p.value > top->value) top = &p;
+  }
+  text += fmt::format("{} dominates the lost time ({:.1f} % of it)", top->name, 100.0 * top->value / t.lost);
+  if (top == &parts[0]) {
+    analysis::OpKind kind = analysis::dvm_op_kinds.front();
+    for (analysis::OpKind k : analysis::dvm_op_kinds) {
+      if (t.op(k).communication > t.op(kind).communication) kind = k;
+    }
+    const analysis::OpTimes& o = t.op(kind);
+    text += fmt::format("; {:.1f} % of it is {} ({} operations, {:.1f} % of that synchronisation: waiting for the latest "
+                        "processor)",
+                        100.0 * o.communication / t.communication, analysis::to_string(kind), t.nop(kind),
+                        o.communication > 0 ? 100.0 * o.synchronization / o.communication : 0.0);
+    const double waiting = analysis::sum_waits(v.waits).total_s();
+    if (waiting > 0.5 * t.communication) {
+      text += fmt::format("; most of the communication is waiting for late processors ({:.6f} s)", waiting);
+    } else {
+      text += "; the transfers themselves cost most: fewer or larger messages (fewer reductions and shadow renewals, "
+              "another distribution), or a faster network";
+      if (waiting > 0) text += fmt::format("; the waiting for late processors ({:.6f} s)", waiting);
+    }
+    text += waiting_focus(v, waiting, "processors");
+  } else if (top == &parts[1]) {
+    // The interval (other than Main) where most of it is.
+    const analysis::Interval* worst = nullptr;
+    v.intervals->for_each([&](const analysis::Interval& i) {
+      if (i.parent != nullptr && (worst == nullptr || i.totals.insufficient > worst->totals.insufficient)) worst = &i;
+    });
+    text += fmt::format("; work is repeated on every processor instead of being divided among them (user code "
+                        "{:.6f} s, run-time system {:.6f} s)",
+                        t.insuff_usr, t.insuff_sys);
+    if (worst != nullptr && worst->totals.insufficient > 0) {
+      text += fmt::format("; most of it in the interval at {}:{} ({:.6f} s)", worst->source_file, worst->source_line,
+                          worst->totals.insufficient);
+    }
+    text += t.insuff_sys > t.insuff_usr
+                ? ": the run-time system's own work (creating, mapping and ending parallel loops, reductions, shadow "
+                  "groups) is done by every processor and weighs more than the loops' share: fewer and larger parallel "
+                  "loops, or a larger problem for this many processors"
+                : ": distribute more of the arrays and loops, or shorten the sequential parts";
+    text += waiting_focus(v, analysis::sum_waits(v.waits).total_s(), "processors");
+  } else {
+    text += fmt::format("; processors finish at different times (load imbalance {:.6f} s): the work is unevenly "
+                        "divided (block sizes, the I/O processor's work)",
+                        t.load_imbalance);
+    const double waiting = analysis::sum_waits(v.waits).total_s();
+    text += waiting_focus(v, waiting, "processors");
+  }
+  return text + ".";
 }
 
 // The analyzer's method (seed 001 section 3.2) applied to the numbers: which component of the
 // lost time dominates, and the next thing to look at.
 std::string advice(const VariantResult& v) {
+  if (v.wait_operations == WaitOperations::dvm && v.intervals != nullptr) return dvm_advice(v);
   const LpStats t = totals(v.lps);
   const double total = v.predicted_time_s * static_cast<double>(v.lps.size());
   if (!(total > 0)) return "nothing ran.";
@@ -81,22 +165,8 @@ std::string advice(const VariantResult& v) {
     if (p.value > top->value) top = &p;
   }
   text += fmt::format("{} dominates the lost time ({:.1f} % of it)", top->name, 100.0 * top->value / lost);
-  if (top == &parts[0] && !v.waits_by_operation.empty()) {
-    std::size_t op = 0;
-    for (std::size_t i = 1; i < v.waits_by_operation.size(); ++i) {
-      if (v.waits_by_operation[i].total_s > v.waits_by_operation[op].total_s) op = i;
-    }
-    const auto& a = v.waits_by_operation[op];
-    if (a.total_s > 0) {
-      text += fmt::format("; {:.1f} % of the waiting is at {} ({:.1f} % of that explained by excess computation "
-                          "of the late ranks)",
-                          100.0 * a.total_s / t.wait_s, operation_name(op),
-                          std::min(100.0, 100.0 * v.explained_by_operation[op] / a.total_s));
-      if (!v.causes.empty()) {
-        text += fmt::format("; the region causing the most waiting is \"{}\" ({:.6f} s in {} waits)",
-                            v.causes.front().name, v.causes.front().caused_s, v.causes.front().waits);
-      }
-    }
+  if (top == &parts[0]) {
+    text += waiting_focus(v, t.wait_s, "ranks");
   } else if (top == &parts[1]) {
     text += "; the network is the bottleneck: fewer or larger messages, or a faster machine";
   } else if (top == &parts[2]) {
@@ -126,8 +196,14 @@ void more_ranks(std::ostream& out, std::size_t shown, std::size_t all) {
 
 void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max_rows) {
   const analysis::LpWaits total = analysis::sum_waits(v.waits);
-  if (!(total.total_s() > 0)) return;
-  out << fmt::format("  wait states (s):\n  {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "rank",
+  if (!(total.total_s() > 0)) {
+    // No waiting at all: the advice still says where the time goes (DVM: insufficient
+    // parallelism, communication), or that little is lost.
+    if (v.wait_operations == WaitOperations::dvm) out << "  wait states: no processor waits for another\n  advice: " << advice(v) << "\n";
+    return;
+  }
+  const bool dvm = v.wait_operations == WaitOperations::dvm;
+  out << fmt::format("  wait states (s):\n  {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", dvm ? "proc" : "rank",
                      "late_sender", "late_recv", "barrier", "early_reduce", "late_bcast", "wait_nxn", "indirect");
   auto row = [&](const std::string& name, const analysis::LpWaits& w) {
     out << fmt::format("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f}\n", name,
@@ -142,21 +218,42 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
   for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
     const auto& a = v.waits_by_operation[i];
     if (!(a.total_s > 0)) continue;
-    ops += fmt::format("{}{} {:.6f} s ({} waits, {:.0f} % indirect)", ops.empty() ? "" : "; ", operation_name(i),
+    ops += fmt::format("{}{} {:.6f} s ({} waits, {:.0f} % indirect)", ops.empty() ? "" : "; ", wait_operation_name(v, i),
                        a.total_s, a.count, 100.0 * a.indirect_s / a.total_s);
   }
   out << "  waiting by operation: " << ops << "\n";
   if (!v.causes.empty()) {
-    out << "  root causes (waiting caused in other ranks, by code region):\n";
-    for (std::size_t i = 0; i < v.causes.size() && i < 10; ++i) {
+    out << (dvm ? "  root causes (waiting caused in other processors, by statement):\n"
+                : "  root causes (waiting caused in other ranks, by code region):\n");
+    const std::size_t shown = hot_spots(v.causes, 10);
+    for (std::size_t i = 0; i < shown; ++i) {
       const auto& c = v.causes[i];
       out << fmt::format("    {:>10.6f} s  {} ({} waits)\n", c.caused_s, c.name, c.waits);
+    }
+    if (shown < v.causes.size()) {
+      out << fmt::format("    ... {} more regions each causing less than 1 % of the waiting or beyond the first 10 "
+                         "(see --json)\n",
+                         v.causes.size() - shown);
     }
   }
   out << "  advice: " << advice(v) << "\n";
 }
 
 }  // namespace
+
+std::size_t hot_spots(const std::vector<analysis::RegionCause>& causes, std::size_t limit) {
+  double total = 0;
+  for (const auto& c : causes) total += c.caused_s;
+  std::size_t n = 0;
+  while (n < causes.size() && n < limit && causes[n].caused_s >= 0.01 * total) ++n;
+  return n;
+}
+
+std::string wait_operation_name(const VariantResult& v, std::size_t i) {
+  if (v.wait_operations == WaitOperations::dvm) return std::string(analysis::to_string(static_cast<analysis::OpKind>(i)));
+  return i == 0 ? std::string("point_to_point")
+                : std::string(engine::to_string(static_cast<engine::CollectiveKind>(i - 1)));
+}
 
 void write_text(std::ostream& out, const std::string& scenario, const std::vector<VariantResult>& variants,
                 std::size_t max_rows, const TextReportOptions& intervals) {
@@ -204,7 +301,7 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
       }
       write_interval_text(out, *v.intervals, interval_meta(v), v.interval_root, options);
     }
-    if (!v.lps.empty()) write_waits_text(out, v, max_rows);
+    if (!v.lps.empty() || v.wait_operations == WaitOperations::dvm) write_waits_text(out, v, max_rows);
     for (const std::string& w : v.warnings) out << "  " << w << "\n";
   }
 }
@@ -255,11 +352,11 @@ nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<Va
       ws["patterns"] = patterns;
       nlohmann::ordered_json ops = nlohmann::ordered_json::object();
       for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
-        if (v.waits_by_operation[i].count > 0) ops[operation_name(i)] = amount_json(v.waits_by_operation[i]);
+        if (v.waits_by_operation[i].count > 0) ops[wait_operation_name(v, i)] = amount_json(v.waits_by_operation[i]);
       }
       for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
         if (v.waits_by_operation[i].count > 0 && i < v.explained_by_operation.size()) {
-          ops[operation_name(i)]["explained_s"] = v.explained_by_operation[i];
+          ops[wait_operation_name(v, i)]["explained_s"] = v.explained_by_operation[i];
         }
       }
       ws["by_operation"] = ops;

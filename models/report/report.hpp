@@ -18,6 +18,11 @@
 
 namespace augur::models::report {
 
+/// What the operation kinds of a run's wait states are: message-passing ones ([0] point-to-point,
+/// [1 + CollectiveKind] the collectives) or the DVM analyzer's (indexed by analysis::OpKind: I/O,
+/// reduction, shadow, remote access, redistribution).
+enum class WaitOperations : std::uint8_t { message_passing, dvm };
+
 /// Result of one variant of a scenario.
 struct VariantResult {
   int index = 0;                      ///< 1-based, in scenario order
@@ -34,7 +39,8 @@ struct VariantResult {
   std::uint64_t events = 0;
   std::vector<LpStats> lps;
   std::vector<analysis::LpWaits> waits;             ///< wait states per LP (empty: not analysed)
-  std::vector<analysis::WaitAmount> waits_by_operation;  ///< [0] point-to-point, [1 + CollectiveKind]
+  WaitOperations wait_operations = WaitOperations::message_passing;  ///< how waits_by_operation is indexed
+  std::vector<analysis::WaitAmount> waits_by_operation;  ///< see WaitOperations
   std::vector<double> explained_by_operation;        ///< direct waiting explained by regions, same indexing
   std::vector<analysis::RegionCause> causes;         ///< root causes, largest first
   std::vector<std::string> warnings;
@@ -47,6 +53,14 @@ struct VariantResult {
   const analysis::Interval* interval_root = nullptr;
   std::string grid;
 };
+
+/// snake_case name of operation kind `i` of `v.waits_by_operation` ("point_to_point", "allreduce",
+/// "shadow").
+std::string wait_operation_name(const VariantResult& v, std::size_t i);
+
+/// How many of the first `causes` (sorted largest first) are hot spots, each causing at least
+/// 1 % of the waiting all of them cause (spec section 9), at most `limit`.
+std::size_t hot_spots(const std::vector<analysis::RegionCause>& causes, std::size_t limit);
 
 /// Human-readable report on `out`; at most `max_rows` LP rows per variant (0 = all). Every
 /// variant's characteristics are printed in the DVM analyzer's layout with `intervals` (interval

@@ -18,6 +18,7 @@
 #include "machines/bus/bus_machine.hpp"
 #include "machines/transputer_grid/transputer_grid_machine.hpp"
 #include "models/analysis/dvm_characteristics.hpp"
+#include "models/analysis/dvm_wait_states.hpp"
 #include "tests/support/files.hpp"
 #include "traces/libdvm/dvm_trace_reader.hpp"
 #include "traces/synthetic/synthetic_dvm_writer.hpp"
@@ -102,6 +103,50 @@ Run run(const std::string& calls, MachineModel& machine, std::vector<int> grid, 
 }
 
 doctest::Approx seconds(double value) { return doctest::Approx(value).epsilon(1e-9); }
+
+/// `calls` with every LINE= set to `line` (the builders below write LINE=7).
+std::string at_line(std::string calls, int line) {
+  const std::string from = "LINE=7     ", to = fmt::format("LINE={:<6}", line);
+  for (auto at = calls.find(from); at != std::string::npos; at = calls.find(from, at + to.size())) {
+    calls.replace(at, from.size(), to);
+  }
+  return calls;
+}
+
+/// The wait states of a run of `calls` (DvmWaitStates with the runner's wiring: regions by the
+/// FILE= and LINE= of each processor's current call).
+struct WaitsRun {
+  std::vector<augur::models::analysis::LpWaits> lps;
+  std::vector<augur::models::analysis::WaitAmount> by_operation;
+  std::vector<double> explained;
+  std::vector<augur::models::analysis::RegionCause> causes;
+};
+
+WaitsRun run_waits(const std::string& calls, MachineModel& machine, std::vector<int> grid, CostStyle cost) {
+  augur::test::TempDir dir;
+  const std::string path = dir.file("t.ptr");
+  augur::test::write_file(path, trace(calls));
+  augur::traces::libdvm::DvmTraceReader reader(path);
+  int processors = 1;
+  for (int g : grid) processors *= g;
+  IntervalTree tree(processors);
+  DvmOptions options;
+  options.grid = grid;
+  options.cost = cost;
+  DvmProgram program(reader, machine, tree, options);
+  augur::engine::Scheduler scheduler(static_cast<std::uint32_t>(processors));
+  augur::models::analysis::DvmWaitStates waits(
+      static_cast<std::uint32_t>(processors),
+      [&program](augur::engine::LpId lp) {
+        const auto at = program.position(lp);
+        return std::pair<std::uint32_t, std::int64_t>{at.file, at.line};
+      },
+      [&program](std::uint32_t file) { return std::string(program.source_file(file)); });
+  scheduler.add_observer(&waits);
+  const auto result = scheduler.run(program);
+  REQUIRE_MESSAGE(result.outcome == augur::engine::RunOutcome::completed, result.message);
+  return WaitsRun{waits.take_lps(), waits.by_operation(), waits.explained_by_operation(), waits.causes()};
+}
 
 /// A run of a trace file, with what the model kept of it.
 struct FileRun {
@@ -548,5 +593,100 @@ TEST_SUITE("unit") {
         CHECK(r.tree->root().proc(p).insuff_par == seconds(2e-3));
       }
     }
+  }
+
+  TEST_CASE("DVM wait states: a processor waits at a reduction for the one with the larger block") {
+    using augur::models::analysis::WaitPattern;
+    // A template of 9 on 2 processors (blocks [0..3] and [4..8]) and the loop 0…8 on it.
+    // dvm_printf at line 11 (call 1ms, ret 0.4ms): processor 0 does the I/O (0.4ms), both then
+    // run the call (1ms user, 0.4ms sys). dopl_ at line 12, call 9ms: t_i = 9ms·N_i/9 = 4ms on
+    // processor 0, 5ms on processor 1. strtrd_ at line 13 synchronises: processor 0 arrives at
+    // 0.4 + 1.4 + 4 = 5.8ms, processor 1 at 1.4 + 5 = 6.4ms; processor 0 waits 0.6ms for it —
+    // wait at N×N (a reduction), direct (processor 1 never waited). Root causes, processor 1's
+    // excess over processor 0 since the start, positive parts only: the loop's iterations at
+    // line 12 (5 − 4 = 1ms; the I/O at line 11, 0 − 0.4ms, does not count). The 1ms excess is
+    // more than the wait: the loop is charged the whole 0.6ms, which it fully explains.
+    const std::string calls = template_and_array({9}, {1}) + loop_on_array({8}) + reduction_group() +
+                              at_line(call("dvm_printf", 1e-3, "", 0.4e-3), 11) +
+                              at_line(call("dopl_", 0.009, "LoopRefPtr=9; LoopRef=100;\n", 0, "DoPL=0;\n"), 12) +
+                              at_line(call("endpl_", 0, "LoopRefPtr=9; LoopRef=100;\n"), 12) + at_line(reduce(), 13);
+    auto m = bus(2);
+    const WaitsRun r = run_waits(calls, *m, {2}, CostStyle::seed);
+    const auto nxn = static_cast<std::size_t>(WaitPattern::wait_at_nxn);
+    CHECK(r.lps[1].total_s() == 0.0);
+    CHECK(r.lps[0].patterns[nxn].total_s == seconds(0.6e-3));
+    CHECK(r.lps[0].patterns[nxn].count == 1);
+    CHECK(r.lps[0].indirect_s() == 0.0);
+    CHECK(r.lps[0].total_s() == seconds(0.6e-3));
+    const auto reduction = static_cast<std::size_t>(OpKind::reduction);
+    CHECK(r.by_operation[reduction].total_s == seconds(0.6e-3));
+    CHECK(r.by_operation[reduction].count == 1);
+    CHECK(r.explained[reduction] == seconds(0.6e-3));
+    REQUIRE(r.causes.size() == 1);
+    CHECK(r.causes[0].name == "parallel loop at t.cdv:12");
+    CHECK(r.causes[0].caused_s == seconds(0.6e-3));
+    CHECK(r.causes[0].excess_s == seconds(1e-3));
+    CHECK(r.causes[0].waits == 1);
+    // The seed's waitrd_ (t1 = t0 + StartR after the synchronisation) waits for no processor.
+    for (std::size_t k = 0; k < r.by_operation.size(); ++k) {
+      if (k != reduction) CHECK(r.by_operation[k].count == 0);
+    }
+  }
+
+  TEST_CASE("DVM wait states: a shadow renewal is a barrier") {
+    using augur::models::analysis::WaitPattern;
+    // The loop of the previous case (4ms on processor 0, 5ms on processor 1 at line 12), then the
+    // shadow renewal of the array at line 30: strtsh_ synchronises, processor 0 waits 1ms at it
+    // — wait at barrier of a shadow operation, all of it caused by the loop's iterations.
+    const std::string calls =
+        template_and_array({9}, {1}) + loop_on_array({8}) +
+        at_line(call("dopl_", 0.009, "LoopRefPtr=9; LoopRef=100;\n", 0, "DoPL=0;\n"), 12) +
+        at_line(call("endpl_", 0, "LoopRefPtr=9; LoopRef=100;\n"), 12) +
+        at_line(call("crtshg_", 0, "StaticSign=0;\n", 0, "ShadowGroupRef=400;\n") +
+                    call("inssh_", 0,
+                         "ShadowGroupRefPtr=5; ShadowGroupRef=400; ArrayHeader=d10; ArrayHandlePtr=1d10; "
+                         "FullShdSign=0;\nLowShdWidthArray[0]=1;\nHiShdWidthArray[0]=1;\n") +
+                    call("strtsh_", 100e-6, "ShadowGroupRefPtr=5; ShadowGroupRef=400;\n", 20e-6) +
+                    call("waitsh_", 10e-6, "ShadowGroupRefPtr=5; ShadowGroupRef=400;\n", 20e-6),
+                30);
+    auto m = bus(2);
+    const WaitsRun r = run_waits(calls, *m, {2}, CostStyle::seed);
+    const auto barrier = static_cast<std::size_t>(WaitPattern::wait_at_barrier);
+    CHECK(r.lps[0].patterns[barrier].total_s == seconds(1e-3));
+    CHECK(r.lps[0].total_s() == seconds(1e-3));
+    CHECK(r.lps[1].total_s() == 0.0);
+    const auto shadow = static_cast<std::size_t>(OpKind::shadow);
+    CHECK(r.by_operation[shadow].total_s == seconds(1e-3));
+    CHECK(r.explained[shadow] == seconds(1e-3));
+    REQUIRE(r.causes.size() == 1);
+    CHECK(r.causes[0].name == "parallel loop at t.cdv:12");
+    CHECK(r.causes[0].caused_s == seconds(1e-3));
+  }
+
+  TEST_CASE("DVM wait states: Predictor 3.1's reduction waits for processor 0 (late broadcast)") {
+    using augur::models::analysis::WaitPattern;
+    // 8 elements on 2 processors: dopl_ 4ms → 2ms each; strtrd_ synchronises (no wait) and both
+    // run its call and ret (120us). Then dvm_printf at line 21: processor 0 does the I/O (0.4ms)
+    // and enters waitrd_ 0.4ms after processor 1. 3.1's reduction: processor 1 sends its part to
+    // processor 0 at its clock (108us on the bus, long done by then), processor 0 sends the result
+    // back from its entry: processor 1 waits 0.4ms for processor 0's entry (late broadcast, the
+    // I/O at line 21 its cause), then 108us of transfer, which is no wait.
+    const std::string calls = template_and_array({8}, {1}) + loop_on_array({7}) + reduction_group() +
+                              at_line(dopl_4ms, 12) + at_line(call("endpl_", 0, "LoopRefPtr=9; LoopRef=100;\n"), 12) +
+                              at_line(call("strtrd_", 100e-6, "RedGroupRefPtr=3; RedGroupRef=200;\n", 20e-6), 20) +
+                              at_line(call("dvm_printf", 1e-3, "", 0.4e-3), 21) +
+                              at_line(call("waitrd_", 10e-6, "RedGroupRefPtr=3; RedGroupRef=200;\n", 20e-6), 22);
+    auto m = bus(2);
+    const WaitsRun r = run_waits(calls, *m, {2}, CostStyle::predictor31);
+    const auto bcast = static_cast<std::size_t>(WaitPattern::late_broadcast);
+    CHECK(r.lps[0].total_s() == 0.0);
+    CHECK(r.lps[1].patterns[bcast].total_s == seconds(0.4e-3));
+    CHECK(r.lps[1].total_s() == seconds(0.4e-3));
+    const auto reduction = static_cast<std::size_t>(OpKind::reduction);
+    CHECK(r.by_operation[reduction].count == 1);
+    CHECK(r.explained[reduction] == seconds(0.4e-3));
+    REQUIRE(r.causes.size() == 1);
+    CHECK(r.causes[0].name == "I/O at t.cdv:21");
+    CHECK(r.causes[0].caused_s == seconds(0.4e-3));
   }
 }  // TEST_SUITE

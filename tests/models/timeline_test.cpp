@@ -652,4 +652,39 @@ TEST_CASE("augur writes Chrome and Paraver timelines of tiny-4") {
   CHECK(slurp(d / "t.row").find("LEVEL THREAD SIZE 4\nrank 0\nrank 1\nrank 2\nrank 3\n") != std::string::npos);
   CHECK(fs::exists(d / "t.pcf"));
 }
+
+TEST_CASE("augur diagnoses a DVM run and writes its timelines") {
+  // The sample Jacobi trace on a 2x2 grid of the cluster machine: processor 0 prints (I/O at
+  // jac1d.cdv:21 once and :48 every iteration); the others wait for it at the next reduction's
+  // synchronisation, 11 times each.
+  const fs::path d = temp_dir("cli-dvm");
+  const std::string run = std::string("'") + AUGUR_BINARY + "' run '" + AUGUR_SOURCE_DIR +
+                          "/scenarios/examples/dvm_jacobi.yaml' --set grids=2x2 --jobs 1 --chrome-trace '" +
+                          (d / "t.json").string() + "' --paraver '" + (d / "t").string() + "' --json '" +
+                          (d / "r.json").string() + "' --text '" + (d / "r.txt").string() + "' > '" +
+                          (d / "out.txt").string() + "' 2>&1";
+  REQUIRE(std::system(run.c_str()) == 0);
+  const json report = json::parse(slurp(d / "r.json"));
+  const json& ws = report["variants"][0]["wait_states"];
+  CHECK(ws["by_operation"]["reduction"]["count"] == 33);
+  CHECK(ws["patterns"]["wait_at_nxn"]["count"] == 33);
+  CHECK(ws["processors"].size() == 4);
+  CHECK(ws["processors"][0]["wait_at_nxn_s"] == 0.0);
+  CHECK(ws["processors"][1]["wait_at_nxn_s"].get<double>() > 0.0);
+  REQUIRE(ws["root_causes"].size() >= 2);
+  CHECK(ws["root_causes"][0]["region"] == "I/O at jac1d.cdv:48");
+  CHECK(ws["root_causes"][0]["waits"] == 30);
+  CHECK(ws["root_causes"][1]["region"] == "I/O at jac1d.cdv:21");
+  const std::string text = slurp(d / "r.txt");
+  CHECK(text.find("waiting by operation: reduction") != std::string::npos);
+  CHECK(text.find("  advice: efficiency 24.2 %") != std::string::npos);
+
+  // Chrome: valid, one track per processor; Paraver: 4 tasks over the predicted time.
+  const ChromeSummary chrome = valid_chrome(slurp(d / "t.json"));
+  CHECK(chrome.named_tids == std::set<std::int64_t>{0, 1, 2, 3});
+  const auto prv = lines_of(slurp(d / "t.prv"));
+  REQUIRE(prv.size() > 100);
+  const std::int64_t end_ns = std::llround(report["variants"][0]["predicted_time_s"].get<double>() * 1e9);
+  CHECK(prv[0] == "#Paraver (01/01/00 at 00:00):" + std::to_string(end_ns) + "_ns:1(4):1:4(1:1,1:1,1:1,1:1)");
+}
 }

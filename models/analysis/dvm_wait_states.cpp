@@ -1,0 +1,205 @@
+// Wait states and root causes of a DVM run (spec section 9), from DvmProgram's events.
+#include "models/analysis/dvm_wait_states.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace augur::models::analysis {
+
+using engine::ComputeCategory;
+using engine::Event;
+using engine::EventKind;
+
+namespace {
+
+constexpr std::size_t dvm_kinds = dvm_op_kinds.size();
+
+// A region's key: file id, line, what ran (and the operation kind of communication), packed.
+std::uint64_t region_key(std::uint32_t file, std::int64_t line, DvmWaitStates::Part part, OpKind kind) {
+  return (std::uint64_t{file} << 40) ^ (static_cast<std::uint64_t>(line) << 8) ^
+         (static_cast<std::uint64_t>(part) << 4) ^ static_cast<std::uint64_t>(kind);
+}
+
+void add_time(std::vector<std::pair<std::uint32_t, double>>& times, std::uint32_t region, double dt) {
+  for (auto& [r, t] : times) {
+    if (r == region) {
+      t += dt;
+      return;
+    }
+  }
+  times.emplace_back(region, dt);
+}
+
+double time_of(const std::vector<std::pair<std::uint32_t, double>>& times, std::uint32_t region) {
+  for (const auto& [r, t] : times) {
+    if (r == region) return t;
+  }
+  return 0;
+}
+
+}  // namespace
+
+DvmWaitStates::DvmWaitStates(std::uint32_t lp_count, Locator locator, FileNamer files)
+    : locator_(std::move(locator)), files_(std::move(files)), lp_(lp_count), lps_(lp_count),
+      by_operation_(dvm_kinds), explained_(dvm_kinds, 0.0) {}
+
+void DvmWaitStates::on_event(const Event& e) {
+  const double dt = e.clock_after - e.clock_before;
+  const auto kind = static_cast<OpKind>(e.detail);
+  switch (e.kind) {
+    case EventKind::compute: {
+      if (e.tag == 0 || !(dt > 0)) break;  // tag 0: a loss without time (replicated assignment)
+      const auto cat = static_cast<ComputeCategory>(e.detail);
+      add(e.lp, cat == ComputeCategory::io ? Part::io : cat == ComputeCategory::system ? Part::system : Part::code,
+          OpKind::io, dt);
+      break;
+    }
+    case EventKind::loop_block:
+      if (dt > 0) add(e.lp, Part::loop, OpKind::io, dt);
+      break;
+    case EventKind::sync_all:
+      // tag 0: the model levels the members of a processor system to the latest one, `peer`;
+      // tags 1–3 are potential losses that move no clock.
+      if (e.tag != 0 || e.peer < 0) break;
+      if (static_cast<std::size_t>(e.detail) >= dvm_kinds) break;
+      if (dt > 0 && static_cast<engine::LpId>(e.peer) != e.lp) {
+        wait(e.lp, static_cast<engine::LpId>(e.peer),
+             kind == OpKind::reduction ? WaitPattern::wait_at_nxn : WaitPattern::wait_at_barrier, kind, e.clock_before,
+             e.clock_after);
+      }
+      synchronise(e.lp, e.clock_after);
+      break;
+    case EventKind::collective_wait:
+      if (static_cast<std::size_t>(e.detail) >= dvm_kinds) break;
+      if (e.peer >= 0) {
+        // A completion that depended on processor `peer`'s entry (3.1's reduction): waiting
+        // until then, transfer afterwards.
+        const double waited = std::clamp(e.waited, 0.0, std::max(0.0, dt));
+        if (waited > 0 && static_cast<engine::LpId>(e.peer) != e.lp) {
+          wait(e.lp, static_cast<engine::LpId>(e.peer), WaitPattern::late_broadcast, kind, e.clock_before,
+               e.clock_before + waited);
+        }
+        synchronise(e.lp, e.clock_before + waited);
+        if (dt - waited > 0) add(e.lp, Part::communication, kind, dt - waited);
+      } else if (dt > 0) {
+        add(e.lp, Part::communication, kind, dt);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+void DvmWaitStates::add(engine::LpId lp, Part part, OpKind kind, double dt) {
+  Lp& l = lp_[lp];
+  const auto [file, line] = locator_ ? locator_(lp) : std::pair<std::uint32_t, std::int64_t>{0, 0};
+  const std::uint64_t key = region_key(file, line, part, kind);
+  if (key != l.key) {
+    auto [it, fresh] = region_ids_.try_emplace(key, static_cast<std::uint32_t>(regions_.size()));
+    if (fresh) {
+      Region r;
+      r.file = file;
+      r.line = line;
+      r.part = part;
+      r.kind = kind;
+      regions_.push_back(r);
+    }
+    l.key = key;
+    l.region = it->second;
+  }
+  add_time(l.open, l.region, dt);
+}
+
+// A synchronisation point of `lp` at `at`: the stretch since the previous one is closed (kept
+// for the waits of this synchronisation that other processors have on it) and a new one opens.
+void DvmWaitStates::synchronise(engine::LpId lp, double at) {
+  Lp& l = lp_[lp];
+  l.closed.swap(l.open);
+  l.open.clear();
+  l.synced_at = at;
+}
+
+void DvmWaitStates::wait(engine::LpId p, engine::LpId q, WaitPattern pattern, OpKind kind, double begin, double end) {
+  const double w = end - begin;
+  const double indirect = std::min(w, waiting_within(q, begin, end));
+  const auto op = static_cast<std::size_t>(kind);
+  WaitAmount& a = lps_[p].patterns[static_cast<std::size_t>(pattern)];
+  a.total_s += w;
+  a.indirect_s += indirect;
+  ++a.count;
+  WaitAmount& o = by_operation_[op];
+  o.total_s += w;
+  o.indirect_s += indirect;
+  ++o.count;
+
+  // H-CWP-DM: q's stretch that ends at its entry `end` — closed already if q's own event of this
+  // synchronisation came first (its synchronisation point is then after p's entry), else still
+  // open — against p's open stretch.
+  const double direct = w - indirect;
+  const Lp& lq = lp_[q];
+  const Times& tq = lq.synced_at > begin ? lq.closed : lq.open;
+  const Times& tp = lp_[p].open;
+  double excess = 0;
+  for (const auto& [r, t] : tq) excess += std::max(0.0, t - time_of(tp, r));
+  if (direct > 0 && excess > 0) {
+    const double factor = std::min(1.0, direct / excess);
+    for (const auto& [r, t] : tq) {
+      const double x = t - time_of(tp, r);
+      if (!(x > 0)) continue;
+      Region& c = regions_[r];
+      c.caused_s += x * factor;
+      c.excess_s += x;
+      ++c.waits;
+    }
+    explained_[op] += std::min(direct, excess);
+  }
+
+  Lp& lp = lp_[p];
+  lp.ring[lp.waits % wait_ring] = Span{begin, end};
+  ++lp.waits;
+}
+
+// The time q spent waiting inside [begin, end], from its last wait_ring waits.
+double DvmWaitStates::waiting_within(engine::LpId q, double begin, double end) const {
+  const Lp& l = lp_[q];
+  double sum = 0;
+  const std::uint32_t n = std::min<std::uint32_t>(l.waits, wait_ring);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const Span& s = l.ring[(l.waits - 1 - i) % wait_ring];
+    if (s.end <= begin) break;
+    sum += std::max(0.0, std::min(s.end, end) - std::max(s.begin, begin));
+  }
+  return sum;
+}
+
+std::string DvmWaitStates::region_name(const Region& r) const {
+  std::string where = files_ ? files_(r.file) : std::string();
+  where = where.empty() ? fmt::format("line {}", r.line) : fmt::format("{}:{}", where, r.line);
+  switch (r.part) {
+    case Part::loop: return "parallel loop at " + where;
+    case Part::code: return "sequential code at " + where;
+    case Part::system: return "run-time system at " + where;
+    case Part::io: return "I/O at " + where;
+    case Part::communication: {
+      std::string kind(title(r.kind));
+      if (r.kind != OpKind::io) kind[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(kind[0])));
+      return fmt::format("{} communication at {}", kind, where);
+    }
+  }
+  return where;
+}
+
+std::vector<RegionCause> DvmWaitStates::causes() const {
+  std::vector<RegionCause> out;
+  for (const Region& r : regions_) {
+    if (r.caused_s > 0) out.push_back(RegionCause{region_name(r), r.caused_s, r.excess_s, r.waits});
+  }
+  std::sort(out.begin(), out.end(), [](const RegionCause& a, const RegionCause& b) {
+    return a.caused_s > b.caused_s || (a.caused_s == b.caused_s && a.name < b.name);
+  });
+  return out;
+}
+
+}  // namespace augur::models::analysis

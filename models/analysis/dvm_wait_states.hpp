@@ -1,0 +1,111 @@
+// Wait states and their root causes in a DVM run (spec section 9 on the DVM model's events): who
+// waits for whom at the group operations of the processor systems, and which statements of the
+// program — parallel loops, sequential code, run-time calls, I/O, communication, by FILE:LINE —
+// made the waited-for processor late.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "engine/observer.hpp"
+#include "models/analysis/characteristics.hpp"
+#include "models/analysis/wait_states.hpp"
+
+namespace augur::models::analysis {
+
+/// Observer classifying the waiting of a DVM run from DvmProgram's events (its engine-event
+/// contract, models/dvm/dvm_program.hpp):
+/// * a synchronisation of a processor system (`sync_all`, tag 0: the model levels every member to
+///   the latest one, `peer`) — each member p entering at c before the latest entry T waits
+///   w = T − c for it: *wait at N×N* before a reduction (strtrd_: every processor needs every
+///   other's contribution), *wait at barrier* before the other group operations (shadow renewal,
+///   realign / redistribution, copies, srmem_);
+/// * Predictor 3.1's reduction (a `collective_wait` naming processor 0 in `peer`: processor 0
+///   gathers the contributions and sends the result back) — the members that entered the wait
+///   before processor 0 wait for it: *late broadcast*; the rest of that wait is transfer.
+/// Each wait is counted per processor, per pattern and per operation kind (the analyzer's I/O,
+/// Reduction, Shadow, Remote access, Redistribution); its **indirect** part is the time the
+/// waited-for processor itself spent waiting inside [c, T] (it only passed the delay on).
+///
+/// **Root causes** (H-CWP-DM): a region is a statement of the program, by its trace position
+/// (the FILE= and LINE= of the call the processor is replaying, from the Locator) and what ran
+/// there: the processor's iterations of a parallel loop (dopl_), sequential code (a call's user
+/// TIME), the run-time system (a call's ret TIME), I/O (the I/O processor's), or communication
+/// of an operation kind (the transfer part only). Every processor accumulates its time per region
+/// since its last synchronisation point (a group operation it waited in or was waited for at);
+/// at a wait of p on q each region's positive excess t(q,c) − t(p,c) over that stretch is its
+/// share of the wait's direct part (scaled down when the excesses exceed it). Per operation kind
+/// the explained part says how much of its waiting balancing those regions could remove.
+class DvmWaitStates final : public engine::Observer {
+ public:
+  /// (file id, line) of the call `lp` is replaying; nullopt-like {0, 0} when unknown.
+  using Locator = std::function<std::pair<std::uint32_t, std::int64_t>(engine::LpId lp)>;
+  /// The file name of a Locator file id.
+  using FileNamer = std::function<std::string(std::uint32_t file)>;
+
+  DvmWaitStates(std::uint32_t lp_count, Locator locator, FileNamer files);
+  void on_event(const engine::Event& event) override;
+
+  const std::vector<LpWaits>& lps() const { return lps_; }
+  /// Moves the per-processor results out (lps() is empty afterwards).
+  std::vector<LpWaits> take_lps() { return std::move(lps_); }
+  /// Totals per pattern over all processors.
+  LpWaits totals() const { return sum_waits(lps_); }
+  /// Waiting per operation kind, indexed by OpKind (the five DVM kinds).
+  const std::vector<WaitAmount>& by_operation() const { return by_operation_; }
+  /// Per operation kind (same indexing): the part of its direct waiting explained by regions.
+  const std::vector<double>& explained_by_operation() const { return explained_; }
+  /// Every region that caused waiting, largest first (ties by name).
+  std::vector<RegionCause> causes() const;
+
+  /// What ran in a region.
+  enum class Part : std::uint8_t { loop, code, system, io, communication };
+
+ private:
+  static constexpr std::size_t wait_ring = 8;  // recent wait intervals per processor (indirect waits)
+  struct Span {
+    double begin = 0;
+    double end = 0;
+  };
+  /// Time per region: (region id, seconds), a handful of entries between two synchronisations.
+  using Times = std::vector<std::pair<std::uint32_t, double>>;
+  struct Lp {
+    Times open;                 ///< since the last synchronisation point
+    Times closed;               ///< the stretch that ended at the last synchronisation point
+    double synced_at = -1;      ///< clock of the last synchronisation point (−1: none yet)
+    std::uint64_t key = ~std::uint64_t{0};  ///< the last region looked up and its id (a cache)
+    std::uint32_t region = 0;
+    std::uint32_t waits = 0;    ///< wait intervals recorded (ring index = waits mod wait_ring)
+    std::array<Span, wait_ring> ring{};
+  };
+  struct Region {
+    std::uint32_t file = 0;
+    std::int64_t line = 0;
+    Part part = Part::code;
+    OpKind kind = OpKind::io;
+    double caused_s = 0;
+    double excess_s = 0;
+    std::uint64_t waits = 0;
+  };
+
+  void add(engine::LpId lp, Part part, OpKind kind, double dt);
+  void synchronise(engine::LpId lp, double at);
+  void wait(engine::LpId p, engine::LpId q, WaitPattern pattern, OpKind kind, double begin, double end);
+  double waiting_within(engine::LpId q, double begin, double end) const;
+  std::string region_name(const Region& r) const;
+
+  Locator locator_;
+  FileNamer files_;
+  std::vector<Lp> lp_;
+  std::vector<LpWaits> lps_;
+  std::vector<WaitAmount> by_operation_;
+  std::vector<double> explained_;
+  std::unordered_map<std::uint64_t, std::uint32_t> region_ids_;
+  std::vector<Region> regions_;
+};
+
+}  // namespace augur::models::analysis
