@@ -236,10 +236,7 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   // FILE= and LINE= of the call each processor is replaying.
   models::analysis::DvmWaitStates waits(
       static_cast<std::uint32_t>(processors),
-      [&program](engine::LpId lp) {
-        const auto at = program.position(lp);
-        return std::pair<std::uint32_t, std::int64_t>{at.file, at.known ? at.line : 0};
-      },
+      program.statements(),
       [&program](std::uint32_t file) { return std::string(program.source_file(file)); });
   scheduler.add_observer(&waits);
   // The timelines read the engine's plain event contract: DvmPlainEvents translates.

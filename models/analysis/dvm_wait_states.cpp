@@ -16,11 +16,7 @@ namespace {
 
 constexpr std::size_t dvm_kinds = dvm_op_kinds.size();
 
-// A region's key: file id, line, what ran (and the operation kind of communication), packed.
-std::uint64_t region_key(std::uint32_t file, std::int64_t line, DvmWaitStates::Part part, OpKind kind) {
-  return (std::uint64_t{file} << 40) ^ (static_cast<std::uint64_t>(line) << 8) ^
-         (static_cast<std::uint64_t>(part) << 4) ^ static_cast<std::uint64_t>(kind);
-}
+constexpr std::size_t loop_slot = 0, code_slot = 1, system_slot = 2, io_slot = 3, communication_slot = 4;
 
 void add_time(std::vector<std::pair<std::uint32_t, double>>& times, std::uint32_t region, double dt) {
   for (auto& [r, t] : times) {
@@ -41,8 +37,8 @@ double time_of(const std::vector<std::pair<std::uint32_t, double>>& times, std::
 
 }  // namespace
 
-DvmWaitStates::DvmWaitStates(std::uint32_t lp_count, Locator locator, FileNamer files)
-    : locator_(std::move(locator)), files_(std::move(files)), lp_(lp_count), lps_(lp_count),
+DvmWaitStates::DvmWaitStates(std::uint32_t lp_count, const std::vector<std::uint64_t>& statements, FileNamer files)
+    : statements_of_(statements), files_(std::move(files)), lp_(lp_count), lps_(lp_count),
       by_operation_(dvm_kinds), explained_(dvm_kinds, 0.0) {}
 
 void DvmWaitStates::on_event(const Event& e) {
@@ -52,12 +48,11 @@ void DvmWaitStates::on_event(const Event& e) {
     case EventKind::compute: {
       if (e.tag == 0 || !(dt > 0)) break;  // tag 0: a loss without time (replicated assignment)
       const auto cat = static_cast<ComputeCategory>(e.detail);
-      add(e.lp, cat == ComputeCategory::io ? Part::io : cat == ComputeCategory::system ? Part::system : Part::code,
-          OpKind::io, dt);
+      add(e.lp, cat == ComputeCategory::io ? io_slot : cat == ComputeCategory::system ? system_slot : code_slot, dt);
       break;
     }
     case EventKind::loop_block:
-      if (dt > 0) add(e.lp, Part::loop, OpKind::io, dt);
+      if (dt > 0) add(e.lp, loop_slot, dt);
       break;
     case EventKind::sync_all:
       // tag 0: the model levels the members of a processor system to the latest one, `peer`;
@@ -82,9 +77,9 @@ void DvmWaitStates::on_event(const Event& e) {
                e.clock_before + waited);
         }
         synchronise(e.lp, e.clock_before + waited);
-        if (dt - waited > 0) add(e.lp, Part::communication, kind, dt - waited);
+        if (dt - waited > 0) add(e.lp, communication_slot + e.detail, dt - waited);
       } else if (dt > 0) {
-        add(e.lp, Part::communication, kind, dt);
+        add(e.lp, communication_slot + e.detail, dt);
       }
       break;
     default:
@@ -92,30 +87,51 @@ void DvmWaitStates::on_event(const Event& e) {
   }
 }
 
-void DvmWaitStates::add(engine::LpId lp, Part part, OpKind kind, double dt) {
+// Time of `lp` in a slot of the statement it is replaying. Consecutive events of a processor
+// mostly stay in one statement: they add to `pending`; a new statement moves it into `open`.
+void DvmWaitStates::add(engine::LpId lp, std::size_t slot, double dt) {
   Lp& l = lp_[lp];
-  const auto [file, line] = locator_ ? locator_(lp) : std::pair<std::uint32_t, std::int64_t>{0, 0};
-  const std::uint64_t key = region_key(file, line, part, kind);
+  const std::uint64_t key = lp < statements_of_.size() ? statements_of_[lp] : 0;
   if (key != l.key) {
-    auto [it, fresh] = region_ids_.try_emplace(key, static_cast<std::uint32_t>(regions_.size()));
+    flush(l);
+    auto [it, fresh] = statements_.try_emplace(key, static_cast<std::uint32_t>(regions_.size() / slots));
     if (fresh) {
-      Region r;
-      r.file = file;
-      r.line = line;
-      r.part = part;
-      r.kind = kind;
-      regions_.push_back(r);
+      for (std::size_t k = 0; k < slots; ++k) {
+        Region r;
+        r.file = static_cast<std::uint32_t>(key >> 40);
+        r.line = static_cast<std::int64_t>(key & ((std::uint64_t{1} << 40) - 1));
+        r.part = k == loop_slot     ? Part::loop
+                 : k == code_slot   ? Part::code
+                 : k == system_slot ? Part::system
+                 : k == io_slot     ? Part::io
+                                    : Part::communication;
+        if (r.part == Part::communication) r.kind = dvm_op_kinds[k - communication_slot];
+        regions_.push_back(r);
+      }
     }
     l.key = key;
-    l.region = it->second;
+    l.statement = it->second;
   }
-  add_time(l.open, l.region, dt);
+  l.pending[slot] += dt;
+  l.has_pending = true;
+}
+
+void DvmWaitStates::flush(Lp& l) {
+  if (!l.has_pending) return;
+  for (std::size_t k = 0; k < slots; ++k) {
+    if (l.pending[k] != 0) {
+      add_time(l.open, static_cast<std::uint32_t>(l.statement * slots + k), l.pending[k]);
+      l.pending[k] = 0;
+    }
+  }
+  l.has_pending = false;
 }
 
 // A synchronisation point of `lp` at `at`: the stretch since the previous one is closed (kept
 // for the waits of this synchronisation that other processors have on it) and a new one opens.
 void DvmWaitStates::synchronise(engine::LpId lp, double at) {
   Lp& l = lp_[lp];
+  flush(l);
   l.closed.swap(l.open);
   l.open.clear();
   l.synced_at = at;
@@ -138,7 +154,9 @@ void DvmWaitStates::wait(engine::LpId p, engine::LpId q, WaitPattern pattern, Op
   // synchronisation came first (its synchronisation point is then after p's entry), else still
   // open — against p's open stretch.
   const double direct = w - indirect;
-  const Lp& lq = lp_[q];
+  Lp& lq = lp_[q];
+  flush(lq);
+  flush(lp_[p]);
   const Times& tq = lq.synced_at > begin ? lq.closed : lq.open;
   const Times& tp = lp_[p].open;
   double excess = 0;

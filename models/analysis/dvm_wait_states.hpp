@@ -32,7 +32,7 @@ namespace augur::models::analysis {
 /// waited-for processor itself spent waiting inside [c, T] (it only passed the delay on).
 ///
 /// **Root causes** (H-CWP-DM): a region is a statement of the program, by its trace position
-/// (the FILE= and LINE= of the call the processor is replaying, from the Locator) and what ran
+/// (the FILE= and LINE= of the call the processor is replaying) and what ran
 /// there: the processor's iterations of a parallel loop (dopl_), sequential code (a call's user
 /// TIME), the run-time system (a call's ret TIME), I/O (the I/O processor's), or communication
 /// of an operation kind (the transfer part only). Every processor accumulates its time per region
@@ -42,12 +42,12 @@ namespace augur::models::analysis {
 /// the explained part says how much of its waiting balancing those regions could remove.
 class DvmWaitStates final : public engine::Observer {
  public:
-  /// (file id, line) of the call `lp` is replaying; nullopt-like {0, 0} when unknown.
-  using Locator = std::function<std::pair<std::uint32_t, std::int64_t>(engine::LpId lp)>;
-  /// The file name of a Locator file id.
+  /// The file name of a statement's file id.
   using FileNamer = std::function<std::string(std::uint32_t file)>;
 
-  DvmWaitStates(std::uint32_t lp_count, Locator locator, FileNamer files);
+  /// `statements`: per processor, the statement it is replaying (DvmProgram::statements(): file
+  /// id << 40 | line, read at every event, so it must outlive the run).
+  DvmWaitStates(std::uint32_t lp_count, const std::vector<std::uint64_t>& statements, FileNamer files);
   void on_event(const engine::Event& event) override;
 
   const std::vector<LpWaits>& lps() const { return lps_; }
@@ -67,6 +67,8 @@ class DvmWaitStates final : public engine::Observer {
 
  private:
   static constexpr std::size_t wait_ring = 8;  // recent wait intervals per processor (indirect waits)
+  /// A statement's regions: loop, code, system, I/O, then communication of each DVM kind.
+  static constexpr std::size_t slots = 4 + 5;
   struct Span {
     double begin = 0;
     double end = 0;
@@ -74,11 +76,13 @@ class DvmWaitStates final : public engine::Observer {
   /// Time per region: (region id, seconds), a handful of entries between two synchronisations.
   using Times = std::vector<std::pair<std::uint32_t, double>>;
   struct Lp {
-    Times open;                 ///< since the last synchronisation point
+    Times open;                 ///< since the last synchronisation point (pending not included)
     Times closed;               ///< the stretch that ended at the last synchronisation point
     double synced_at = -1;      ///< clock of the last synchronisation point (−1: none yet)
-    std::uint64_t key = ~std::uint64_t{0};  ///< the last region looked up and its id (a cache)
-    std::uint32_t region = 0;
+    std::uint64_t key = ~std::uint64_t{0};  ///< the statement the pending times belong to…
+    std::uint32_t statement = 0;            ///< … and its index (regions statement·slots + slot)
+    bool has_pending = false;
+    std::array<double, slots> pending{};    ///< time per slot in that statement, not yet in `open`
     std::uint32_t waits = 0;    ///< wait intervals recorded (ring index = waits mod wait_ring)
     std::array<Span, wait_ring> ring{};
   };
@@ -92,20 +96,21 @@ class DvmWaitStates final : public engine::Observer {
     std::uint64_t waits = 0;
   };
 
-  void add(engine::LpId lp, Part part, OpKind kind, double dt);
+  void add(engine::LpId lp, std::size_t slot, double dt);
+  void flush(Lp& l);
   void synchronise(engine::LpId lp, double at);
   void wait(engine::LpId p, engine::LpId q, WaitPattern pattern, OpKind kind, double begin, double end);
   double waiting_within(engine::LpId q, double begin, double end) const;
   std::string region_name(const Region& r) const;
 
-  Locator locator_;
+  const std::vector<std::uint64_t>& statements_of_;
   FileNamer files_;
   std::vector<Lp> lp_;
   std::vector<LpWaits> lps_;
   std::vector<WaitAmount> by_operation_;
   std::vector<double> explained_;
-  std::unordered_map<std::uint64_t, std::uint32_t> region_ids_;
-  std::vector<Region> regions_;
+  std::unordered_map<std::uint64_t, std::uint32_t> statements_;  ///< (file, line) → statement index
+  std::vector<Region> regions_;                                  ///< `slots` per statement
 };
 
 }  // namespace augur::models::analysis

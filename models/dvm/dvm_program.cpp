@@ -118,9 +118,9 @@ struct DvmProgram::Action {
   std::shared_ptr<const std::vector<bool>> share_insuff;
   /// dopl_ with DoPL = 1 in an ACROSS loop: the edge exchange's Wait_shadow on every processor.
   double across_wait = 0;
-  /// Where the call is in the program (the trace's LINE= and FILE=, by the reader's file id).
-  std::int64_t source_line = 0;
-  std::uint32_t source_file = 0;
+  /// Where the call is in the program: DvmProgram::statement_key of the trace's FILE= (by the
+  /// reader's file id) and LINE=.
+  std::uint64_t statement = 0;
 };
 
 /// A group operation: a barrier of the processors of `ps`.
@@ -411,6 +411,7 @@ DvmProgram::DvmProgram(traces::libdvm::DvmTraceReader& reader, machines::Machine
     throw std::invalid_argument("DvmProgram: the interval tree has a different processor count");
   }
   state_->lps.resize(static_cast<std::size_t>(root_count_));
+  statements_.assign(static_cast<std::size_t>(root_count_), 0);
   // The machine's processors are the root system's, laid out on its grid (a transputer grid
   // without a grid of its own takes this one, as the Predictor's transputer is the grid of VM).
   machine_.arrange(options_.grid);
@@ -459,8 +460,7 @@ bool DvmProgram::decode_next() {
   a.call = c.call_time();
   a.ret = c.ret_time();
   a.ps = st.current_ps;
-  a.source_line = c.source_line();
-  a.source_file = c.source_file_id();
+  a.statement = statement_key(c.source_file_id(), c.source_line());
   const std::uint64_t action_index = st.base + st.actions.size();
   const std::uint64_t first_new_op = st.ops_base + st.ops.size();
   if (changes_geometry(c.function())) ++st.geometry_epoch;
@@ -1851,6 +1851,7 @@ engine::StepResult DvmProgram::step(LpId lp, engine::Scheduler& s) {
     }
   }
   const Action& a = st.actions[static_cast<std::size_t>(me.cursor - st.base)];
+  statements_[lp] = a.statement;
   const StepResult r = run_action(lp, a, s);
   if (r == StepResult::blocked) return r;
   ++me.cursor;
@@ -1891,12 +1892,6 @@ void DvmProgram::release(std::uint64_t upto) {
 DvmProgram::Footprint DvmProgram::footprint() const {
   const State& st = *state_;
   return {st.actions.size(), st.ops.size() + st.retained.size(), st.peak_actions, st.peak_ops};
-}
-
-DvmProgram::SourcePosition DvmProgram::position(LpId lp) const {
-  const Action* a = action_at(state_->lps[lp].cursor);
-  if (a == nullptr) return {};
-  return {a->source_file, a->source_line, true};
 }
 
 engine::WaitInfo DvmProgram::waits_for(LpId lp) const {

@@ -137,10 +137,7 @@ WaitsRun run_waits(const std::string& calls, MachineModel& machine, std::vector<
   augur::engine::Scheduler scheduler(static_cast<std::uint32_t>(processors));
   augur::models::analysis::DvmWaitStates waits(
       static_cast<std::uint32_t>(processors),
-      [&program](augur::engine::LpId lp) {
-        const auto at = program.position(lp);
-        return std::pair<std::uint32_t, std::int64_t>{at.file, at.line};
-      },
+      program.statements(),
       [&program](std::uint32_t file) { return std::string(program.source_file(file)); });
   scheduler.add_observer(&waits);
   const auto result = scheduler.run(program);
