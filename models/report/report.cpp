@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <ostream>
 #include <stdexcept>
 
@@ -306,97 +308,212 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
   }
 }
 
-nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<VariantResult>& variants) {
-  nlohmann::ordered_json doc;
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json processor_json(const VariantResult& v, std::size_t i) {
+  Json p;
+  p["rank"] = i;
+  const Json stats = lp_json(v.lps[i]);
+  for (const auto& item : stats.items()) p[item.key()] = item.value();
+  return p;
+}
+
+Json processor_waits_json(const VariantResult& v, std::size_t r) {
+  Json p;
+  p["rank"] = r;
+  for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
+    p[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i))) + "_s"] = v.waits[r].patterns[i].total_s;
+  }
+  p["indirect_s"] = v.waits[r].indirect_s();
+  return p;
+}
+
+// One variant's object. `whole` = false leaves the two per-processor arrays (`processors` and
+// `wait_states.processors`) empty, for write_json to stream.
+Json variant_json(const VariantResult& v, bool whole) {
+  Json j;
+  j["index"] = v.index;
+  j["processor_count"] = v.processors;
+  j["trace"] = v.trace;
+  Json m;
+  m["name"] = v.machine_name;
+  m["model"] = v.machine_model;
+  Json params = Json::object();
+  for (const auto& [k, val] : v.machine_params) params[k] = val;
+  m["parameters"] = params;
+  j["machine"] = m;
+  Json swept = Json::object();
+  for (const auto& [k, val] : v.swept) swept[k] = val;
+  j["swept"] = swept;
+  j["collectives"] = v.collectives;
+  j["outcome"] = v.outcome;
+  j["message"] = v.message;
+  j["predicted_time_s"] = v.predicted_time_s;
+  j["events"] = v.events;
+  j["totals"] = lp_json(totals(v.lps));
+  Json procs = Json::array();
+  if (whole) {
+    for (std::size_t i = 0; i < v.lps.size(); ++i) procs.push_back(processor_json(v, i));
+  }
+  j["processors"] = std::move(procs);
+  if (!v.waits.empty()) {
+    Json ws;
+    Json patterns;
+    const analysis::LpWaits sum = analysis::sum_waits(v.waits);
+    for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
+      patterns[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i)))] = amount_json(sum.patterns[i]);
+    }
+    ws["patterns"] = patterns;
+    Json ops = Json::object();
+    for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
+      if (v.waits_by_operation[i].count > 0) ops[wait_operation_name(v, i)] = amount_json(v.waits_by_operation[i]);
+    }
+    for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
+      if (v.waits_by_operation[i].count > 0 && i < v.explained_by_operation.size()) {
+        ops[wait_operation_name(v, i)]["explained_s"] = v.explained_by_operation[i];
+      }
+    }
+    ws["by_operation"] = ops;
+    Json causes = Json::array();
+    for (const auto& c : v.causes) {
+      Json cj;
+      cj["region"] = c.name;
+      cj["caused_s"] = c.caused_s;
+      cj["excess_s"] = c.excess_s;
+      cj["waits"] = c.waits;
+      causes.push_back(std::move(cj));
+    }
+    ws["root_causes"] = std::move(causes);
+    Json per = Json::array();
+    if (whole) {
+      for (std::size_t r = 0; r < v.waits.size(); ++r) per.push_back(processor_waits_json(v, r));
+    }
+    ws["processors"] = std::move(per);
+    j["wait_states"] = std::move(ws);
+  }
+  if (v.intervals) {
+    if (!v.grid.empty()) j["grid"] = v.grid;
+    j["characteristics"] = interval_report_json(*v.intervals, interval_meta(v), v.interval_root);
+  }
+  j["warnings"] = v.warnings;
+  return j;
+}
+
+// Streaming JSON in exactly the layout of nlohmann's dump(2): values are written as dump(2)
+// writes them at their nesting depth; the arrays named in `streams` (by JSON pointer) are written
+// element by element by their streamer instead of from the (empty) value in the document.
+using Streamer = std::function<void(std::ostream& out, int depth)>;
+
+void pad(std::ostream& out, int depth) {
+  for (int i = 0; i < depth; ++i) out << "  ";
+}
+
+// `value` as dump(2) writes it, its lines after the first indented for nesting `depth`.
+void put(std::ostream& out, const Json& value, int depth) {
+  const std::string text = value.dump(2);
+  std::size_t from = 0;
+  for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+    out.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+    pad(out, depth);
+    from = nl + 1;
+  }
+  out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+}
+
+void write_value(std::ostream& out, const Json& value, int depth, const std::string& path,
+                 const std::map<std::string, Streamer>& streams) {
+  if (const auto it = streams.find(path); it != streams.end()) {
+    it->second(out, depth);
+    return;
+  }
+  if (!value.is_object() || value.empty()) {
+    put(out, value, depth);
+    return;
+  }
+  out << "{\n";
+  bool first = true;
+  for (const auto& item : value.items()) {
+    if (!first) out << ",\n";
+    first = false;
+    pad(out, depth + 1);
+    out << Json(item.key()).dump() << ": ";
+    write_value(out, item.value(), depth + 1, path + "/" + item.key(), streams);
+  }
+  out << "\n";
+  pad(out, depth);
+  out << "}";
+}
+
+// An array of `n` elements made one at a time by `element`, as dump(2) writes it at `depth`.
+void write_array(std::ostream& out, int depth, std::size_t n, const std::function<Json(std::size_t)>& element) {
+  if (n == 0) {
+    out << "[]";
+    return;
+  }
+  out << "[\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0) out << ",\n";
+    pad(out, depth + 1);
+    put(out, element(i), depth + 1);
+  }
+  out << "\n";
+  pad(out, depth);
+  out << "]";
+}
+
+Json document_head(const std::string& scenario) {
+  Json doc;
   doc["schema_version"] = 1;
   doc["generator"] = "augur 0.1.0";
   doc["scenario"] = scenario;
-  doc["variants"] = nlohmann::ordered_json::array();
-  for (const VariantResult& v : variants) {
-    nlohmann::ordered_json j;
-    j["index"] = v.index;
-    j["processor_count"] = v.processors;
-    j["trace"] = v.trace;
-    nlohmann::ordered_json m;
-    m["name"] = v.machine_name;
-    m["model"] = v.machine_model;
-    nlohmann::ordered_json params = nlohmann::ordered_json::object();
-    for (const auto& [k, val] : v.machine_params) params[k] = val;
-    m["parameters"] = params;
-    j["machine"] = m;
-    nlohmann::ordered_json swept = nlohmann::ordered_json::object();
-    for (const auto& [k, val] : v.swept) swept[k] = val;
-    j["swept"] = swept;
-    j["collectives"] = v.collectives;
-    j["outcome"] = v.outcome;
-    j["message"] = v.message;
-    j["predicted_time_s"] = v.predicted_time_s;
-    j["events"] = v.events;
-    j["totals"] = lp_json(totals(v.lps));
-    nlohmann::ordered_json procs = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < v.lps.size(); ++i) {
-      nlohmann::ordered_json p;
-      p["rank"] = i;
-      const nlohmann::ordered_json stats = lp_json(v.lps[i]);
-      for (const auto& item : stats.items()) p[item.key()] = item.value();
-      procs.push_back(std::move(p));
-    }
-    j["processors"] = std::move(procs);
-    if (!v.waits.empty()) {
-      nlohmann::ordered_json ws;
-      nlohmann::ordered_json patterns;
-      const analysis::LpWaits sum = analysis::sum_waits(v.waits);
-      for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
-        patterns[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i)))] = amount_json(sum.patterns[i]);
-      }
-      ws["patterns"] = patterns;
-      nlohmann::ordered_json ops = nlohmann::ordered_json::object();
-      for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
-        if (v.waits_by_operation[i].count > 0) ops[wait_operation_name(v, i)] = amount_json(v.waits_by_operation[i]);
-      }
-      for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
-        if (v.waits_by_operation[i].count > 0 && i < v.explained_by_operation.size()) {
-          ops[wait_operation_name(v, i)]["explained_s"] = v.explained_by_operation[i];
-        }
-      }
-      ws["by_operation"] = ops;
-      nlohmann::ordered_json causes = nlohmann::ordered_json::array();
-      for (const auto& c : v.causes) {
-        nlohmann::ordered_json cj;
-        cj["region"] = c.name;
-        cj["caused_s"] = c.caused_s;
-        cj["excess_s"] = c.excess_s;
-        cj["waits"] = c.waits;
-        causes.push_back(std::move(cj));
-      }
-      ws["root_causes"] = std::move(causes);
-      nlohmann::ordered_json per = nlohmann::ordered_json::array();
-      for (std::size_t r = 0; r < v.waits.size(); ++r) {
-        nlohmann::ordered_json p;
-        p["rank"] = r;
-        for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
-          p[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i))) + "_s"] = v.waits[r].patterns[i].total_s;
-        }
-        p["indirect_s"] = v.waits[r].indirect_s();
-        per.push_back(std::move(p));
-      }
-      ws["processors"] = std::move(per);
-      j["wait_states"] = std::move(ws);
-    }
-    if (v.intervals) {
-      if (!v.grid.empty()) j["grid"] = v.grid;
-      j["characteristics"] = interval_report_json(*v.intervals, interval_meta(v), v.interval_root);
-    }
-    j["warnings"] = v.warnings;
-    doc["variants"].push_back(std::move(j));
-  }
+  doc["variants"] = Json::array();
   return doc;
+}
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<VariantResult>& variants) {
+  Json doc = document_head(scenario);
+  for (const VariantResult& v : variants) doc["variants"].push_back(variant_json(v, true));
+  return doc;
+}
+
+void write_json(std::ostream& out, const std::string& scenario, const std::vector<VariantResult>& variants) {
+  const std::map<std::string, Streamer> top = {
+      {"/variants", [&](std::ostream& o, int depth) {
+         if (variants.empty()) {
+           o << "[]";
+           return;
+         }
+         o << "[\n";
+         for (std::size_t k = 0; k < variants.size(); ++k) {
+           const VariantResult& v = variants[k];
+           if (k > 0) o << ",\n";
+           pad(o, depth + 1);
+           const std::map<std::string, Streamer> inner = {
+               {"/processors",
+                [&](std::ostream& s, int d) { write_array(s, d, v.lps.size(), [&](std::size_t i) { return processor_json(v, i); }); }},
+               {"/wait_states/processors",
+                [&](std::ostream& s, int d) {
+                  write_array(s, d, v.waits.size(), [&](std::size_t i) { return processor_waits_json(v, i); });
+                }},
+           };
+           write_value(o, variant_json(v, false), depth + 1, "", inner);
+         }
+         o << "\n";
+         pad(o, depth);
+         o << "]";
+       }}};
+  write_value(out, document_head(scenario), 0, "", top);
+  out << "\n";
 }
 
 void write_json(const std::string& path, const std::string& scenario, const std::vector<VariantResult>& variants) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (!f) throw std::runtime_error(path + ": error: cannot write the JSON report");
-  f << to_json(scenario, variants).dump(2) << "\n";
+  write_json(f, scenario, variants);
   if (!f) throw std::runtime_error(path + ": error: write failed");
 }
 

@@ -70,7 +70,11 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
                 std::size_t max_rows = 64, const TextReportOptions& intervals = {});
 /// The JSON document (keys in a fixed order, so same inputs give byte-identical files).
 nlohmann::ordered_json to_json(const std::string& scenario, const std::vector<VariantResult>& variants);
-/// Writes to_json(...) to `path`, indented; throws std::runtime_error naming the file.
+/// Writes to_json(...).dump(2) and a newline to `out` without building the document: the
+/// per-processor arrays are written element by element (a million ranks need no second copy of
+/// their figures in memory). Byte-identical to the dump.
+void write_json(std::ostream& out, const std::string& scenario, const std::vector<VariantResult>& variants);
+/// write_json to `path`; throws std::runtime_error naming the file.
 void write_json(const std::string& path, const std::string& scenario, const std::vector<VariantResult>& variants);
 
 }  // namespace augur::models::report
