@@ -96,8 +96,13 @@ std::vector<SweepRow> sweep_rows(const std::vector<VariantResult>& variants) {
       const analysis::IntervalTotals& t = v.intervals->root().totals;
       r.efficiency = t.efficiency;
       r.compute_s = t.productive;
-      r.transfer_s = t.communication - t.real_sync;
-      r.wait_s = t.real_sync;
+      // Waiting = the wait states (the processors' waits for the latest one at the group
+      // operations, part of the communication) when the run was analysed, else the real
+      // synchronisation; transfer = the rest of the communication.
+      const double waiting =
+          std::min(t.communication, v.waits.empty() ? t.real_sync : analysis::sum_waits(v.waits).total_s());
+      r.transfer_s = t.communication - waiting;
+      r.wait_s = waiting;
       r.idle_s = t.idle;
       r.insufficient_s = t.insufficient;
       r.lost_s = t.lost;

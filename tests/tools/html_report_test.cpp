@@ -257,6 +257,16 @@ TEST_CASE("augur reports the bundled DVM scenario's variants with their grids an
   CHECK(html.find("<tr><th>Efficiency</th><td>24.2 % ") != std::string::npos);
   CHECK(html.find("<tr><th>Efficiency</th><td>0.0 %") == std::string::npos);
   CHECK(html.find("<tr><th>Operations</th><td>I/O 14, Reduction 11, Shadow 11</td></tr>") != std::string::npos);
+  // The diagnosis of each DVM variant: the processors wait for processor 0 (which prints) at
+  // the reductions; in the sweep table that waiting is the wait column, the rest of the
+  // communication the transfer column.
+  CHECK(count(html, "<h3>Wait states</h3>") == 5);
+  CHECK(count(html, "<h4>Advice</h4>") == 5);
+  CHECK(html.find("<td>I/O at jac1d.cdv:48</td>") != std::string::npos);
+  CHECK(sweep["rows"][0]["wait_s"].get<double>() == 0.0);
+  const double waits_2x2 = report["variants"][3]["wait_states"]["patterns"]["wait_at_nxn"]["total_s"].get<double>();
+  CHECK(waits_2x2 > 0.0);
+  CHECK(sweep["rows"][3]["wait_s"].get<double>() == waits_2x2);
   CHECK(count(html, "<svg id=\"v") == 5);  // a bar chart per variant
   CHECK(count(html, "<polyline") == 4);  // 1-D and 2-D grids: two lines in each of the two plots
 }
