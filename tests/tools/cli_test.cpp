@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/files.hpp"
+#include "tests/tools/run_augur.hpp"
 
 namespace fs = std::filesystem;
 using augur::test::slurp;
@@ -22,39 +23,8 @@ namespace {
 
 fs::path temp_dir(const std::string& name) { return augur::test::scratch_dir("augur_cli_test_", name); }
 
-struct Result {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs augur with `args` (a shell fragment) and `input` on stdin.
-Result run_augur(const std::string& args, const std::string& input = "") {
-  static int counter = 0;
-  // Per process: ctest runs the cases of this file as concurrent processes.
-  const fs::path d = fs::temp_directory_path() / ("augur_cli_test_io_" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  static const struct RemovedAtExit {
-    fs::path dir;
-    ~RemovedAtExit() {
-      std::error_code ignored;
-      fs::remove_all(dir, ignored);
-    }
-  } removed_at_exit{d};
-  const std::string id = std::to_string(counter++);
-  const fs::path in = d / ("in" + id), out = d / ("out" + id), err = d / ("err" + id);
-  std::ofstream(in) << input;
-  const std::string cmd = std::string("'") + AUGUR_BINARY + "' " + args + " < '" + in.string() + "' > '" +
-                          out.string() + "' 2> '" + err.string() + "'";
-  const int raw = std::system(cmd.c_str());
-  Result r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  std::error_code ignored;
-  for (const fs::path& f : {in, out, err}) fs::remove(f, ignored);
-  return r;
-}
+using Result = augur::test::AugurRun;
+using augur::test::run_augur;
 
 const std::string shared = AUGUR_SHARED_DIR;
 const std::string source = AUGUR_SOURCE_DIR;

@@ -16,6 +16,7 @@
 #include "models/report/html_report.hpp"
 #include "models/report/sweep_table.hpp"
 #include "tests/support/files.hpp"
+#include "tests/tools/run_augur.hpp"
 
 namespace fs = std::filesystem;
 using augur::test::slurp;
@@ -24,11 +25,11 @@ namespace {
 
 const std::string source = AUGUR_SOURCE_DIR;
 
-// Runs augur with `args`; stdout into `out`; returns the exit status.
+// Runs augur with `args`; its standard output and error into `out`; returns the exit status.
 int run_augur(const std::string& args, const fs::path& out) {
-  const std::string cmd = std::string("'") + AUGUR_BINARY + "' " + args + " > '" + out.string() + "' 2>&1";
-  const int raw = std::system(cmd.c_str());
-  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  const augur::test::AugurRun r = augur::test::run_augur(args);
+  augur::test::write_file(out.string(), r.out + r.err);
+  return r.status;
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
