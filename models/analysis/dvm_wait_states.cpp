@@ -141,14 +141,8 @@ void DvmWaitStates::wait(engine::LpId p, engine::LpId q, WaitPattern pattern, Op
   const double w = end - begin;
   const double indirect = std::min(w, waiting_within(q, begin, end));
   const auto op = static_cast<std::size_t>(kind);
-  WaitAmount& a = lps_[p].patterns[static_cast<std::size_t>(pattern)];
-  a.total_s += w;
-  a.indirect_s += indirect;
-  ++a.count;
-  WaitAmount& o = by_operation_[op];
-  o.total_s += w;
-  o.indirect_s += indirect;
-  ++o.count;
+  lps_[p].patterns[static_cast<std::size_t>(pattern)].add(w, indirect);
+  by_operation_[op].add(w, indirect);
 
   // H-CWP-DM: q's stretch that ends at its entry `end` — closed already if q's own event of this
   // synchronisation came first (its synchronisation point is then after p's entry), else still
@@ -214,9 +208,7 @@ std::vector<RegionCause> DvmWaitStates::causes() const {
   for (const Region& r : regions_) {
     if (r.caused_s > 0) out.push_back(RegionCause{region_name(r), r.caused_s, r.excess_s, r.waits});
   }
-  std::sort(out.begin(), out.end(), [](const RegionCause& a, const RegionCause& b) {
-    return a.caused_s > b.caused_s || (a.caused_s == b.caused_s && a.name < b.name);
-  });
+  sort_causes(out);
   return out;
 }
 

@@ -275,10 +275,14 @@ std::vector<RegionCause> WaitStateAnalyzer::causes() const {
   for (const Region& r : regions_) {
     if (r.caused_s > 0) out.push_back(RegionCause{region_name(r), r.caused_s, r.excess_s, r.waits});
   }
-  std::sort(out.begin(), out.end(), [](const RegionCause& a, const RegionCause& b) {
+  sort_causes(out);
+  return out;
+}
+
+void sort_causes(std::vector<RegionCause>& causes) {
+  std::sort(causes.begin(), causes.end(), [](const RegionCause& a, const RegionCause& b) {
     return a.caused_s > b.caused_s || (a.caused_s == b.caused_s && a.name < b.name);
   });
-  return out;
 }
 
 // The time q spent waiting inside [begin, end], from its last history_ waits (newest first,
@@ -301,14 +305,8 @@ void WaitStateAnalyzer::record(engine::LpId p, WaitPattern pattern, std::size_t 
   const double w = enter_q - enter_p;
   if (!(w > 0)) return;
   const double indirect = q == p ? 0.0 : std::min(w, waiting_within(q, enter_p, enter_q));
-  WaitAmount& a = lps_[p].patterns[static_cast<std::size_t>(pattern)];
-  a.total_s += w;
-  a.indirect_s += indirect;
-  ++a.count;
-  WaitAmount& o = by_operation_[op];
-  o.total_s += w;
-  o.indirect_s += indirect;
-  ++o.count;
+  lps_[p].patterns[static_cast<std::size_t>(pattern)].add(w, indirect);
+  by_operation_[op].add(w, indirect);
   attribute(p, q, op, enter_p, enter_q, w - indirect);
   LpHead& t = heads_[p];
   waits_[std::size_t{p} * history_ + (t.wait_count & mask_)] = Span{enter_p, enter_q};

@@ -35,6 +35,12 @@ struct WaitAmount {
   double indirect_s = 0;
   std::uint64_t count = 0;  ///< number of waiting operations (w > 0)
   double direct_s() const { return total_s - indirect_s; }
+  /// Counts one wait of `w` seconds, `indirect` of them propagated.
+  void add(double w, double indirect) {
+    total_s += w;
+    indirect_s += indirect;
+    ++count;
+  }
 };
 
 /// A code region's share of the waiting it caused (root causes, H-CWP-DM). Regions are the
@@ -66,6 +72,9 @@ struct LpWaits {
 
 /// Pattern by pattern sum of `lps` (totals, indirect parts and counts).
 LpWaits sum_waits(const std::vector<LpWaits>& lps);
+
+/// Sorts root causes as the reports list them: most waiting caused first, ties by name.
+void sort_causes(std::vector<RegionCause>& causes);
 
 /// Observer computing wait states from the engine's events. A wait of p on q over
 /// [Enter(p,i), Enter(q,k)] has w = Enter(q,k) − Enter(p,i) (q: the sender, the receiver, or the

@@ -71,6 +71,12 @@ std::string trace(const std::string& calls) {
          calls + "Event_dvm_exit             TIME=0.00000000 LINE=9     FILE=t.cdv\n";
 }
 
+int processor_count(const std::vector<int>& grid) {
+  int processors = 1;
+  for (int g : grid) processors *= g;
+  return processors;
+}
+
 /// A run's interval tree after Integrate.
 struct Run {
   std::unique_ptr<IntervalTree> tree;
@@ -84,8 +90,7 @@ Run run(const std::string& calls, MachineModel& machine, std::vector<int> grid, 
   const std::string path = dir.file("t.ptr");
   augur::test::write_file(path, trace(calls));
   augur::traces::libdvm::DvmTraceReader reader(path);
-  int processors = 1;
-  for (int g : grid) processors *= g;
+  const int processors = processor_count(grid);
   Run r;
   r.tree = std::make_unique<IntervalTree>(processors);
   DvmOptions options;
@@ -127,8 +132,7 @@ WaitsRun run_waits(const std::string& calls, MachineModel& machine, std::vector<
   const std::string path = dir.file("t.ptr");
   augur::test::write_file(path, trace(calls));
   augur::traces::libdvm::DvmTraceReader reader(path);
-  int processors = 1;
-  for (int g : grid) processors *= g;
+  const int processors = processor_count(grid);
   IntervalTree tree(processors);
   DvmOptions options;
   options.grid = grid;
@@ -154,8 +158,7 @@ struct FileRun {
 
 FileRun run_file(const std::string& path, MachineModel& machine, std::vector<int> grid, CostStyle cost, bool memoise) {
   augur::traces::libdvm::DvmTraceReader reader(path);
-  int processors = 1;
-  for (int g : grid) processors *= g;
+  const int processors = processor_count(grid);
   FileRun r;
   r.tree = std::make_unique<IntervalTree>(processors);
   DvmOptions options;
