@@ -3,16 +3,12 @@
 // (and jac/L200_int/jac.ptr for the interval calls) line for line.
 #include "traces/synthetic/synthetic_dvm_writer.hpp"
 
-#include <zlib.h>
-#include <zstd.h>
-
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <stdexcept>
 
+#include "traces/synthetic/compressed_file.hpp"
 #include "traces/trace_error.hpp"
 
 namespace augur::traces::synthetic {
@@ -24,104 +20,6 @@ constexpr std::size_t chunk_size = std::size_t{1} << 20;
 constexpr std::uint64_t ticks_per_second = 100'000'000;
 /// The source file named by every event line.
 constexpr std::string_view source_file = "jacobi.cdv";
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
-/// One output file: plain, a gzip member or a zstd frame.
-class OutFile {
- public:
-  enum class Kind : std::uint8_t { plain, gzip, zstd };
-
-  OutFile(const std::string& path, int level) : path_(path) {
-    kind_ = ends_with(path, ".gz") ? Kind::gzip : ends_with(path, ".zst") ? Kind::zstd : Kind::plain;
-    file_ = std::fopen(path.c_str(), "wb");
-    if (file_ == nullptr) fail("cannot create");
-    if (kind_ == Kind::zstd) {
-      cctx_ = ZSTD_createCCtx();
-      if (cctx_ == nullptr) fail("cannot create a zstd context");
-      if (level > 0) ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, level);
-      out_.resize(ZSTD_CStreamOutSize());
-    } else if (kind_ == Kind::gzip) {
-      // windowBits 15 + 16: a gzip header and trailer around the deflate stream.
-      if (deflateInit2(&zs_, level > 0 ? level : Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-                       Z_DEFAULT_STRATEGY) != Z_OK) {
-        fail("cannot create a gzip stream");
-      }
-      gzip_open_ = true;
-      out_.resize(chunk_size);
-    }
-  }
-  ~OutFile() {
-    if (cctx_ != nullptr) ZSTD_freeCCtx(cctx_);
-    if (gzip_open_) deflateEnd(&zs_);
-    if (file_ != nullptr) std::fclose(file_);
-  }
-  OutFile(const OutFile&) = delete;
-  OutFile& operator=(const OutFile&) = delete;
-
-  void write(std::string_view text) { push(text, false); }
-
-  /// Ends the compressed stream, closes the file; returns the bytes on disk.
-  std::uint64_t close() {
-    push({}, true);
-    const int status = std::fclose(file_);
-    file_ = nullptr;
-    if (status != 0) fail("cannot write");
-    return written_;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw std::runtime_error(path_ + ": error: " + what + ": " + std::strerror(errno));
-  }
-
-  void put(const void* data, std::size_t size) {
-    if (size != 0 && std::fwrite(data, 1, size, file_) != size) fail("cannot write");
-    written_ += size;
-  }
-
-  void push(std::string_view text, bool end) {
-    switch (kind_) {
-      case Kind::plain: put(text.data(), text.size()); return;
-      case Kind::zstd: {
-        const ZSTD_EndDirective mode = end ? ZSTD_e_end : ZSTD_e_continue;
-        ZSTD_inBuffer in{text.data(), text.size(), 0};
-        for (;;) {
-          ZSTD_outBuffer out{out_.data(), out_.size(), 0};
-          const std::size_t left = ZSTD_compressStream2(cctx_, &out, &in, mode);
-          if (ZSTD_isError(left)) throw std::runtime_error(path_ + ": error: zstd: " + ZSTD_getErrorName(left));
-          put(out_.data(), out.pos);
-          if (end ? left == 0 : in.pos == in.size) break;
-        }
-        return;
-      }
-      case Kind::gzip: {
-        zs_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-        zs_.avail_in = static_cast<uInt>(text.size());
-        for (;;) {
-          zs_.next_out = reinterpret_cast<Bytef*>(out_.data());
-          zs_.avail_out = static_cast<uInt>(out_.size());
-          const int status = deflate(&zs_, end ? Z_FINISH : Z_NO_FLUSH);
-          if (status == Z_STREAM_ERROR) throw std::runtime_error(path_ + ": error: gzip: deflate failed");
-          put(out_.data(), out_.size() - zs_.avail_out);
-          if (end ? status == Z_STREAM_END : zs_.avail_in == 0 && zs_.avail_out != 0) break;
-        }
-        return;
-      }
-    }
-  }
-
-  std::string path_;
-  Kind kind_ = Kind::plain;
-  std::FILE* file_ = nullptr;
-  ZSTD_CCtx* cctx_ = nullptr;
-  z_stream zs_{};
-  bool gzip_open_ = false;
-  std::string out_;
-  std::uint64_t written_ = 0;
-};
 
 /// Handles the runtime would print (`%lx`); fixed, as a runtime reusing its objects prints them.
 namespace handle {
@@ -146,7 +44,7 @@ constexpr int init = 25, declare_a = 20, declare_b = 21, init_loop = 29, iterati
 
 class Writer {
  public:
-  Writer(const DvmJacobiSpec& spec, OutFile& file) : spec_(spec), file_(file) { text_.reserve(chunk_size + 4096); }
+  Writer(const DvmJacobiSpec& spec, CompressedFile& file) : spec_(spec), file_(file) { text_.reserve(chunk_size + 4096); }
 
   WrittenDvmTrace run() {
     preamble();
@@ -695,7 +593,7 @@ class Writer {
   }
 
   const DvmJacobiSpec& spec_;
-  OutFile& file_;
+  CompressedFile& file_;
   std::string text_;
   WrittenDvmTrace written_;
   std::uint64_t state_ = 0x2545F4914F6CDD1DULL;
@@ -764,7 +662,7 @@ std::string to_string(const DvmJacobiSpec& spec) {
 }
 
 WrittenDvmTrace write_dvm_jacobi(const DvmJacobiSpec& spec, const std::string& path, int level) {
-  OutFile file(path, level);
+  CompressedFile file(path, compression_of(path), level);
   Writer writer(spec, file);
   WrittenDvmTrace written = writer.run();
   written.bytes = file.close();

@@ -2,15 +2,13 @@
 // (plain or zstd), one rank file at a time with a fixed-size buffer.
 #include "traces/synthetic/synthetic_ti_writer.hpp"
 
-#include <zstd.h>
-
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
+
+#include "traces/synthetic/compressed_file.hpp"
 
 namespace augur::traces::synthetic {
 namespace {
@@ -43,70 +41,6 @@ void append_amount(std::string& out, double value) {
   if (back != value) throw std::invalid_argument("TI writer: amount not exact in 6 significant digits");
   out.append(buffer, result.ptr);
 }
-
-/// One output file: plain, or a zstd stream of one frame.
-class RankFile {
- public:
-  RankFile(const std::string& path, int zstd_level) : path_(path) {
-    file_ = std::fopen(path.c_str(), "wb");
-    if (file_ == nullptr) fail("cannot create");
-    if (zstd_level > 0) {
-      cctx_ = ZSTD_createCCtx();
-      if (cctx_ == nullptr) fail("cannot create a zstd context");
-      ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, zstd_level);
-      out_.resize(ZSTD_CStreamOutSize());
-    }
-  }
-  ~RankFile() {
-    if (cctx_ != nullptr) ZSTD_freeCCtx(cctx_);
-    if (file_ != nullptr) std::fclose(file_);
-  }
-  RankFile(const RankFile&) = delete;
-  RankFile& operator=(const RankFile&) = delete;
-
-  /// Writes `text` (all of it).
-  void write(const std::string& text) { push(text, ZSTD_e_continue); }
-
-  /// Ends the compressed frame, closes the file; returns the bytes on disk.
-  std::uint64_t close() {
-    push({}, ZSTD_e_end);
-    const int status = std::fclose(file_);
-    file_ = nullptr;
-    if (status != 0) fail("cannot write");
-    return written_;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw std::runtime_error(path_ + ": error: " + what + ": " + std::strerror(errno));
-  }
-
-  void put(const void* data, std::size_t size) {
-    if (size != 0 && std::fwrite(data, 1, size, file_) != size) fail("cannot write");
-    written_ += size;
-  }
-
-  void push(const std::string& text, ZSTD_EndDirective mode) {
-    if (cctx_ == nullptr) {
-      put(text.data(), text.size());
-      return;
-    }
-    ZSTD_inBuffer in{text.data(), text.size(), 0};
-    while (true) {
-      ZSTD_outBuffer out{out_.data(), out_.size(), 0};
-      const std::size_t left = ZSTD_compressStream2(cctx_, &out, &in, mode);
-      if (ZSTD_isError(left)) throw std::runtime_error(path_ + ": error: zstd: " + ZSTD_getErrorName(left));
-      put(out_.data(), out.pos);
-      if (mode == ZSTD_e_end ? left == 0 : in.pos == in.size) break;
-    }
-  }
-
-  std::string path_;
-  std::FILE* file_ = nullptr;
-  ZSTD_CCtx* cctx_ = nullptr;
-  std::string out_;
-  std::uint64_t written_ = 0;
-};
 
 }  // namespace
 
@@ -163,7 +97,7 @@ WrittenTrace write_synthetic_ti(const SyntheticSpec& spec, const std::string& fo
   std::string text;
   text.reserve(chunk_size + 256);
   {
-    RankFile index(written.index, 0);
+    CompressedFile index(written.index, Compression::plain, 0);
     for (int rank = 0; rank < spec.ranks; ++rank) {
       text += "rank";
       append_number(text, std::int64_t{rank});
@@ -181,7 +115,7 @@ WrittenTrace write_synthetic_ti(const SyntheticSpec& spec, const std::string& fo
   for (int rank = 0; rank < spec.ranks; ++rank) {
     std::string path = (std::filesystem::path(folder) / ("rank" + std::to_string(rank) + ".txt")).string();
     if (zstd_level > 0) path += ".zst";
-    RankFile file(path, zstd_level);
+    CompressedFile file(path, zstd_level > 0 ? Compression::zstd : Compression::plain, zstd_level);
     while (source->next(rank, record)) {
       append_ti_line(text, record);
       text += '\n';
