@@ -241,25 +241,36 @@ class TextWriter {
     }
   }
 
-  bool shown(std::size_t p) const {
-    if (options_.processors.empty()) return true;
-    return std::find(options_.processors.begin(), options_.processors.end(), static_cast<int>(p) + 1) !=
-           options_.processors.end();
+  // The processors the per-processor part lists, in processor order: all of the `count`, or
+  // those of the processor list (1-based numbers; others ignored). Built once per count.
+  const std::vector<std::size_t>& shown(std::size_t count) {
+    if (shown_count_ != count || shown_.empty()) {
+      shown_.clear();
+      if (options_.processors.empty()) {
+        for (std::size_t p = 0; p < count; ++p) shown_.push_back(p);
+      } else {
+        for (int n : options_.processors) {
+          if (n >= 1 && static_cast<std::size_t>(n) <= count) shown_.push_back(static_cast<std::size_t>(n) - 1);
+        }
+        std::sort(shown_.begin(), shown_.end());
+        shown_.erase(std::unique(shown_.begin(), shown_.end()), shown_.end());
+      }
+      shown_count_ = count;
+    }
+    return shown_;
   }
 
   void processor_part(const IntervalTotals& t, const std::vector<ProcessorTimes>& procs, std::uint64_t ncall) {
     o_ += "--- The execution characteristics --- \n";
     o_ += std::string(23, ' ');
-    for (std::size_t p = 0; p < procs.size(); ++p)
-      if (shown(p)) o_ += fmt::format("{:>{}} ", p + 1, width_);
+    for (std::size_t p : shown(procs.size())) o_ += fmt::format("{:>{}} ", p + 1, width_);
     o_ += '\n';
     for (const General& g : generals) {
       double sum = 0;
       for (const ProcessorTimes& p : procs) sum += g.value(p, n_);
       if (sum == 0) continue;
       o_ += g.name;
-      for (std::size_t p = 0; p < procs.size(); ++p)
-        if (shown(p)) o_ += time(g.value(procs[p], n_), g.precision) + ' ';
+      for (std::size_t p : shown(procs.size())) o_ += time(g.value(procs[p], n_), g.precision) + ' ';
       o_ += '\n';
     }
     if (ncall == 0) return;
@@ -271,8 +282,7 @@ class TextWriter {
         for (const ProcessorTimes& p : procs) sum += p.op(k).*c.op;
         if (sum == 0) continue;
         o_ += kind_name(k) + "       ";
-        for (std::size_t p = 0; p < procs.size(); ++p)
-          if (shown(p)) o_ += time(procs[p].op(k).*c.op) + ' ';
+        for (std::size_t p : shown(procs.size())) o_ += time(procs[p].op(k).*c.op) + ' ';
         o_ += '\n';
       }
     }
@@ -282,6 +292,8 @@ class TextWriter {
   int n_;
   const TextReportOptions& options_;
   int width_ = 0;
+  std::vector<std::size_t> shown_;
+  std::size_t shown_count_ = 0;
 };
 
 }  // namespace
