@@ -675,6 +675,13 @@ TEST_CASE("augur diagnoses a DVM run and writes its timelines") {
   CHECK(ws["root_causes"][0]["region"] == "I/O at jac1d.cdv:48");
   CHECK(ws["root_causes"][0]["waits"] == 30);
   CHECK(ws["root_causes"][1]["region"] == "I/O at jac1d.cdv:21");
+  // The same waiting as the characteristics' synchronisation of the reductions (the model levels
+  // the processors there), all of it explained by processor 0's I/O.
+  const json& main = report["variants"][0]["characteristics"]["interval"];
+  CHECK(ws["patterns"]["wait_at_nxn"]["total_s"].get<double>() ==
+        doctest::Approx(main["collectives"]["reduction"]["synchronization"].get<double>()).epsilon(1e-12));
+  CHECK(ws["by_operation"]["reduction"]["explained_s"].get<double>() ==
+        doctest::Approx(ws["by_operation"]["reduction"]["total_s"].get<double>()).epsilon(1e-12));
   const std::string text = slurp(d / "r.txt");
   CHECK(text.find("waiting by operation: reduction") != std::string::npos);
   CHECK(text.find("  advice: efficiency 24.2 %") != std::string::npos);
