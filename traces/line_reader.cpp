@@ -88,6 +88,11 @@ struct LineReader::Impl {
     }
     if (S_ISREG(info.st_mode) && info.st_size > 0) file_size = static_cast<std::uint64_t>(info.st_size);
     capacity = std::max(buffer_size, min_buffer_size);
+    // A regular file shorter than the buffer gets a buffer of its size (+1: one read takes it all
+    // and sees its end): the thousands of short rank files of a TI trace, kept open together,
+    // then cost their text, not 4–8 KiB each. A compressed one decodes into it in several reads;
+    // a line longer than the buffer grows it, as always.
+    if (file_size != 0 && file_size + 1 < capacity) capacity = std::max<std::size_t>(file_size + 1, 64);
     buf = std::make_unique_for_overwrite<char[]>(capacity);
   }
 

@@ -16,7 +16,8 @@ class LineReader {
   /// Opens `path`; throws TraceError(path, 0, "cannot open: <reason>").
   explicit LineReader(const std::string& path);
   /// Same, with a read buffer of `buffer_size` bytes (at least 4 KiB; a longer line grows it):
-  /// readers that keep many files open at once (one per rank) use smaller buffers.
+  /// readers that keep many files open at once (one per rank) use smaller buffers. A regular
+  /// file shorter than the buffer gets a buffer of its own size instead.
   LineReader(const std::string& path, std::size_t buffer_size);
   /// Size of the read buffer of the one-argument constructor.
   static constexpr std::size_t default_buffer_size = std::size_t{256} * 1024;

@@ -122,7 +122,8 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
          "compute / (processors &times; predicted time).";
   if (grids) {
     out += " DVM variants (a grid): the characteristics of the whole program (Main) &mdash; compute = productive "
-           "time, transfer = communication &minus; real synchronization, wait = real synchronization.";
+           "time, wait = the wait states (waiting for the latest processor at the group operations), transfer = "
+           "communication &minus; wait.";
   }
   out += " The same table: <code>--csv FILE</code>, <code>--sweep-json FILE</code>.</p>\n";
 
