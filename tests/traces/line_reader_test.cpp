@@ -154,6 +154,24 @@ TEST_SUITE("unit") {
     }
   }
 
+  TEST_CASE("LineReader reads files shorter than its buffer through a buffer of their size") {
+    // A file shorter than the buffer gets a buffer of its size (at least 64 bytes): a compressed
+    // one decodes into it in many refills, its longer lines grow it.
+    TempDir dir;
+    const std::vector<std::string> lines = varied_lines(2000);  // ~300 KB of text, compresses well
+    const std::string text = join(lines);
+    write_gzip(dir.file("small.txt.gz"), text);
+    write_file(dir.file("small.txt.zst"), zstd_frame(text, 19));
+    write_file(dir.file("one.txt"), "x");
+    write_file(dir.file("three.txt"), "a\nb\n");
+    for (const char* name : {"small.txt.gz", "small.txt.zst"}) {
+      CAPTURE(name);
+      CHECK(read_lines(dir.file(name), std::size_t{1} << 20) == lines);
+    }
+    CHECK(read_lines(dir.file("one.txt")) == std::vector<std::string>{"x"});
+    CHECK(read_lines(dir.file("three.txt")) == std::vector<std::string>{"a", "b"});
+  }
+
   TEST_CASE("LineReader reads concatenated zstd frames and gzip members") {
     TempDir dir;
     write_file(dir.file("two.zst"), zstd_frame("a\nb") + zstd_frame("c\nd\n"));
