@@ -189,10 +189,15 @@ struct Timelines {
   std::optional<models::report::ChromeTrace> chrome;
   std::optional<models::report::ParaverTrace> paraver;
 
-  Timelines(const RunOptions& options, int index, std::size_t count, std::uint32_t lps, const std::string& title) {
-    if (!options.chrome_trace.empty()) chrome.emplace(event_log_name(options.chrome_trace, index, count), lps, title);
+  /// `track`: what an LP is called on its track ("rank", "processor").
+  Timelines(const RunOptions& options, int index, std::size_t count, std::uint32_t lps, const std::string& title,
+            const std::string& track) {
+    if (!options.chrome_trace.empty()) {
+      chrome.emplace(event_log_name(options.chrome_trace, index, count), lps, title, track);
+    }
     if (!options.paraver.empty()) {
-      paraver.emplace(count > 1 ? fmt::format("{}.v{}", options.paraver, index) : options.paraver, lps);
+      paraver.emplace(count > 1 ? fmt::format("{}.v{}", options.paraver, index) : options.paraver, lps,
+                      std::size_t{1} << 20, track);
     }
   }
   std::vector<engine::Observer*> observers() {
@@ -241,7 +246,8 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   scheduler.add_observer(&waits);
   // The timelines read the engine's plain event contract: DvmPlainEvents translates.
   Timelines timelines(options, index, count, static_cast<std::uint32_t>(processors),
-                      fmt::format("augur: {} on {} (grid {})", variant.trace_path, variant.machine.name, result.grid));
+                      fmt::format("augur: {} on {} (grid {})", variant.trace_path, variant.machine.name, result.grid),
+                      "processor");
   std::optional<models::dvm::DvmPlainEvents> plain;
   if (!timelines.observers().empty()) {
     plain.emplace(timelines.observers());
@@ -365,7 +371,7 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
     scheduler.add_observer(&*characteristics);
   }
   Timelines timelines(options, index, count, static_cast<std::uint32_t>(ranks),
-                      fmt::format("augur: {} on {}", variant.trace_path, variant.machine.name));
+                      fmt::format("augur: {} on {}", variant.trace_path, variant.machine.name), "rank");
   for (engine::Observer* o : timelines.observers()) scheduler.add_observer(o);
   const engine::RunResult run = run_observed(scheduler, *program, options, progress, index, count);
   if (run.outcome == engine::RunOutcome::completed) program->check_end_state();

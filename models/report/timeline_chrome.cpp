@@ -258,7 +258,8 @@ std::string comm_args(const engine::Event& e, const char* op) {
 
 }  // namespace
 
-ChromeTrace::ChromeTrace(const std::string& path, std::uint32_t lp_count, const std::string& title)
+ChromeTrace::ChromeTrace(const std::string& path, std::uint32_t lp_count, const std::string& title,
+                         const std::string& track)
     : path_(path), lps_(lp_count), matcher_(lp_count) {
   file_ = std::fopen(path.c_str(), "wb");
   if (file_ == nullptr) {
@@ -276,8 +277,8 @@ ChromeTrace::ChromeTrace(const std::string& path, std::uint32_t lp_count, const 
     begin_event();
     fmt::format_to(out,
                    "{{\"name\":\"thread_name\",\"ph\":\"M\",\"ts\":0,\"pid\":0,\"tid\":{0},"
-                   "\"args\":{{\"name\":\"rank {0}\"}}}}",
-                   lp);
+                   "\"args\":{{\"name\":\"{1} {0}\"}}}}",
+                   lp, track);
     begin_event();
     fmt::format_to(out,
                    "{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"ts\":0,\"pid\":0,\"tid\":{0},"

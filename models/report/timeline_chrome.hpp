@@ -120,8 +120,10 @@ class MessageMatcher {
 class ChromeTrace final : public engine::Observer {
  public:
   /// Opens (truncates) `path`; throws std::runtime_error "path: error: …" when it cannot.
-  /// `title` names the process track (e.g. the trace and machine).
-  ChromeTrace(const std::string& path, std::uint32_t lp_count, const std::string& title = "augur");
+  /// `title` names the process track (e.g. the trace and machine); the LPs' tracks are
+  /// "`track` N" ("rank 3"; DVM runs: "processor 3").
+  ChromeTrace(const std::string& path, std::uint32_t lp_count, const std::string& title = "augur",
+              const std::string& track = "rank");
   ~ChromeTrace() override;
   ChromeTrace(const ChromeTrace&) = delete;
   ChromeTrace& operator=(const ChromeTrace&) = delete;

@@ -74,8 +74,9 @@ void write_or_throw(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-ParaverTrace::ParaverTrace(const std::string& prefix, std::uint32_t lp_count, std::size_t buffer_records)
-    : prefix_(prefix), lps_(lp_count), matcher_(lp_count), buffer_records_(std::max<std::size_t>(buffer_records, 1)),
+ParaverTrace::ParaverTrace(const std::string& prefix, std::uint32_t lp_count, std::size_t buffer_records,
+                           std::string track)
+    : prefix_(prefix), track_(std::move(track)), lps_(lp_count), matcher_(lp_count), buffer_records_(std::max<std::size_t>(buffer_records, 1)),
       drain_at_(std::min(buffer_records_, std::max<std::size_t>(4096, lp_count))) {
   static_assert(std::is_trivially_copyable_v<Record>, "records are written to the temporary runs as raw bytes");
   open_run();
@@ -386,9 +387,9 @@ void ParaverTrace::close(SimTime end) {
   row += "\nLEVEL NODE SIZE 1\naugur\n";
   row += "\nLEVEL APPL SIZE 1\naugur\n";
   row += fmt::format("\nLEVEL TASK SIZE {}\n", n);
-  for (std::size_t i = 0; i < n; ++i) row += fmt::format("rank {}\n", i);
+  for (std::size_t i = 0; i < n; ++i) row += fmt::format("{} {}\n", track_, i);
   row += fmt::format("\nLEVEL THREAD SIZE {}\n", n);
-  for (std::size_t i = 0; i < n; ++i) row += fmt::format("rank {}\n", i);
+  for (std::size_t i = 0; i < n; ++i) row += fmt::format("{} {}\n", track_, i);
   write_or_throw(prefix_ + ".row", row);
 }
 

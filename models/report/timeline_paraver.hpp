@@ -57,7 +57,9 @@ inline constexpr std::uint32_t paraver_p2p_type = 90000002;
 class ParaverTrace final : public engine::Observer {
  public:
   /// Opens the first temporary run; throws std::runtime_error "file: error: …" when it cannot.
-  ParaverTrace(const std::string& prefix, std::uint32_t lp_count, std::size_t buffer_records = std::size_t{1} << 20);
+  /// The tasks and threads of the .row file are "`track` N" ("rank 3"; DVM runs: "processor 3").
+  ParaverTrace(const std::string& prefix, std::uint32_t lp_count, std::size_t buffer_records = std::size_t{1} << 20,
+               std::string track = "rank");
   ~ParaverTrace() override;
   ParaverTrace(const ParaverTrace&) = delete;
   ParaverTrace& operator=(const ParaverTrace&) = delete;
@@ -104,6 +106,7 @@ class ParaverTrace final : public engine::Observer {
   void remove_runs();
 
   std::string prefix_;
+  std::string track_;
   bool closed_ = false;
   std::vector<LpState> lps_;
   MessageMatcher matcher_;

@@ -693,5 +693,9 @@ TEST_CASE("augur diagnoses a DVM run and writes its timelines") {
   REQUIRE(prv.size() > 100);
   const std::int64_t end_ns = std::llround(report["variants"][0]["predicted_time_s"].get<double>() * 1e9);
   CHECK(prv[0] == "#Paraver (01/01/00 at 00:00):" + std::to_string(end_ns) + "_ns:1(4):1:4(1:1,1:1,1:1,1:1)");
+  // DVM tracks are processors.
+  CHECK(slurp(d / "t.json").find("\"args\":{\"name\":\"processor 3\"}") != std::string::npos);
+  CHECK(slurp(d / "t.row").find("LEVEL THREAD SIZE 4\nprocessor 0\nprocessor 1\nprocessor 2\nprocessor 3\n") !=
+        std::string::npos);
 }
 }
