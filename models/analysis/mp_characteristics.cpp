@@ -70,36 +70,6 @@ constexpr std::uint64_t signature_seed = 0x6a09e667f3bcc908ULL;
 
 constexpr std::uint32_t bit(OpKind k) { return std::uint32_t{1} << static_cast<unsigned>(k); }
 
-// Every figure of `from` added to `to` (before idle and load imbalance are set), of the operation
-// kinds in `kinds` (the others are 0 in `from`).
-void accumulate(ProcessorTimes& to, const ProcessorTimes& from, std::uint32_t kinds) {
-  to.execution += from.execution;
-  to.cpu_usr += from.cpu_usr;
-  to.cpu_sys += from.cpu_sys;
-  to.io += from.io;
-  to.insuff_usr += from.insuff_usr;
-  to.insuff_sys += from.insuff_sys;
-  to.insuff_par += from.insuff_par;
-  to.communication += from.communication;
-  to.real_sync += from.real_sync;
-  to.synchronization += from.synchronization;
-  to.variation += from.variation;
-  to.overlap += from.overlap;
-  to.lost += from.lost;
-  for (std::size_t k = 0; k < op_kind_count; ++k) {
-    if ((kinds >> k & 1) != 0) add_nested(to.ops[k], from.ops[k], IntegrateRule::complete, static_cast<OpKind>(k));
-  }
-}
-
-// Zeroes `t`, whose operation kinds outside `kinds` are 0 already.
-void clear(ProcessorTimes& t, std::uint32_t kinds) {
-  t.execution = t.cpu_usr = t.cpu_sys = t.io = t.insuff_usr = t.insuff_sys = t.insuff_par = t.communication =
-      t.real_sync = t.synchronization = t.variation = t.overlap = t.lost = t.idle = t.load_imbalance = 0;
-  for (std::size_t k = 0; k < op_kind_count; ++k) {
-    if ((kinds >> k & 1) != 0) t.ops[k] = OpTimes{};
-  }
-}
-
 }  // namespace
 
 MpCharacteristics::MpCharacteristics(std::uint32_t lp_count, MpCharacteristicsOptions options)
@@ -108,10 +78,35 @@ MpCharacteristics::MpCharacteristics(std::uint32_t lp_count, MpCharacteristicsOp
   const std::size_t fit = options_.phase_budget / std::max<std::size_t>(lp_count, 1);
   max_phases_ = fit > 3 ? std::min(options_.max_phases, fit - 3) : 0;
   phases_ = max_phases_ > 0;
+  main_.full = tree_.root().procs.data();
   for (engine::LpId p = 0; p < lp_count; ++p) {
     lps_[p].signature = signature_seed;
     point_outside_regions(p);
   }
+}
+
+std::unique_ptr<MpCharacteristics::Sheet> MpCharacteristics::new_sheet() {
+  auto s = std::make_unique<Sheet>();
+  s->base.resize(lps_.size());
+  return s;
+}
+
+// The figures of operation kind `kind` in `s`, one per processor: allocated (zeroed) when first
+// asked for.
+MpCharacteristics::KindFigures* MpCharacteristics::column(Sheet& s, OpKind kind) const {
+  std::vector<KindFigures>& c = s.kinds[static_cast<std::size_t>(kind)];
+  if (c.empty()) {
+    c.resize(lps_.size());
+    s.used |= bit(kind);
+  }
+  return c.data();
+}
+
+// Zeroes `s`, keeping its columns (a phase's successor usually has the same kinds).
+void MpCharacteristics::clear(Sheet& s) {
+  std::fill(s.base.begin(), s.base.end(), Base{});
+  for (std::vector<KindFigures>& c : s.kinds) std::fill(c.begin(), c.end(), KindFigures{});
+  s.operations = {};
 }
 
 MpCharacteristics::Pending& MpCharacteristics::pending(std::uint64_t phase) {
@@ -119,60 +114,71 @@ MpCharacteristics::Pending& MpCharacteristics::pending(std::uint64_t phase) {
   if (it != pending_.end()) return it->second;
   Pending& p = pending_[phase];
   if (!spare_.empty()) {
-    p.figures.procs = std::move(spare_.back());
+    p.figures = std::move(spare_.back());
     spare_.pop_back();
   } else {
-    p.figures.procs.resize(lps_.size());
+    p.figures = new_sheet();
   }
   p.signature.assign(lps_.size(), 0);
   return p;
 }
 
-void MpCharacteristics::spill(Lp& l) {
-  ProcessorTimes& t = *l.acc;
-  t.execution += l.execution;
-  t.cpu_usr += l.cpu_usr;
-  OpTimes& o = t.op(l.comm_kind);
-  o.communication += l.communication;
-  o.real_sync += l.waiting;
-  t.op(OpKind::point_to_point).overlap += l.p2p_overlap;
-  (*l.counts)[static_cast<std::size_t>(OpKind::point_to_point)] += l.sends;
-  *l.kinds |= bit(l.comm_kind) | bit(OpKind::point_to_point);
+// Adds communication and waiting (kept in real_sync) of operation kind `kind` to processor `p` in
+// `s`. Both 0: nothing (adding 0 changes no sum; a compact sheet gets no column for them).
+void MpCharacteristics::add_communication(Sheet& s, engine::LpId p, OpKind kind, double comm, double wait) const {
+  if (comm == 0 && wait == 0) return;
+  if (s.full != nullptr) {
+    OpTimes& o = s.full[p].op(kind);
+    o.communication += comm;
+    o.real_sync += wait;
+  } else {
+    KindFigures& o = column(s, kind)[p];
+    o.communication += comm;
+    o.real_sync += wait;
+  }
+}
+
+void MpCharacteristics::spill(Lp& l, engine::LpId lp) {
+  Sheet& s = *l.sheet;
+  if (s.full != nullptr) {
+    ProcessorTimes& t = s.full[lp];
+    t.execution += l.execution;
+    t.cpu_usr += l.cpu_usr;
+    t.op(OpKind::point_to_point).overlap += l.p2p_overlap;
+  } else {
+    Base& b = s.base[lp];
+    b.execution += l.execution;
+    b.cpu_usr += l.cpu_usr;
+    b.overlap += l.p2p_overlap;
+  }
+  add_communication(s, lp, l.comm_kind, l.communication, l.waiting);
+  s.operations[static_cast<std::size_t>(OpKind::point_to_point)] += l.sends;
   l.execution = l.cpu_usr = l.communication = l.waiting = l.p2p_overlap = 0;
   l.sends = 0;
 }
 
 void MpCharacteristics::point_outside_regions(engine::LpId lp) {
   Lp& l = lps_[lp];
-  if (l.acc != nullptr) spill(l);
+  if (l.sheet != nullptr) spill(l, lp);
   l.region = nullptr;
-  if (phases_) {
-    Pending& ph = pending(l.phase);
-    l.acc = &ph.figures.procs[lp];
-    l.counts = &ph.figures.operations;
-    l.kinds = &ph.figures.kinds;
-  } else {
-    l.acc = &tree_.root().proc(static_cast<int>(lp));
-    l.counts = &tree_.root().operations;
-    l.kinds = &tree_kinds_;
-  }
+  l.sheet = phases_ ? pending(l.phase).figures.get() : &main_;
 }
 
 // On the hot path only the operation's communication and waiting (kept in real_sync, on the
 // same cache line) are added; complete() derives the rest at the end.
-void MpCharacteristics::communicate(Lp& l, OpKind kind, const engine::Event& e) {
+void MpCharacteristics::communicate(Lp& l, engine::LpId lp, OpKind kind, const engine::Event& e) {
   const double d = std::max(0.0, e.clock_after - e.clock_before);
   const double w = std::clamp(e.waited, 0.0, d);
-  if (kind != l.comm_kind) {  // a collective starts or ends: the other kind's figures go to acc
-    OpTimes& o = l.acc->op(l.comm_kind);
-    o.communication += l.communication;
-    o.real_sync += l.waiting;
-    *l.kinds |= bit(l.comm_kind);
-    l.communication = l.waiting = 0;
-    l.comm_kind = kind;
-  }
+  if (kind != l.comm_kind) [[unlikely]] switch_kind(l, lp, kind);
   l.communication += d;
   l.waiting += w;
+}
+
+// A collective starts or ends: the other kind's figures go to the sheet.
+void MpCharacteristics::switch_kind(Lp& l, engine::LpId lp, OpKind kind) {
+  add_communication(*l.sheet, lp, l.comm_kind, l.communication, l.waiting);
+  l.communication = l.waiting = 0;
+  l.comm_kind = kind;
 }
 
 // The figures the hot path leaves out: per operation kind waiting = real_sync and transfer =
@@ -212,17 +218,19 @@ void MpCharacteristics::enter_collective(engine::LpId lp, CollectiveKind ckind, 
   const std::uint64_t seq = l.collectives++;
   OpenCollective& c = open_[seq];
   if (c.entered == 0) {
-    const std::size_t n = lps_.size();
     c.kind = kind;
-    c.enter.assign(n, std::numeric_limits<double>::quiet_NaN());
-    c.exit.assign(n, std::numeric_limits<double>::quiet_NaN());
-    c.where.assign(n, nullptr);
-    ++(*l.counts)[static_cast<std::size_t>(kind)];  // one operation per collective call
+    if (!spare_calls_.empty()) {
+      c.lps = std::move(spare_calls_.back());
+      spare_calls_.pop_back();
+    }
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    c.lps.assign(lps_.size(), Participant{none, none, nullptr});
+    ++l.sheet->operations[static_cast<std::size_t>(kind)];  // one operation per collective call
   }
   ++c.entered;
-  c.enter[lp] = at;
-  c.where[lp] = l.acc;
-  *l.kinds |= bit(kind);  // its synchronization and variation go to acc
+  Participant& me = c.lps[lp];
+  me.enter = at;
+  me.where = l.sheet;  // its synchronization and variation go there
   if (lp != 0) return;
   // Rank 0's calls name the phases: the k-th call of a kind, where it is in the trace.
   const std::uint64_t ordinal = ++rank0_calls_[static_cast<std::size_t>(ckind)];
@@ -240,9 +248,10 @@ void MpCharacteristics::exit_collective(engine::LpId lp, double at) {
   auto it = open_.find(l.collectives - 1);
   if (it == open_.end()) return;
   OpenCollective& c = it->second;
-  c.exit[lp] = at;
+  c.lps[lp].exit = at;
   if (++c.exited == lps_.size()) {
     close_collective(c);
+    spare_calls_.push_back(std::move(c.lps));
     open_.erase(it);
   }
 }
@@ -252,16 +261,23 @@ void MpCharacteristics::exit_collective(engine::LpId lp, double at) {
 void MpCharacteristics::close_collective(OpenCollective& c) {
   double max_enter = -std::numeric_limits<double>::infinity();
   double max_exit = max_enter;
-  for (std::size_t p = 0; p < lps_.size(); ++p) {
-    if (c.where[p] == nullptr) continue;
-    max_enter = std::max(max_enter, c.enter[p]);
-    if (c.exit[p] == c.exit[p]) max_exit = std::max(max_exit, c.exit[p]);
+  for (const Participant& x : c.lps) {
+    if (x.where == nullptr) continue;
+    max_enter = std::max(max_enter, x.enter);
+    if (x.exit == x.exit) max_exit = std::max(max_exit, x.exit);
   }
-  for (std::size_t p = 0; p < lps_.size(); ++p) {
-    if (c.where[p] == nullptr) continue;
-    OpTimes& o = c.where[p]->op(c.kind);
-    o.synchronization += max_enter - c.enter[p];
-    if (c.exit[p] == c.exit[p]) o.variation += max_exit - c.exit[p];
+  for (std::size_t p = 0; p < c.lps.size(); ++p) {
+    const Participant& x = c.lps[p];
+    if (x.where == nullptr) continue;
+    if (x.where->full != nullptr) {
+      OpTimes& o = x.where->full[p].op(c.kind);
+      o.synchronization += max_enter - x.enter;
+      if (x.exit == x.exit) o.variation += max_exit - x.exit;
+    } else {
+      KindFigures& o = column(*x.where, c.kind)[p];
+      o.synchronization += max_enter - x.enter;
+      if (x.exit == x.exit) o.variation += max_exit - x.exit;
+    }
   }
 }
 
@@ -269,43 +285,79 @@ void MpCharacteristics::close_collective(OpenCollective& c) {
 // has left it.
 void MpCharacteristics::end_phase(engine::LpId lp) {
   Lp& l = lps_[lp];
-  spill(l);
+  spill(l, lp);
   Pending& done = pending(l.phase);
   done.signature[lp] = l.signature;
   l.signature = signature_seed;
   ++l.phase;
   Pending& next = pending(l.phase);  // std::map: `done` stays valid
-  if (l.region == nullptr) {
-    l.acc = &next.figures.procs[lp];
-    l.counts = &next.figures.operations;
-    l.kinds = &next.figures.kinds;
-  }
+  if (l.region == nullptr) l.sheet = next.figures.get();
   if (++done.left == lps_.size()) flush(l.phase - 1);
 }
 
-double MpCharacteristics::lost(const Figures& f) const {
+double MpCharacteristics::lost(const Sheet& f) const {
   // Lost = communication + idle, idle(p) = max_j execution(j) − execution(p).
   double max_exec = 0, exec = 0, comm = 0;
-  for (const ProcessorTimes& t : f.procs) {
-    max_exec = std::max(max_exec, t.execution);
-    exec += t.execution;
+  for (std::size_t p = 0; p < f.base.size(); ++p) {
+    max_exec = std::max(max_exec, f.base[p].execution);
+    exec += f.base[p].execution;
     for (std::size_t k = 0; k < op_kind_count; ++k) {  // before complete()
-      if ((f.kinds >> k & 1) != 0) comm += t.ops[k].communication;
+      if ((f.used >> k & 1) != 0) comm += f.kinds[k][p].communication;
     }
   }
-  return comm + max_exec * static_cast<double>(f.procs.size()) - exec;
+  return comm + max_exec * static_cast<double>(f.base.size()) - exec;
 }
 
-void MpCharacteristics::add_to(Figures& to, const Figures& from) const {
-  if (to.procs.empty()) to.procs.resize(lps_.size());
-  for (std::size_t p = 0; p < from.procs.size(); ++p) accumulate(to.procs[p], from.procs[p], from.kinds);
+void MpCharacteristics::add_to(Sheet& to, const Sheet& from) const {
+  if (to.full != nullptr) {
+    add_to(to.full, from);
+    for (std::size_t k = 0; k < op_kind_count; ++k) to.operations[k] += from.operations[k];
+    return;
+  }
+  if (to.base.empty()) to.base.resize(lps_.size());
+  for (std::size_t p = 0; p < from.base.size(); ++p) {
+    Base& t = to.base[p];
+    const Base& f = from.base[p];
+    t.execution += f.execution;
+    t.cpu_usr += f.cpu_usr;
+    t.cpu_sys += f.cpu_sys;
+    t.io += f.io;
+    t.overlap += f.overlap;
+  }
+  for (std::size_t k = 0; k < op_kind_count; ++k) {
+    if ((from.used >> k & 1) == 0) continue;
+    KindFigures* t = column(to, static_cast<OpKind>(k));
+    const std::vector<KindFigures>& f = from.kinds[k];
+    for (std::size_t p = 0; p < f.size(); ++p) {
+      t[p].communication += f[p].communication;
+      t[p].real_sync += f[p].real_sync;
+      t[p].synchronization += f[p].synchronization;
+      t[p].variation += f[p].variation;
+    }
+  }
   for (std::size_t k = 0; k < op_kind_count; ++k) to.operations[k] += from.operations[k];
-  to.kinds |= from.kinds;
 }
 
-void MpCharacteristics::add_to(Interval& to, const Figures& from) const {
-  for (std::size_t p = 0; p < from.procs.size(); ++p) accumulate(to.procs[p], from.procs[p], from.kinds);
-  for (std::size_t k = 0; k < op_kind_count; ++k) to.operations[k] += from.operations[k];
+// A compact sheet's figures added to ProcessorTimes, one per processor.
+void MpCharacteristics::add_to(ProcessorTimes* to, const Sheet& from) {
+  for (std::size_t p = 0; p < from.base.size(); ++p) {
+    ProcessorTimes& t = to[p];
+    const Base& f = from.base[p];
+    t.execution += f.execution;
+    t.cpu_usr += f.cpu_usr;
+    t.cpu_sys += f.cpu_sys;
+    t.io += f.io;
+    t.op(OpKind::point_to_point).overlap += f.overlap;
+    for (std::size_t k = 0; k < op_kind_count; ++k) {
+      if ((from.used >> k & 1) == 0) continue;
+      const KindFigures& x = from.kinds[k][p];
+      OpTimes& o = t.ops[k];
+      o.communication += x.communication;
+      o.real_sync += x.real_sync;
+      o.synchronization += x.synchronization;
+      o.variation += x.variation;
+    }
+  }
 }
 
 // A phase seen for the first time: a record while there is room, else the phase with the least
@@ -324,23 +376,28 @@ void MpCharacteristics::add_record(Pending& p, std::uint64_t number, std::uint64
     return;
   }
   std::size_t victim = records_.size();
-  double least = lost(r.figures);
+  double least = lost(*r.figures);
   for (std::size_t i = 0; i < records_.size(); ++i) {
-    const double x = lost(records_[i].figures);
+    const double x = lost(*records_[i].figures);
     if (x < least) {
       least = x;
       victim = i;
     }
   }
+  if (!other_) other_ = new_sheet();
   if (victim == records_.size()) {
-    add_to(other_, r.figures);
+    add_to(*other_, *r.figures);
     ++other_occurrences_;
+    clear(*r.figures);
+    spare_.push_back(std::move(r.figures));
     return;
   }
-  add_to(other_, records_[victim].figures);
+  add_to(*other_, *records_[victim].figures);
   other_occurrences_ += records_[victim].occurrences;
   record_index_.erase(records_[victim].key);
   record_index_.emplace(key, victim);
+  clear(*records_[victim].figures);
+  spare_.push_back(std::move(records_[victim].figures));
   records_[victim] = std::move(r);
 }
 
@@ -351,25 +408,25 @@ void MpCharacteristics::flush(std::uint64_t phase) {
   Pending& p = it->second;
   if (auto next = pending_.find(phase + 1); next != pending_.end()) next->second.opening = p.closing;
   bool empty = true;
-  for (std::uint64_t n : p.figures.operations) empty = empty && n == 0;
-  for (const ProcessorTimes& t : p.figures.procs) empty = empty && t.execution == 0;
+  for (std::uint64_t n : p.figures->operations) empty = empty && n == 0;
+  for (const Base& b : p.figures->base) empty = empty && b.execution == 0;
   if (!empty && regions_seen_) {
-    add_to(tree_.root(), p.figures);
+    add_to(main_, *p.figures);
   } else if (!empty) {
     std::uint64_t key = mix(signature_seed, p.opening.known ? 1 + static_cast<std::uint64_t>(p.opening.kind) : 0);
     key = mix(key, p.closing.known ? 1 + static_cast<std::uint64_t>(p.closing.kind) : 0);
     for (std::uint64_t s : p.signature) key = mix(key, s);
     if (auto r = record_index_.find(key); r != record_index_.end()) {
       Record& rec = records_[r->second];
-      add_to(rec.figures, p.figures);
+      add_to(*rec.figures, *p.figures);
       ++rec.occurrences;
     } else {
       add_record(p, phase + 1, key);
     }
   }
-  if (p.figures.procs.size() == lps_.size()) {  // not moved into a record: reuse the buffer
-    for (ProcessorTimes& t : p.figures.procs) clear(t, p.figures.kinds);
-    spare_.push_back(std::move(p.figures.procs));
+  if (p.figures) {  // not moved into a record: reuse the sheet
+    clear(*p.figures);
+    spare_.push_back(std::move(p.figures));
   }
   pending_.erase(it);
 }
@@ -402,31 +459,30 @@ std::string MpCharacteristics::phase_name(const Record& r, std::uint64_t& line) 
 // Phases become intervals under Main in program order (then "other phases"), unless regions were
 // marked or a single phase covers the run: then their figures are Main's own.
 void MpCharacteristics::build_phase_intervals() {
-  Interval& main = tree_.root();
   std::uint64_t occurrences = other_occurrences_;
   for (const Record& r : records_) occurrences += r.occurrences;
   if (regions_seen_ || occurrences <= 1) {
-    for (const Record& r : records_) add_to(main, r.figures);
-    add_to(main, other_);
+    for (const Record& r : records_) add_to(main_, *r.figures);
+    if (other_) add_to(main_, *other_);
     records_.clear();
     record_index_.clear();
     return;
   }
   std::sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) { return a.number < b.number; });
-  auto add = [&](Figures& f, const std::string& name, std::uint64_t line, std::uint64_t count) {
+  auto add = [&](const Sheet& f, const std::string& name, std::uint64_t line, std::uint64_t count) {
     Interval& i = tree_.enter(IntervalType::phase, name, static_cast<int>(line), std::nullopt);
     tree_.leave({});
-    i.procs = std::move(f.procs);
+    add_to(i.procs.data(), f);
     i.operations = f.operations;
     i.exe_count = count;
   };
   for (Record& r : records_) {
     std::uint64_t line = 0;
     const std::string name = phase_name(r, line);
-    add(r.figures, name, line, r.occurrences);
+    add(*r.figures, name, line, r.occurrences);
   }
   if (other_occurrences_ > 0) {
-    add(other_,
+    add(*other_,
         fmt::format("other phases: {} with less lost time than the {} shown", other_occurrences_, records_.size()), 0,
         other_occurrences_);
   }
@@ -442,12 +498,15 @@ void MpCharacteristics::enter_region(const engine::Event& e) {
   Interval& region = tree_.enter(IntervalType::user, file, line, std::nullopt);
   tree_.leave({});
   regions_seen_ = true;
-  spill(l);
+  spill(l, e.lp);
   l.region = &region;
-  l.acc = &region.proc(static_cast<int>(e.lp));
-  l.counts = &region.operations;
-  l.kinds = &tree_kinds_;
   const auto id = static_cast<std::size_t>(region.id - 1);
+  if (region_sheets_.size() <= id) region_sheets_.resize(id + 1);
+  if (!region_sheets_[id]) {
+    region_sheets_[id] = std::make_unique<Sheet>();
+    region_sheets_[id]->full = region.procs.data();
+  }
+  l.sheet = region_sheets_[id].get();
   if (entries_.size() <= id) entries_.resize(id + 1);
   if (entries_[id].empty()) entries_[id].assign(lps_.size(), 0);
   ++entries_[id][e.lp];
@@ -467,39 +526,43 @@ void MpCharacteristics::on_event(const engine::Event& e) {
     case EventKind::compute: {
       const double d = std::max(0.0, e.clock_after - e.clock_before);
       switch (static_cast<engine::ComputeCategory>(e.detail)) {
-        case engine::ComputeCategory::system: l.acc->cpu_sys += d; break;
-        case engine::ComputeCategory::io: l.acc->io += d; break;
+        case engine::ComputeCategory::system:
+          (l.sheet->full != nullptr ? l.sheet->full[e.lp].cpu_sys : l.sheet->base[e.lp].cpu_sys) += d;
+          break;
+        case engine::ComputeCategory::io:
+          (l.sheet->full != nullptr ? l.sheet->full[e.lp].io : l.sheet->base[e.lp].io) += d;
+          break;
         default: l.cpu_usr += d; break;
       }
       if (!l.in_collective && l.open_requests > 0) l.p2p_overlap += d;  // computing while requests are in flight
       break;
     }
     case EventKind::send:
-      communicate(l, comm_kind, e);
+      communicate(l, e.lp, comm_kind, e);
       if (!internal) {
         ++l.sends;
         if (e.detail == 0) ++l.open_requests;
       }
       break;
     case EventKind::recv:
-      communicate(l, comm_kind, e);
+      communicate(l, e.lp, comm_kind, e);
       if (!internal && e.detail == 0) ++l.open_requests;
       break;
     case EventKind::wait:
-      communicate(l, comm_kind, e);
+      communicate(l, e.lp, comm_kind, e);
       if (!internal && l.open_requests > 0) --l.open_requests;
       break;
     case EventKind::waitall:
-      communicate(l, comm_kind, e);
+      communicate(l, e.lp, comm_kind, e);
       if (!internal) l.open_requests = 0;
       break;
     case EventKind::test:
-      communicate(l, comm_kind, e);
+      communicate(l, e.lp, comm_kind, e);
       break;
     case EventKind::collective: {  // analytic: entry to exit in one event
       const CollectiveKind k = collective_kind(e);
       enter_collective(e.lp, k, e.clock_before);
-      communicate(l, op_kind_of(k), e);
+      communicate(l, e.lp, op_kind_of(k), e);
       exit_collective(e.lp, e.clock_after);
       if (phases_ && synchronises_all(k)) end_phase(e.lp);
       break;
@@ -532,12 +595,22 @@ void MpCharacteristics::on_finish(engine::SimTime end) {
   finished_ = true;
   for (auto& [seq, c] : open_) close_collective(c);  // a run stopped inside a collective
   open_.clear();
-  for (Lp& l : lps_) spill(l);
+  for (engine::LpId p = 0; p < lps_.size(); ++p) spill(lps_[p], p);
   if (phases_) {
     for (engine::LpId p = 0; p < lps_.size(); ++p) pending(lps_[p].phase).signature[p] = lps_[p].signature;
     while (!pending_.empty()) flush(pending_.begin()->first);
     build_phase_intervals();
   }
+  // Main's and the regions' operation counts (their figures are in the tree already).
+  for (std::size_t k = 0; k < op_kind_count; ++k) tree_.root().operations[k] += main_.operations[k];
+  for (std::size_t id = 0; id < region_sheets_.size(); ++id) {
+    if (!region_sheets_[id]) continue;
+    Interval& region = *tree_.by_id(static_cast<int>(id + 1));
+    for (std::size_t k = 0; k < op_kind_count; ++k) region.operations[k] += region_sheets_[id]->operations[k];
+  }
+  region_sheets_.clear();
+  spare_.clear();
+  other_.reset();
   std::vector<int> all(lps_.size());
   for (std::size_t p = 0; p < all.size(); ++p) all[p] = static_cast<int>(p);
   auto close = [&](auto& self, Interval& i) -> void {

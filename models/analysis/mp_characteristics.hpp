@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -40,9 +41,12 @@ struct MpCharacteristicsOptions {
   RegionNamer namer;      ///< names TI `location` regions; empty: (no file, tag)
   CallLocator locator;    ///< trace positions of rank 0's global synchronisations in phase names
   /// Phase intervals kept (those with the most lost time); the other phases are added up in one
-  /// "other phases" interval. Fewer when the processors are many: phase intervals cost one
-  /// ProcessorTimes (about 1 KB) per processor each, and together with the phases being
-  /// accumulated they stay within `phase_budget` of them; when none fits, phases are not tracked.
+  /// "other phases" interval. Fewer when the processors are many: phase intervals cost the tree
+  /// one ProcessorTimes (about 1 KB) per processor each, and counted with "other phases" and the
+  /// two phases being accumulated they stay within `phase_budget` of them; when none fits,
+  /// phases are not tracked. (While the run goes, phases are accumulated in compact sheets of
+  /// 40 bytes per processor plus 32 per operation kind with figures; the budget is still counted
+  /// in ProcessorTimes, so which phases are shown does not depend on that.)
   std::size_t max_phases = 8;
   std::size_t phase_budget = std::size_t{1} << 16;
 };
@@ -81,6 +85,10 @@ struct MpCharacteristicsOptions {
 /// across ranks, so Main's integrated execution time (the sum over its intervals of their longest
 /// processor) differs from the predicted time (by the spread of exits from the global
 /// synchronisations, plus, for recurring phases, the imbalance that evens out between occurrences).
+/// Memory: Main and the regions have their ProcessorTimes (about 1 KB per processor) in the tree
+/// from the start; phases, while the run goes, are compact sheets (40 bytes per processor, plus 32
+/// per operation kind that has figures) that on_finish adds to the tree's ProcessorTimes, the same
+/// sums in the same order as if they had been ProcessorTimes all along.
 class MpCharacteristics final : public engine::Observer {
  public:
   /// `lp_count` processors.
@@ -90,12 +98,42 @@ class MpCharacteristics final : public engine::Observer {
   /// Closes every interval (idle, load imbalance) and integrates the tree.
   void on_finish(engine::SimTime end) override;
 
-  /// The tree (integrated once the run has finished).
+  /// The tree (complete and integrated once the run has finished).
   const IntervalTree& tree() const { return tree_; }
   IntervalTree& tree() { return tree_; }
 
  private:
   using Counts = std::array<std::uint64_t, op_kind_count>;
+
+  /// Per processor, what the run accumulates of a phase besides the per-kind figures: the
+  /// compact form of ProcessorTimes (40 bytes instead of about 1 KB), added to the tree's
+  /// ProcessorTimes once the run is over.
+  struct Base {
+    double execution = 0;
+    double cpu_usr = 0;
+    double cpu_sys = 0;
+    double io = 0;
+    double overlap = 0;  ///< point-to-point overlap (no other kind has any)
+  };
+  /// Per processor and operation kind: what the run accumulates (waiting = real_sync and transfer
+  /// are derived at the end).
+  struct KindFigures {
+    double communication = 0;
+    double real_sync = 0;
+    double synchronization = 0;
+    double variation = 0;
+  };
+  /// Where the figures of one interval or phase go, for every processor, and its operation counts.
+  /// Main and the regions: straight into the tree's ProcessorTimes (`full`), which exist anyway.
+  /// Phases, compact: a Base each and a column of KindFigures per operation kind (allocated when
+  /// the kind first gets a figure; a kind without one has only zeros), added to the tree at the end.
+  struct Sheet {
+    ProcessorTimes* full = nullptr;  ///< the interval's ProcessorTimes; nullptr: compact
+    std::vector<Base> base;
+    std::array<std::vector<KindFigures>, op_kind_count> kinds;
+    Counts operations{};
+    std::uint32_t used = 0;  ///< bit k: kinds[k] is allocated
+  };
 
   /// A global synchronisation opening or closing a phase, as rank 0 called it.
   struct Boundary {
@@ -103,15 +141,9 @@ class MpCharacteristics final : public engine::Observer {
     engine::CollectiveKind kind = engine::CollectiveKind::barrier;
     std::uint64_t ordinal = 0;  ///< its number among rank 0's calls of that kind, from 1
   };
-  /// Per-processor figures and operation counts of a phase.
-  struct Figures {
-    std::vector<ProcessorTimes> procs;
-    Counts operations{};
-    std::uint32_t kinds = 0;  ///< bit k: some processor has figures of OpKind k (the others are 0)
-  };
   /// A phase some LP has not left yet.
   struct Pending {
-    Figures figures;
+    std::unique_ptr<Sheet> figures;        ///< its address stays when it moves into a record
     std::vector<std::uint64_t> signature;  ///< per LP: hash of its calls in the phase
     std::uint32_t left = 0;                ///< LPs that left it
     Boundary opening;
@@ -119,7 +151,7 @@ class MpCharacteristics final : public engine::Observer {
   };
   /// A distinct phase: every occurrence of the same calls, added up.
   struct Record {
-    Figures figures;
+    std::unique_ptr<Sheet> figures;
     std::uint64_t key = 0;
     std::uint64_t number = 0;  ///< the first occurrence's phase number, from 1
     std::uint64_t occurrences = 0;
@@ -127,7 +159,7 @@ class MpCharacteristics final : public engine::Observer {
     Boundary closing;
   };
   /// Per LP; the figures most events touch are kept here, on the LP's first cache line, and
-  /// added to its interval's (`acc`) when it changes interval or the run ends (spill).
+  /// added to its interval's (`sheet`) when it changes interval or the run ends (spill).
   struct alignas(64) Lp {
     double clock = 0;               ///< clock after the last event
     std::uint64_t signature = 0;    ///< hash of its calls in the current phase
@@ -141,57 +173,66 @@ class MpCharacteristics final : public engine::Observer {
     OpKind collective = OpKind::barrier;
     OpKind comm_kind = OpKind::point_to_point;
     engine::CollectiveKind collective_kind = engine::CollectiveKind::barrier;
-    ProcessorTimes* acc = nullptr;  ///< where its figures go (region, phase or Main)
-    Counts* counts = nullptr;       ///< where its operations are counted
-    std::uint32_t* kinds = nullptr; ///< where the operation kinds it has figures of are marked
+    Sheet* sheet = nullptr;         ///< where its figures go (region, phase or Main)
     Interval* region = nullptr;     ///< the User interval it is in; nullptr outside regions
-    std::uint64_t sends = 0;        ///< point-to-point messages sent, not yet added to `counts`
+    std::uint64_t sends = 0;        ///< point-to-point messages sent, not yet added to `sheet`
     std::uint64_t collectives = 0;  ///< collectives entered so far
     std::uint64_t phase = 0;        ///< global synchronisations left so far
+  };
+  /// One LP's part of a collective call.
+  struct Participant {
+    double enter = 0;
+    double exit = 0;
+    Sheet* where = nullptr;  ///< nullptr: the LP has not entered
   };
   struct OpenCollective {
     OpKind kind = OpKind::barrier;
     std::uint32_t entered = 0;
     std::uint32_t exited = 0;
-    std::vector<double> enter;
-    std::vector<double> exit;
-    std::vector<ProcessorTimes*> where;
+    std::vector<Participant> lps;
   };
 
   void enter_collective(engine::LpId lp, engine::CollectiveKind kind, double at);
   void exit_collective(engine::LpId lp, double at);
   void close_collective(OpenCollective& c);
-  void communicate(Lp& l, OpKind kind, const engine::Event& e);
+  void communicate(Lp& l, engine::LpId lp, OpKind kind, const engine::Event& e);
+  void switch_kind(Lp& l, engine::LpId lp, OpKind kind);
   void enter_region(const engine::Event& e);
   static void complete(ProcessorTimes& t);
   void sign(Lp& l, const engine::Event& e);
-  static void spill(Lp& l);
+  void spill(Lp& l, engine::LpId lp);
   void point_outside_regions(engine::LpId lp);
+  std::unique_ptr<Sheet> new_sheet();
+  KindFigures* column(Sheet& s, OpKind kind) const;
+  static void clear(Sheet& s);
   Pending& pending(std::uint64_t phase);
   void end_phase(engine::LpId lp);
   void flush(std::uint64_t phase);
   void add_record(Pending& p, std::uint64_t number, std::uint64_t key);
-  void add_to(Figures& to, const Figures& from) const;
-  void add_to(Interval& to, const Figures& from) const;
-  double lost(const Figures& f) const;
+  void add_to(Sheet& to, const Sheet& from) const;
+  static void add_to(ProcessorTimes* to, const Sheet& from);
+  void add_communication(Sheet& s, engine::LpId p, OpKind kind, double comm, double wait) const;
+  double lost(const Sheet& f) const;
   void build_phase_intervals();
   std::string phase_name(const Record& r, std::uint64_t& line) const;
 
   MpCharacteristicsOptions options_;
   IntervalTree tree_;
   std::vector<Lp> lps_;
+  Sheet main_;                                        ///< Main's own figures (its ProcessorTimes)
+  std::vector<std::unique_ptr<Sheet>> region_sheets_;  ///< per interval id − 1: a region's (its ProcessorTimes)
   std::map<std::uint64_t, OpenCollective> open_;     ///< by collective sequence number
+  std::vector<std::vector<Participant>> spare_calls_;  ///< participants of closed collectives, reused
   std::vector<std::vector<std::uint32_t>> entries_;  ///< per interval id − 1: entries per LP
   bool phases_ = false;          ///< phases tracked (max_phases ≥ 1 within the budget)
   std::size_t max_phases_ = 0;
   bool regions_seen_ = false;    ///< some LP entered a region: phases fold into Main
-  std::uint32_t tree_kinds_ = 0; ///< kinds marked by LPs in Main or a region (not needed there)
   std::map<std::uint64_t, Pending> pending_;         ///< by phase index (from 0)
   std::vector<Record> records_;
   std::unordered_map<std::uint64_t, std::size_t> record_index_;  ///< key → records_ index
-  Figures other_;                ///< phases beyond max_phases, added up
+  std::unique_ptr<Sheet> other_;                     ///< phases beyond max_phases, added up
   std::uint64_t other_occurrences_ = 0;
-  std::vector<std::vector<ProcessorTimes>> spare_;   ///< zeroed buffers of flushed phases, reused
+  std::vector<std::unique_ptr<Sheet>> spare_;        ///< zeroed sheets of flushed phases, reused
   std::array<std::uint64_t, static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1> rank0_calls_{};
   bool finished_ = false;
 };

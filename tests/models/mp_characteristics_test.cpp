@@ -451,6 +451,54 @@ TEST_CASE("MpCharacteristics keeps the phases with the most lost time and adds u
   CHECK(all.main().totals.productive == doctest::Approx(m.totals.productive));
 }
 
+TEST_CASE("MpCharacteristics adds the phases to Main once a region appears") {
+  // Analytic collectives. Rank 0: compute 1, allreduce, compute 2, allreduce, location a.c 10,
+  // compute 3, barrier. Rank 1: compute 2, allreduce, compute 1, allreduce, compute 1, barrier.
+  // allreduce #1: entries 1 and 2, exit 12 (rank 0 waits 1: communication 11, synchronization 1;
+  // rank 1 communication 10). allreduce #2: entries 14 and 13, exit 24 (rank 1 waits 1:
+  // communication 11, synchronization 1; rank 0 10). Rank 0 then enters a.c:10 at 24: compute 3,
+  // barrier entry 27; rank 1 computes 1, barrier entry 25 (waits 2: communication 12,
+  // synchronization 2); exit 37. Phases 1 and 2 were recorded before the region appeared: with a
+  // region, every phase is Main's own. Main, own figures: rank 0 execution 12 + 12 = 24, CPU 1 + 2
+  // = 3, allreduce communication 11 + 10 = 21; rank 1 execution 12 + 12 + 13 = 37, CPU 2 + 1 + 1 = 4,
+  // allreduce communication 10 + 11 = 21 (waiting 1, synchronization 1), barrier communication 12
+  // (waiting 2, synchronization 2); idle rank 0 37 − 24 = 13. a.c:10: rank 0 execution 13, CPU 3,
+  // barrier communication 10, synchronization 0.
+  auto run = characterise({{compute_us(1), coll(MpOpKind::allreduce), compute_us(2), coll(MpOpKind::allreduce),
+                            location("a.c", 10), compute_us(3), coll(MpOpKind::barrier)},
+                           {compute_us(2), coll(MpOpKind::allreduce), compute_us(1), coll(MpOpKind::allreduce),
+                            compute_us(1), coll(MpOpKind::barrier)}},
+                          analytic());
+  const Interval& m = run.main();
+  REQUIRE(m.children.size() == 1);
+  const Interval& a = *m.children[0];
+  CHECK(a.type == models::analysis::IntervalType::user);
+  CHECK(m.proc(0).execution == doctest::Approx(24 * us));
+  CHECK(m.proc(0).cpu_usr == doctest::Approx(3 * us));
+  CHECK(m.proc(0).op(OpKind::allreduce).communication == doctest::Approx(21 * us));
+  CHECK(m.proc(0).op(OpKind::allreduce).synchronization == doctest::Approx(1 * us));
+  CHECK(m.proc(0).op(OpKind::barrier).communication == doctest::Approx(0.0));
+  CHECK(m.proc(0).idle == doctest::Approx(13 * us));
+  CHECK(m.proc(1).execution == doctest::Approx(37 * us));
+  CHECK(m.proc(1).cpu_usr == doctest::Approx(4 * us));
+  CHECK(m.proc(1).op(OpKind::allreduce).communication == doctest::Approx(21 * us));
+  CHECK(m.proc(1).op(OpKind::allreduce).waiting == doctest::Approx(1 * us));
+  CHECK(m.proc(1).op(OpKind::allreduce).synchronization == doctest::Approx(1 * us));
+  CHECK(m.proc(1).op(OpKind::barrier).communication == doctest::Approx(12 * us));
+  CHECK(m.proc(1).op(OpKind::barrier).waiting == doctest::Approx(2 * us));
+  CHECK(m.proc(1).op(OpKind::barrier).synchronization == doctest::Approx(2 * us));
+  CHECK(m.proc(1).communication == doctest::Approx(33 * us));
+  CHECK(a.proc(0).execution == doctest::Approx(13 * us));
+  CHECK(a.proc(0).cpu_usr == doctest::Approx(3 * us));
+  CHECK(a.proc(0).op(OpKind::barrier).communication == doctest::Approx(10 * us));
+  CHECK(a.proc(0).op(OpKind::barrier).synchronization == doctest::Approx(0.0));
+  CHECK(a.proc(1).execution == doctest::Approx(0.0));
+  CHECK(m.operations[static_cast<std::size_t>(OpKind::allreduce)] == 2);
+  CHECK(m.totals.nop(OpKind::allreduce) == 2);
+  CHECK(m.totals.nop(OpKind::barrier) == 1);  // counted where the first LP to report it is
+  CHECK(run.result.end_time == doctest::Approx(37 * us));
+}
+
 TEST_CASE("MpCharacteristics gives ranks that enter the same location one interval") {
   // Rank 0: a.c:10 (compute 1), b.c:5 (compute 2, barrier). Rank 1 in another order: b.c:5
   // (compute 3), a.c:10 (compute 4), a.h:10 (same line, another file: compute 1, barrier).
