@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 4 benchmark: replays the same TI traces with augur and with SimGrid's `smpirun -replay`
-# on the equivalent platform, measures both with /usr/bin/time -v and prints one Markdown table
+# on the equivalent platform, measures both with augur_run_time (CPU, wall time and peak RSS to the
+# microsecond, as /usr/bin/time -v reports them in 10 ms steps) and prints one Markdown table
 # (actions, CPU seconds, actions/s, peak RSS, CPU ratio, predicted times). See README.md.
 set -euo pipefail
 
@@ -12,6 +13,7 @@ usage() {
 usage: tools/bench/compare.sh [AUGUR] [options]
   AUGUR                 the augur binary of a Release build (default: $repo/build/release/tools/augur)
   --gen PATH            augur_ti_gen (default: <AUGUR's folder>/bench/augur_ti_gen)
+  --run-time PATH       augur_run_time, which measures every run (default: beside augur_ti_gen)
   --scratch DIR         traces, logs and results go here (default: /tmp/augur-bench)
   --sizes LIST          synthetic sizes to run, from 64,1024,4096,16384,1000000 (default: all);
                         iterations per size as in issue 4: 200, 200, 100, 10, 10
@@ -27,7 +29,7 @@ usage: tools/bench/compare.sh [AUGUR] [options]
   --no-synthetic-source skip the extra augur rows replaying the on-the-fly synthetic source
   --timeout S           per run, for both tools (default: 1800); a run past it reads "timeout"
   --repeat N            repeat a run that took under 10 s of CPU up to N times in all and keep
-                        the least CPU time (default: 3; timer resolution is 10 ms)
+                        the least CPU time (default: 5)
   --keep                keep the generated traces (default: deleted after each size)
   -h, --help            this text
 The 1,000,000-rank size always runs augur only, on the synthetic source (no files).
@@ -37,6 +39,7 @@ EOF
 
 augur="$repo/build/release/tools/augur"
 gen=""
+run_time=""
 scratch="/tmp/augur-bench"
 sizes="64,1024,4096,16384,1000000"
 iterations=""
@@ -47,12 +50,13 @@ run_simgrid=1
 simgrid_privatize=0
 synthetic_rows=1
 timeout_s=1800
-repeat=3
+repeat=5
 keep=0
 while (($#)); do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --gen) gen="$2"; shift ;;
+    --run-time) run_time="$2"; shift ;;
     --scratch) scratch="$2"; shift ;;
     --sizes) sizes="$2"; shift ;;
     --iterations) iterations="$2"; shift ;;
@@ -73,7 +77,9 @@ done
 augur="$(realpath -m "$augur")"
 [ -n "$gen" ] || gen="$(dirname "$augur")/bench/augur_ti_gen"
 gen="$(realpath -m "$gen")"
-for exe in "$augur" "$gen"; do
+[ -n "$run_time" ] || run_time="$(dirname "$gen")/augur_run_time"
+run_time="$(realpath -m "$run_time")"
+for exe in "$augur" "$gen" "$run_time"; do
   if [ ! -x "$exe" ]; then
     echo "compare.sh: error: $exe not found; build it first: cmake --workflow --preset release" >&2
     exit 2
@@ -82,7 +88,7 @@ done
 
 log() { echo "compare.sh: $*" >&2; }
 
-# --- tools: /usr/bin/time (package time), zstd, and SimGrid's smpirun (libsimgrid-dev) -------------
+# --- tools: zstd and SimGrid's smpirun (libsimgrid-dev) --------------------------------------------
 apt_install() {
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -91,7 +97,6 @@ apt_install() {
   # Never libboost1.81-dev: it conflicts with libboost-dev 1.74 and removes libsimgrid-dev.
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
 }
-[ -x /usr/bin/time ] || apt_install time
 command -v zstd >/dev/null || apt_install zstd
 if ((run_simgrid)) && ! command -v smpirun >/dev/null; then apt_install libsimgrid-dev; fi
 if ((run_simgrid)) && ! command -v smpirun >/dev/null; then
@@ -149,14 +154,15 @@ eager_threshold: 64KiB
 EOF
 
 # --- one measured run ------------------------------------------------------------------------------
-# measure_once NAME DIR CMD... : runs CMD in DIR under timeout and /usr/bin/time -v; sets m_status
-# (ok, timeout, failed), m_cpu, m_wall, m_rss_kb and leaves the output in $scratch/logs/NAME.out.
+# measure_once NAME DIR CMD... : runs CMD in DIR under augur_run_time (with its timeout); sets m_status
+# (ok, timeout, failed), m_cpu, m_wall (seconds, 6 decimals), m_rss_kb and leaves the output in
+# $scratch/logs/NAME.out, the measurement in $scratch/logs/NAME.time.
 mkdir -p "$scratch/logs"
-# timeout runs its command in a process group of its own, out of reach of the terminal's Ctrl-C:
-# on INT/TERM, stop the run in progress (the children of its /usr/bin/time) before leaving.
+# augur_run_time runs its command in a process group of its own, out of reach of the terminal's
+# Ctrl-C: on INT/TERM, stop the run in progress (augur_run_time passes TERM on to the group).
 running_pid=""
 stop_running() {
-  if [ -n "$running_pid" ]; then pkill -TERM -P "$running_pid" 2>/dev/null || true; fi
+  if [ -n "$running_pid" ]; then kill -TERM "$running_pid" 2>/dev/null || true; fi
   exit 130
 }
 trap stop_running INT TERM
@@ -164,14 +170,14 @@ measure_once() {
   local name="$1" dir="$2"
   shift 2
   local tfile="$scratch/logs/$name.time" out="$scratch/logs/$name.out" rc=0
-  (cd "$dir" && exec /usr/bin/time -v -o "$tfile" timeout -k 10 "$timeout_s" "$@") > "$out" 2>&1 &
+  (cd "$dir" && exec "$run_time" -o "$tfile" -t "$timeout_s" "$@") > "$out" 2>&1 &
   running_pid=$!
   wait "$running_pid" || rc=$?
   running_pid=""
-  m_cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$tfile")
-  m_rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tfile")
-  m_wall=$(awk '/Elapsed \(wall clock\)/ {n = split($NF, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.2f", s}' "$tfile")
-  if ((rc == 124 || rc == 137)); then
+  m_cpu=$(awk -F': ' '$1 == "cpu_s" {print $2}' "$tfile")
+  m_rss_kb=$(awk -F': ' '$1 == "max_rss_kb" {print $2}' "$tfile")
+  m_wall=$(awk -F': ' '$1 == "wall_s" {print $2}' "$tfile")
+  if ((rc == 124)); then
     m_status=timeout
   elif ((rc != 0)); then
     m_status="failed($rc)"
@@ -299,6 +305,7 @@ awk -F'\t' -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v host="$(nproc) cores, $
     if ($5 ~ /SimGrid/ && $6 == "ok") { sg_cpu[$1] = $7; sg_pred[$1] = $10 }
   }
   function num(x) { return x + 0 }
+  function secs(x) { return (x < 1) ? sprintf("%.4f", x) : sprintf("%.2f", x) }
   END {
     printf "augur vs SimGrid 3.32 TI replay (CM02), %s, %s\n\n", date, host
     printf "| workload | P | I | actions | tool | CPU s | wall s | actions/s (CPU) | peak RSS MB | KB/rank | SimGrid CPU / augur CPU | predicted s | pred. diff |\n"
@@ -306,21 +313,21 @@ awk -F'\t' -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v host="$(nproc) cores, $
     for (i = 1; i <= n; i++) {
       c = num(cpu[i])
       if (st[i] != "ok") { rate = st[i] }
-      else if (c < 0.01) { rate = sprintf("> %.3g M", act[i] / 0.01 / 1e6) }
+      else if (c <= 0) { rate = "-" }
       else if (act[i] / c >= 1e6) { rate = sprintf("%.2f M", act[i] / c / 1e6) }
       else { rate = sprintf("%.1f k", act[i] / c / 1e3) }
-      cputxt = (c < 0.01 && st[i] == "ok") ? "< 0.01" : sprintf("%.2f", c)
+      cputxt = secs(c)
       if (st[i] == "timeout") cputxt = "timeout (" cputxt ")"
       rssmb = sprintf("%.1f", rss[i] / 1024)
       kbrank = sprintf("%.2f", rss[i] / p[i])
       ratio = ""; diff = ""
       if (tool[i] !~ /SimGrid/ && (w[i] in sg_cpu)) {
         s = num(sg_cpu[w[i]])
-        ratio = (c < 0.01) ? sprintf("> %.0f×", s / 0.01) : sprintf("%.1f×", s / c)
+        ratio = (c > 0) ? sprintf("%.1f×", s / c) : "-"
         if (pred[i] != "" && num(sg_pred[w[i]]) > 0)
           diff = sprintf("%+.2e", (num(pred[i]) - num(sg_pred[w[i]])) / num(sg_pred[w[i]]))
       }
-      printf "| %s | %s | %s | %s | %s | %s | %.2f | %s | %s | %s | %s | %s | %s |\n", w[i], p[i], it[i], act[i], \
-             tool[i], cputxt, wall[i], rate, rssmb, kbrank, ratio, (pred[i] == "" ? "-" : pred[i]), diff
+      printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w[i], p[i], it[i], act[i], \
+             tool[i], cputxt, secs(num(wall[i])), rate, rssmb, kbrank, ratio, (pred[i] == "" ? "-" : pred[i]), diff
     }
   }' "$results_tsv" | tee "$results_md"
