@@ -7,7 +7,6 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
-#include <span>
 
 #include "traces/ti/ti_trace.hpp"
 #include "traces/trace_error.hpp"
@@ -71,10 +70,19 @@ constexpr std::array<std::string_view, 12> traced_only{"Ssend",    "ISsend",   "
                                                        "Start",    "Startall", "testany", "testall",
                                                        "testsome", "waitAny",  "Put",     "Get"};
 
+/// Equal strings of the same length `n`, compared inline (keywords are 4–13 bytes: a call to
+/// memcmp per candidate cost more than the comparison).
+bool same_chars(const char* a, const char* b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 const ActionInfo* find_action(std::string_view keyword) {
   for (const ActionInfo& info : actions) {
     if (info.keyword.size() == keyword.size() && info.keyword[0] == keyword[0] &&
-        info.keyword == keyword) {
+        same_chars(info.keyword.data(), keyword.data(), keyword.size())) {
       return &info;
     }
   }
@@ -133,8 +141,24 @@ bool parse_double(std::string_view text, double& value) {
   return ec == std::errc() && ptr == last && first != last;
 }
 
+/// The common case of a field: 1 to `max_digits` decimal digits and nothing else; false for
+/// anything else (signs, exponents, too many digits), which the general path then reads.
+template <std::size_t max_digits, typename T>
+bool plain_digits(std::string_view text, T& value) {
+  if (text.empty() || text.size() > max_digits) return false;
+  T result = 0;
+  for (const char c : text) {
+    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(c) - '0');
+    if (digit > 9) return false;
+    result = static_cast<T>(result * 10 + digit);
+  }
+  value = result;
+  return true;
+}
+
 /// A non-negative element count: integers directly, anything else like strtod then truncated.
 NumberStatus parse_count(std::string_view text, std::uint64_t& value) {
+  if (plain_digits<19>(text, value)) return NumberStatus::ok;  // < 10^19 < 2^64
   const char* last = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), last, value);
   if (ec == std::errc() && ptr == last) return NumberStatus::ok;
@@ -155,6 +179,14 @@ NumberStatus parse_amount(std::string_view text, double& value) {
 }
 
 NumberStatus parse_int(std::string_view text, std::int32_t& value) {
+  // 1 to 9 digits, optionally after '-', always fit (|value| < 10^9 < 2^31); the rest goes the
+  // general way (from_chars: no '+', out of range detected).
+  const bool negative = !text.empty() && text[0] == '-';
+  std::uint32_t magnitude = 0;
+  if (plain_digits<9>(negative ? text.substr(1) : text, magnitude)) {
+    value = negative ? -static_cast<std::int32_t>(magnitude) : static_cast<std::int32_t>(magnitude);
+    return NumberStatus::ok;
+  }
   const char* last = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), last, value);
   if (ec == std::errc() && ptr == last) return NumberStatus::ok;
@@ -189,15 +221,22 @@ std::string ranks_phrase(int rank_count) {
   return std::to_string(rank_count) + (rank_count == 1 ? " rank" : " ranks");
 }
 
-/// The fields of one action after its keyword, consumed left to right; every error names the
-/// file, the line, the action and the field.
+constexpr bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+/// The fields of one action after its keyword, read from the line left to right as they are
+/// consumed (no splitting first); every error names the file, the line, the action and the field.
 class ActionFields {
  public:
-  ActionFields(const TiLineSource& source, const ActionInfo& action,
-               std::span<const std::string_view> fields, int rank_count)
-      : source_(source), action_(action), fields_(fields), rank_count_(rank_count) {}
+  /// The fields of `line` from `pos` on.
+  ActionFields(const TiLineSource& source, const ActionInfo& action, std::string_view line,
+               std::size_t pos, int rank_count)
+      : source_(source), action_(action), line_(line), pos_(pos), rank_count_(rank_count) {}
 
-  bool more() const { return pos_ < fields_.size(); }
+  /// Another field follows (skips the blanks before it).
+  bool more() {
+    while (pos_ < line_.size() && is_blank(line_[pos_])) ++pos_;
+    return pos_ < line_.size();
+  }
 
   /// The next field; `index` >= 0 names the element of a per-rank list ("recvcount_3").
   std::string_view take(const char* name, int index = -1) {
@@ -205,7 +244,7 @@ class ActionFields {
       fail(std::string(action_.keyword) + ": missing field '" + field_name(name, index) +
            "' (expected: " + usage() + ")");
     }
-    return fields_[pos_++];
+    return next_field();
   }
 
   std::uint64_t count(const char* name, int index = -1) {
@@ -264,9 +303,9 @@ class ActionFields {
   }
 
   /// Rejects fields left over.
-  void finish() const {
+  void finish() {
     if (more()) {
-      fail(std::string(action_.keyword) + ": too many fields, " + quoted(fields_[pos_]) +
+      fail(std::string(action_.keyword) + ": too many fields, " + quoted(next_field()) +
            " is one too many (expected: " + usage() + ")");
     }
   }
@@ -291,6 +330,13 @@ class ActionFields {
          number_message(status, text, field_name(name, index)));
   }
 
+  /// The field at `pos_` (a non-blank), up to the next blank or the end.
+  std::string_view next_field() {
+    const std::size_t start = pos_;
+    while (pos_ < line_.size() && !is_blank(line_[pos_])) ++pos_;
+    return line_.substr(start, pos_ - start);
+  }
+
   std::string usage() const {
     std::string text = action_.usage;
     const std::string last = std::to_string(rank_count_ - 1);
@@ -303,12 +349,10 @@ class ActionFields {
 
   const TiLineSource& source_;
   const ActionInfo& action_;
-  std::span<const std::string_view> fields_;
+  std::string_view line_;
+  std::size_t pos_;
   int rank_count_;
-  std::size_t pos_ = 0;
 };
-
-constexpr bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 }  // namespace
 
@@ -329,21 +373,24 @@ bool starts_with_integer(std::string_view line) {
 }
 
 bool TiLineParser::split(std::string_view line) {
-  fields_.clear();
-  const char* at = line.data();
-  const char* const end = at + line.size();
-  for (;;) {
-    while (at != end && is_blank(*at)) ++at;
-    if (at == end) break;
-    const char* start = at;
-    while (at != end && !is_blank(*at)) ++at;
-    fields_.emplace_back(start, static_cast<std::size_t>(at - start));
-  }
-  return !fields_.empty() && fields_[0][0] != '#';
+  line_ = line;
+  const std::size_t size = line.size();
+  std::size_t at = 0;
+  while (at < size && is_blank(line[at])) ++at;
+  if (at == size || line[at] == '#') return false;
+  std::size_t start = at;
+  while (at < size && !is_blank(line[at])) ++at;
+  rank_ = line.substr(start, at - start);
+  while (at < size && is_blank(line[at])) ++at;
+  start = at;
+  while (at < size && !is_blank(line[at])) ++at;
+  keyword_ = line.substr(start, at - start);
+  rest_ = at;
+  return true;
 }
 
 std::int32_t TiLineParser::rank_field(const TiLineSource& source) const {
-  const std::string_view text = fields_[0];
+  const std::string_view text = rank_;
   std::int32_t rank = 0;
   NumberStatus status = parse_int(text, rank);
   if (status == NumberStatus::ok && rank < 0) status = NumberStatus::negative;
@@ -354,11 +401,11 @@ std::int32_t TiLineParser::rank_field(const TiLineSource& source) const {
 }
 
 void TiLineParser::parse(const TiLineSource& source, TiRankState& state, MpRecord& out) const {
-  if (fields_.size() < 2) {
+  if (keyword_.empty()) {
     throw TraceError(source.file, source.line,
                      "missing action after the rank (expected: <rank> <action> <field>...)");
   }
-  const std::string_view keyword = fields_[1];
+  const std::string_view keyword = keyword_;
   const ActionInfo* action = find_action(keyword);
   if (action == nullptr)
     throw TraceError(source.file, source.line, unknown_action_message(keyword));
@@ -370,7 +417,7 @@ void TiLineParser::parse(const TiLineSource& source, TiRankState& state, MpRecor
   const int ranks = rank_count_;
   const auto size_of_p = static_cast<std::size_t>(ranks);
   const unsigned fallback = state.default_type_size;
-  ActionFields f(source, *action, std::span(fields_).subspan(2), ranks);
+  ActionFields f(source, *action, line_, rest_, ranks);
 
   switch (action->kind) {
     case MpOpKind::init:

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -36,8 +37,10 @@ class TiLineParser {
  public:
   explicit TiLineParser(int rank_count) : rank_count_(rank_count) {}
 
-  /// Splits `line` into fields separated by runs of blanks and tabs; false when it holds none
-  /// or is a comment. The fields are views into `line`.
+  /// Takes `line` (fields separated by runs of blanks and tabs) and finds its first two fields,
+  /// the rank and the action; false when it holds none or is a comment. The action's own fields
+  /// are read by `parse`, left to right, without splitting the line first. The views point
+  /// into `line`, which must stay valid until `parse`.
   bool split(std::string_view line);
   /// The rank field of the line last split; throws TraceError when it is not a rank.
   std::int32_t rank_field(const TiLineSource& source) const;
@@ -46,7 +49,10 @@ class TiLineParser {
 
  private:
   int rank_count_;
-  std::vector<std::string_view> fields_;
+  std::string_view line_;     ///< the line last split
+  std::string_view rank_;     ///< its first field
+  std::string_view keyword_;  ///< its second field; empty when it has only one
+  std::size_t rest_ = 0;      ///< where in `line_` the fields after the keyword start
 };
 
 }  // namespace augur::traces::ti
