@@ -7,7 +7,9 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -670,3 +672,87 @@ TEST_SUITE("unit") {
   }
 
 }  // TEST_SUITE
+
+// The reader converts plain integers and short decimals ("2.33722e+06") without from_chars
+// (one pass; Clinger's exact fast path for decimals); every field must come out bit for bit as
+// from_chars reads it (strtod's value, truncated for counts), whatever its spelling.
+TEST_CASE("TI numbers: the reader's fast conversions equal from_chars bit for bit") {
+  TempDir dir;
+  std::vector<std::string> amounts{"0",        "7",          "2105",         "999999999999999",
+                                   "1000000000000000", "12345678901234567890", "4e+06", "2.33722e+06",
+                                   "1.5",      "0.1",        "0.3",          "123456789012345.6",
+                                   "1e22",     "1e23",       "1e-22",        "1e-23",   "9.999e-5",
+                                   "3.14159265358979", "31.4159265358979e-1", "5E3", "5e+000",
+                                   "5e0005",   "0000000000000001.5", "1.", ".5", "1e", "+2", "1e+",
+                                   "0.000000000000000000001", "4.2e+21", "8.5e-21"};
+  // Pseudo-random spellings: up to 18 digits, an optional point anywhere, optional exponents.
+  std::uint64_t state = 88172645463325252ULL;
+  const auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const int digits = 1 + static_cast<int>(next() % 18);
+    std::string text;
+    for (int d = 0; d < digits; ++d) text += static_cast<char>('0' + next() % 10);
+    if (next() % 2 == 0) text.insert(1 + next() % static_cast<std::uint64_t>(digits), ".");
+    if (text.back() == '.') text += '0';
+    if (next() % 2 == 0) {
+      text += (next() % 2 == 0) ? "e" : "E";
+      const int sign = static_cast<int>(next() % 3);
+      if (sign == 1) text += '+';
+      if (sign == 2) text += '-';
+      text += std::to_string(next() % 40);
+    }
+    amounts.push_back(text);
+  }
+  // What from_chars reads whole (after a '+', which the reader skips like strtod) must read the
+  // same; what it does not must be refused.
+  const auto from_chars_value = [](const std::string& a, double& value) {
+    const char* first = a.data() + (a[0] == '+' ? 1 : 0);
+    const auto [ptr, ec] = std::from_chars(first, a.data() + a.size(), value);
+    return ec == std::errc() && ptr == a.data() + a.size();
+  };
+  std::string trace;
+  std::vector<std::string> accepted;
+  for (const std::string& a : amounts) {
+    double ignored = 0;
+    if (!from_chars_value(a, ignored)) {
+      const std::string bad = dir.file("bad.txt");
+      write_file(bad, "0 compute " + a + "\n");
+      MpRecord record;
+      CHECK_THROWS_AS(open_ti_trace(bad)->next(0, record), TraceError);
+      continue;
+    }
+    accepted.push_back(a);
+    trace += "0 compute " + a + "\n";
+    // Integers also as a tag (up to 9 digits) and as a count (bytes of MPI_BYTE).
+    if (a.find_first_not_of("0123456789") == std::string::npos) {
+      trace += "0 isend 0 " + (a.size() > 9 ? std::string("7") : a) + " " + a + "\n";
+    }
+  }
+  const std::string path = dir.file("numbers.txt");
+  write_file(path, trace);
+  const auto source = open_ti_trace(path);
+  MpRecord record;
+  for (const std::string& a : accepted) {
+    INFO("amount ", a);
+    REQUIRE(source->next(0, record));
+    REQUIRE(record.kind == MpOpKind::compute);
+    double expected = 0;
+    from_chars_value(a, expected);
+    CHECK(std::memcmp(&record.amount, &expected, sizeof expected) == 0);
+    if (a.find_first_not_of("0123456789") == std::string::npos) {
+      REQUIRE(source->next(0, record));
+      REQUIRE(record.kind == MpOpKind::isend);
+      std::uint64_t count = 0;
+      std::from_chars(a.data(), a.data() + a.size(), count);
+      CHECK(record.bytes == count);
+      CHECK(record.tag == (a.size() > 9 ? 7 : std::stoi(a)));
+    }
+  }
+  CHECK_FALSE(source->next(0, record));
+  CHECK(accepted.size() > 20000);
+}

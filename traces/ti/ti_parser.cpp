@@ -79,12 +79,41 @@ bool same_chars(const char* a, const char* b, std::size_t n) {
   return true;
 }
 
+/// Hash of a keyword (at least 2 characters) for the lookup table: its length, first, second
+/// and last characters (the smallest weights that give every keyword a slot of its own).
+constexpr std::size_t keyword_hash(std::string_view keyword) {
+  return (keyword.size() + static_cast<unsigned char>(keyword[0]) +
+          static_cast<unsigned char>(keyword[1]) * 7 +
+          static_cast<unsigned char>(keyword[keyword.size() - 1]) * 2) &
+         255;
+}
+
+/// keyword_hash → index into `actions` + 1 (0: none).
+constexpr std::array<unsigned char, 256> keyword_table = [] {
+  std::array<unsigned char, 256> table{};
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    table[keyword_hash(actions[i].keyword)] = static_cast<unsigned char>(i + 1);
+  }
+  return table;
+}();
+
+/// Every keyword has a slot of its own: a lookup is one probe and one comparison.
+constexpr bool keyword_table_complete = [] {
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    if (keyword_table[keyword_hash(actions[i].keyword)] != i + 1) return false;
+  }
+  return true;
+}();
+static_assert(keyword_table_complete, "two TI keywords share a keyword_hash slot: change the hash");
+
 const ActionInfo* find_action(std::string_view keyword) {
-  for (const ActionInfo& info : actions) {
-    if (info.keyword.size() == keyword.size() && info.keyword[0] == keyword[0] &&
-        same_chars(info.keyword.data(), keyword.data(), keyword.size())) {
-      return &info;
-    }
+  if (keyword.size() < 2) return nullptr;  // every keyword has 4 characters or more
+  const unsigned slot = keyword_table[keyword_hash(keyword)];
+  if (slot == 0) return nullptr;
+  const ActionInfo& info = actions[slot - 1];
+  if (info.keyword.size() == keyword.size() &&
+      same_chars(info.keyword.data(), keyword.data(), keyword.size())) {
+    return &info;
   }
   return nullptr;
 }
@@ -158,7 +187,6 @@ bool plain_digits(std::string_view text, T& value) {
 
 /// A non-negative element count: integers directly, anything else like strtod then truncated.
 NumberStatus parse_count(std::string_view text, std::uint64_t& value) {
-  if (plain_digits<19>(text, value)) return NumberStatus::ok;  // < 10^19 < 2^64
   const char* last = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), last, value);
   if (ec == std::errc() && ptr == last) return NumberStatus::ok;
@@ -223,60 +251,148 @@ std::string ranks_phrase(int rank_count) {
 
 constexpr bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
+/// Reads the field at `p` (a non-blank) to its end (the next blank or `end`), converting it on
+/// the way: true, with its value, when it is 1 to `max_digits` plain decimal digits — the common
+/// case, in one pass over the characters. Otherwise false, `p` at the field's end, for the
+/// general conversion of the whole field. (Digits beyond `max_digits` wrap T harmlessly: the
+/// value is then discarded.)
+template <std::size_t max_digits, typename T>
+bool scan_digits(const char*& p, const char* end, T& value) {
+  const char* const start = p;
+  T result = 0;
+  while (p != end) {
+    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
+    if (digit > 9) break;
+    result = static_cast<T>(result * 10 + digit);
+    ++p;
+  }
+  const auto digits = static_cast<std::size_t>(p - start);
+  if (digits != 0 && digits <= max_digits && (p == end || is_blank(*p))) {
+    value = result;
+    return true;
+  }
+  while (p != end && !is_blank(*p)) ++p;
+  return false;
+}
+
+/// Powers of ten a double holds exactly.
+constexpr std::array<double, 23> exact_powers_of_ten{1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/// `<digits>[.<digits>][(e|E)[+|-]<digits>]` with at most 15 digits before the exponent and a
+/// resulting power of ten within ±22, the form SimGrid's tracer writes amounts in ("2.33722e+06"):
+/// the digits (< 10^15 < 2^53) and the power of ten are exact doubles, so one IEEE multiplication
+/// or division gives the correctly rounded value — the value from_chars gives (Clinger's fast
+/// path). False for anything else, which from_chars then reads.
+bool exact_decimal(std::string_view text, double& value) {
+  const char* at = text.data();
+  const char* const end = at + text.size();
+  std::uint64_t mantissa = 0;
+  int digits = 0;
+  int exponent = 0;
+  const auto digit_at = [&] { return static_cast<unsigned>(static_cast<unsigned char>(*at) - '0'); };
+  while (at != end && digit_at() <= 9) {
+    mantissa = mantissa * 10 + digit_at();
+    ++digits;
+    ++at;
+  }
+  if (digits == 0) return false;
+  if (at != end && *at == '.') {
+    ++at;
+    const int before = digits;
+    while (at != end && digit_at() <= 9) {
+      mantissa = mantissa * 10 + digit_at();
+      ++digits;
+      --exponent;
+      ++at;
+    }
+    if (digits == before) return false;  // "1.": left to from_chars
+  }
+  if (digits > 15) return false;
+  if (at != end && (*at == 'e' || *at == 'E')) {
+    ++at;
+    const bool negative = at != end && *at == '-';
+    if (at != end && (*at == '+' || *at == '-')) ++at;
+    int value_digits = 0;
+    int power = 0;
+    while (at != end && digit_at() <= 9 && value_digits < 3) {
+      power = power * 10 + static_cast<int>(digit_at());
+      ++value_digits;
+      ++at;
+    }
+    if (value_digits == 0) return false;
+    exponent += negative ? -power : power;
+  }
+  if (at != end || exponent < -22 || exponent > 22) return false;
+  const auto m = static_cast<double>(mantissa);
+  value = exponent >= 0 ? m * exact_powers_of_ten[static_cast<std::size_t>(exponent)]
+                        : m / exact_powers_of_ten[static_cast<std::size_t>(-exponent)];
+  return true;
+}
+
 /// The fields of one action after its keyword, read from the line left to right as they are
-/// consumed (no splitting first); every error names the file, the line, the action and the field.
+/// consumed (no splitting first), plain integers converted while they are scanned; every error
+/// names the file, the line, the action and the field. The error paths are out of line.
 class ActionFields {
  public:
   /// The fields of `line` from `pos` on.
   ActionFields(const TiLineSource& source, const ActionInfo& action, std::string_view line,
                std::size_t pos, int rank_count)
-      : source_(source), action_(action), line_(line), pos_(pos), rank_count_(rank_count) {}
+      : source_(source),
+        action_(action),
+        at_(line.data() + pos),
+        end_(line.data() + line.size()),
+        rank_count_(rank_count) {}
 
   /// Another field follows (skips the blanks before it).
   bool more() {
-    while (pos_ < line_.size() && is_blank(line_[pos_])) ++pos_;
-    return pos_ < line_.size();
+    while (at_ != end_ && is_blank(*at_)) ++at_;
+    return at_ != end_;
   }
 
   /// The next field; `index` >= 0 names the element of a per-rank list ("recvcount_3").
   std::string_view take(const char* name, int index = -1) {
-    if (!more()) {
-      fail(std::string(action_.keyword) + ": missing field '" + field_name(name, index) +
-           "' (expected: " + usage() + ")");
-    }
+    if (!more()) missing(name, index);
     return next_field();
   }
 
   std::uint64_t count(const char* name, int index = -1) {
-    const std::string_view text = take(name, index);
+    if (!more()) missing(name, index);
+    const char* const start = at_;
     std::uint64_t value = 0;
-    const NumberStatus status = parse_count(text, value);
-    if (status != NumberStatus::ok) number_error(status, text, name, index);
-    return value;
+    if (scan_digits<19>(at_, end_, value)) return value;  // < 10^19 < 2^64
+    return general_count(field_from(start), name, index);
   }
 
   double amount(const char* name) {
-    const std::string_view text = take(name);
+    if (!more()) missing(name, -1);
+    const char* const start = at_;
+    std::uint64_t whole = 0;
+    // Below 10^15 < 2^53 a double holds the integer exactly: what from_chars would give.
+    if (scan_digits<15>(at_, end_, whole)) return static_cast<double>(whole);
     double value = 0;
-    const NumberStatus status = parse_amount(text, value);
-    if (status != NumberStatus::ok) number_error(status, text, name, -1);
-    return value;
+    if (exact_decimal(field_from(start), value)) return value;
+    return general_amount(field_from(start), name);
   }
 
   std::int32_t integer(const char* name) {
-    const std::string_view text = take(name);
-    std::int32_t value = 0;
-    const NumberStatus status = parse_int(text, value);
-    if (status != NumberStatus::ok) number_error(status, text, name, -1);
-    return value;
+    if (!more()) missing(name, -1);
+    const char* const start = at_;
+    const bool negative = *at_ == '-';
+    if (negative) ++at_;
+    std::uint32_t magnitude = 0;
+    if (scan_digits<9>(at_, end_, magnitude)) {  // |value| < 10^9 < 2^31
+      return negative ? -static_cast<std::int32_t>(magnitude) : static_cast<std::int32_t>(magnitude);
+    }
+    return general_integer(field_from(start), name);
   }
 
   /// A COMM_WORLD rank, which must exist; `any` accepts -1 (MPI_ANY_SOURCE).
   std::int32_t rank(const char* name, const char* relation, bool any = false) {
     const std::int32_t value = integer(name);
     if ((value < 0 || value >= rank_count_) && !(any && value == -1)) {
-      fail(std::string(action_.keyword) + " " + relation + " " + std::to_string(value) +
-           " but the trace has " + ranks_phrase(rank_count_));
+      no_such_rank(value, relation);
     }
     return value;
   }
@@ -286,28 +402,21 @@ class ActionFields {
     if (!more()) return fallback;
     const std::int32_t id = integer(name);
     const unsigned size = datatype_size(id);
-    if (size == 0) {
-      fail("unknown datatype id " + std::to_string(id) + " (field '" + name + "' of " +
-           std::string(action_.keyword) + ")");
-    }
+    if (size == 0) unknown_datatype(id, name);
     return size;
   }
 
   /// count x size, refusing a product that does not fit 64 bits.
   std::uint64_t bytes(std::uint64_t count, unsigned size, const char* name) const {
     if (size != 0 && count > std::numeric_limits<std::uint64_t>::max() / size) {
-      fail(std::string(action_.keyword) + ": " + std::to_string(count) + " x " +
-           std::to_string(size) + " bytes overflows 64 bits (field '" + name + "')");
+      overflow(count, size, name);
     }
     return count * size;
   }
 
   /// Rejects fields left over.
   void finish() {
-    if (more()) {
-      fail(std::string(action_.keyword) + ": too many fields, " + quoted(next_field()) +
-           " is one too many (expected: " + usage() + ")");
-    }
+    if (more()) too_many();
   }
 
   [[noreturn]] void fail(const std::string& message) const {
@@ -330,11 +439,57 @@ class ActionFields {
          number_message(status, text, field_name(name, index)));
   }
 
-  /// The field at `pos_` (a non-blank), up to the next blank or the end.
+  // The general conversions of a field that is not plain digits, and the errors: out of line,
+  // so that the common path stays small.
+  [[gnu::noinline]] std::uint64_t general_count(std::string_view text, const char* name, int index) const {
+    std::uint64_t value = 0;
+    const NumberStatus status = parse_count(text, value);
+    if (status != NumberStatus::ok) number_error(status, text, name, index);
+    return value;
+  }
+  [[gnu::noinline]] double general_amount(std::string_view text, const char* name) const {
+    double value = 0;
+    const NumberStatus status = parse_amount(text, value);
+    if (status != NumberStatus::ok) number_error(status, text, name, -1);
+    return value;
+  }
+  [[gnu::noinline]] std::int32_t general_integer(std::string_view text, const char* name) const {
+    std::int32_t value = 0;
+    const NumberStatus status = parse_int(text, value);
+    if (status != NumberStatus::ok) number_error(status, text, name, -1);
+    return value;
+  }
+  [[noreturn, gnu::noinline]] void missing(const char* name, int index) const {
+    fail(std::string(action_.keyword) + ": missing field '" + field_name(name, index) +
+         "' (expected: " + usage() + ")");
+  }
+  [[noreturn, gnu::noinline]] void no_such_rank(std::int32_t value, const char* relation) const {
+    fail(std::string(action_.keyword) + " " + relation + " " + std::to_string(value) +
+         " but the trace has " + ranks_phrase(rank_count_));
+  }
+  [[noreturn, gnu::noinline]] void unknown_datatype(std::int32_t id, const char* name) const {
+    fail("unknown datatype id " + std::to_string(id) + " (field '" + name + "' of " +
+         std::string(action_.keyword) + ")");
+  }
+  [[noreturn, gnu::noinline]] void overflow(std::uint64_t count, unsigned size, const char* name) const {
+    fail(std::string(action_.keyword) + ": " + std::to_string(count) + " x " +
+         std::to_string(size) + " bytes overflows 64 bits (field '" + name + "')");
+  }
+  [[noreturn, gnu::noinline]] void too_many() {
+    fail(std::string(action_.keyword) + ": too many fields, " + quoted(next_field()) +
+         " is one too many (expected: " + usage() + ")");
+  }
+
+  /// From `start` to the current position: the field just scanned.
+  std::string_view field_from(const char* start) const {
+    return {start, static_cast<std::size_t>(at_ - start)};
+  }
+
+  /// The field at the current position (a non-blank), up to the next blank or the end.
   std::string_view next_field() {
-    const std::size_t start = pos_;
-    while (pos_ < line_.size() && !is_blank(line_[pos_])) ++pos_;
-    return line_.substr(start, pos_ - start);
+    const char* const start = at_;
+    while (at_ != end_ && !is_blank(*at_)) ++at_;
+    return field_from(start);
   }
 
   std::string usage() const {
@@ -349,8 +504,8 @@ class ActionFields {
 
   const TiLineSource& source_;
   const ActionInfo& action_;
-  std::string_view line_;
-  std::size_t pos_;
+  const char* at_;   ///< the next character to read
+  const char* end_;  ///< the end of the line
   int rank_count_;
 };
 
@@ -374,22 +529,25 @@ bool starts_with_integer(std::string_view line) {
 
 bool TiLineParser::split(std::string_view line) {
   line_ = line;
-  const std::size_t size = line.size();
-  std::size_t at = 0;
-  while (at < size && is_blank(line[at])) ++at;
-  if (at == size || line[at] == '#') return false;
-  std::size_t start = at;
-  while (at < size && !is_blank(line[at])) ++at;
-  rank_ = line.substr(start, at - start);
-  while (at < size && is_blank(line[at])) ++at;
+  const char* at = line.data();
+  const char* const end = at + line.size();
+  while (at != end && is_blank(*at)) ++at;
+  if (at == end || *at == '#') return false;
+  const char* start = at;
+  std::uint32_t rank = 0;
+  rank_plain_ = scan_digits<9>(at, end, rank);  // converted on the way: rank_field's fast path
+  rank_value_ = static_cast<std::int32_t>(rank);
+  rank_ = std::string_view(start, static_cast<std::size_t>(at - start));
+  while (at != end && is_blank(*at)) ++at;
   start = at;
-  while (at < size && !is_blank(line[at])) ++at;
-  keyword_ = line.substr(start, at - start);
-  rest_ = at;
+  while (at != end && !is_blank(*at)) ++at;
+  keyword_ = std::string_view(start, static_cast<std::size_t>(at - start));
+  rest_ = static_cast<std::size_t>(at - line.data());
   return true;
 }
 
 std::int32_t TiLineParser::rank_field(const TiLineSource& source) const {
+  if (rank_plain_) return rank_value_;
   const std::string_view text = rank_;
   std::int32_t rank = 0;
   NumberStatus status = parse_int(text, rank);
