@@ -70,15 +70,6 @@ constexpr std::array<std::string_view, 12> traced_only{"Ssend",    "ISsend",   "
                                                        "Start",    "Startall", "testany", "testall",
                                                        "testsome", "waitAny",  "Put",     "Get"};
 
-/// Equal strings of the same length `n`, compared inline (keywords are 4–13 bytes: a call to
-/// memcmp per candidate cost more than the comparison).
-bool same_chars(const char* a, const char* b, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
-}
-
 /// Hash of a keyword (at least 2 characters) for the lookup table: its length, first, second
 /// and last characters (the smallest weights that give every keyword a slot of its own).
 constexpr std::size_t keyword_hash(std::string_view keyword) {
@@ -111,11 +102,7 @@ const ActionInfo* find_action(std::string_view keyword) {
   const unsigned slot = keyword_table[keyword_hash(keyword)];
   if (slot == 0) return nullptr;
   const ActionInfo& info = actions[slot - 1];
-  if (info.keyword.size() == keyword.size() &&
-      same_chars(info.keyword.data(), keyword.data(), keyword.size())) {
-    return &info;
-  }
-  return nullptr;
+  return info.keyword == keyword ? &info : nullptr;
 }
 
 /// Optimal-string-alignment distance (edits, adjacent transpositions count as one).
@@ -170,21 +157,6 @@ bool parse_double(std::string_view text, double& value) {
   return ec == std::errc() && ptr == last && first != last;
 }
 
-/// The common case of a field: 1 to `max_digits` decimal digits and nothing else; false for
-/// anything else (signs, exponents, too many digits), which the general path then reads.
-template <std::size_t max_digits, typename T>
-bool plain_digits(std::string_view text, T& value) {
-  if (text.empty() || text.size() > max_digits) return false;
-  T result = 0;
-  for (const char c : text) {
-    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(c) - '0');
-    if (digit > 9) return false;
-    result = static_cast<T>(result * 10 + digit);
-  }
-  value = result;
-  return true;
-}
-
 /// A non-negative element count: integers directly, anything else like strtod then truncated.
 NumberStatus parse_count(std::string_view text, std::uint64_t& value) {
   const char* last = text.data() + text.size();
@@ -207,14 +179,6 @@ NumberStatus parse_amount(std::string_view text, double& value) {
 }
 
 NumberStatus parse_int(std::string_view text, std::int32_t& value) {
-  // 1 to 9 digits, optionally after '-', always fit (|value| < 10^9 < 2^31); the rest goes the
-  // general way (from_chars: no '+', out of range detected).
-  const bool negative = !text.empty() && text[0] == '-';
-  std::uint32_t magnitude = 0;
-  if (plain_digits<9>(negative ? text.substr(1) : text, magnitude)) {
-    value = negative ? -static_cast<std::int32_t>(magnitude) : static_cast<std::int32_t>(magnitude);
-    return NumberStatus::ok;
-  }
   const char* last = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), last, value);
   if (ec == std::errc() && ptr == last) return NumberStatus::ok;

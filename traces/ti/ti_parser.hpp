@@ -1,9 +1,9 @@
 // Private to traces/ti: splits one line of a SimGrid TI trace into fields and turns it into an
 // MpRecord (grammar: ../shared/ti-samples/README.md). No allocation per line once warmed up.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
-#include <cstddef>
 #include <string_view>
 #include <vector>
 
