@@ -127,15 +127,10 @@ MpCharacteristics::Pending& MpCharacteristics::pending(std::uint64_t phase) {
 // `s`. Both 0: nothing (adding 0 changes no sum; a compact sheet gets no column for them).
 void MpCharacteristics::add_communication(Sheet& s, engine::LpId p, OpKind kind, double comm, double wait) const {
   if (comm == 0 && wait == 0) return;
-  if (s.full != nullptr) {
-    OpTimes& o = s.full[p].op(kind);
+  on_kind(s, p, kind, [&](auto& o) {
     o.communication += comm;
     o.real_sync += wait;
-  } else {
-    KindFigures& o = column(s, kind)[p];
-    o.communication += comm;
-    o.real_sync += wait;
-  }
+  });
 }
 
 void MpCharacteristics::spill(Lp& l, engine::LpId lp) {
@@ -269,15 +264,10 @@ void MpCharacteristics::close_collective(OpenCollective& c) {
   for (std::size_t p = 0; p < c.lps.size(); ++p) {
     const Participant& x = c.lps[p];
     if (x.where == nullptr) continue;
-    if (x.where->full != nullptr) {
-      OpTimes& o = x.where->full[p].op(c.kind);
+    on_kind(*x.where, static_cast<engine::LpId>(p), c.kind, [&](auto& o) {
       o.synchronization += max_enter - x.enter;
       if (x.exit == x.exit) o.variation += max_exit - x.exit;
-    } else {
-      KindFigures& o = column(*x.where, c.kind)[p];
-      o.synchronization += max_enter - x.enter;
-      if (x.exit == x.exit) o.variation += max_exit - x.exit;
-    }
+    });
   }
 }
 

@@ -204,6 +204,17 @@ class MpCharacteristics final : public engine::Observer {
   void point_outside_regions(engine::LpId lp);
   std::unique_ptr<Sheet> new_sheet();
   KindFigures* column(Sheet& s, OpKind kind) const;
+  /// Calls `f` on processor `p`'s figures of operation kind `kind` in `s`: its OpTimes when the
+  /// sheet is full, else its KindFigures (the column allocated when first asked for). Both name
+  /// what the run accumulates alike: communication, real_sync, synchronization, variation.
+  template <typename F>
+  void on_kind(Sheet& s, engine::LpId p, OpKind kind, F&& f) const {
+    if (s.full != nullptr) {
+      f(s.full[p].op(kind));
+    } else {
+      f(column(s, kind)[p]);
+    }
+  }
   static void clear(Sheet& s);
   Pending& pending(std::uint64_t phase);
   void end_phase(engine::LpId lp);
