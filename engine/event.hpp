@@ -34,6 +34,12 @@ enum class EventKind : std::uint8_t {
 /// Category of a compute event.
 enum class ComputeCategory : std::uint8_t { user, system, io };
 
+/// Flag in `detail` of a receive's completion (recv, wait, waitall) that waited for a late sender
+/// while a message sent to the same LP before the awaited one (by another LP, or by the same LP
+/// with another tag) was already there to be received: messages received in the wrong order
+/// (Scalasca's "Late Sender, Wrong Order"). Event::base_detail() is `detail` without it.
+inline constexpr std::uint8_t detail_wrong_order = 0x80;
+
 /// One event. Small and trivially copyable: emitted on the hot path, never allocated.
 struct Event {
   SimTime clock_before = 0;   ///< LP clock when the step began
@@ -46,9 +52,13 @@ struct Event {
   EventKind kind = EventKind::compute;
   std::uint8_t detail = 0;    ///< ComputeCategory for compute, 1 = blocking for send/recv,
                               ///< 2 for wait/waitall when the request waited for last was a send,
-                              ///< CollectiveKind + 1 for collective events
+                              ///< CollectiveKind + 1 for collective events; a receive's
+                              ///< completion may add detail_wrong_order
   std::uint8_t internal = 0;  ///< 1 when part of an expanded collective
   LpStatus status = LpStatus::running;  ///< LP status after the step
+
+  /// `detail` without the detail_wrong_order flag.
+  std::uint8_t base_detail() const { return static_cast<std::uint8_t>(detail & ~detail_wrong_order); }
 };
 static_assert(sizeof(Event) <= 48, "Event is copied on the hot path: keep it within 48 bytes");
 

@@ -202,7 +202,7 @@ void MpCharacteristics::complete(ProcessorTimes& t) {
 // The call and where it goes (kind, detail, peer, tag folded into one word), not its duration or
 // size: the same code in another iteration signs the same.
 void MpCharacteristics::sign(Lp& l, const engine::Event& e) {
-  const std::uint64_t call = static_cast<std::uint64_t>(e.kind) | static_cast<std::uint64_t>(e.detail) << 8 |
+  const std::uint64_t call = static_cast<std::uint64_t>(e.kind) | static_cast<std::uint64_t>(e.base_detail()) << 8 |
                              static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.peer)) << 16;
   l.signature = mix(l.signature, call ^ static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.tag)) << 40);
 }
@@ -531,12 +531,12 @@ void MpCharacteristics::on_event(const engine::Event& e) {
       communicate(l, e.lp, comm_kind, e);
       if (!internal) {
         ++l.sends;
-        if (e.detail == 0) ++l.open_requests;
+        if (e.base_detail() == 0) ++l.open_requests;
       }
       break;
     case EventKind::recv:
       communicate(l, e.lp, comm_kind, e);
-      if (!internal && e.detail == 0) ++l.open_requests;
+      if (!internal && e.base_detail() == 0) ++l.open_requests;
       break;
     case EventKind::wait:
       communicate(l, e.lp, comm_kind, e);

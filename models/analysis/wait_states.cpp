@@ -26,8 +26,8 @@ constexpr std::uint8_t code_start = 0, code_isend = 1, code_send = 2, code_irecv
 
 std::uint8_t call_code(const engine::Event& e) {
   switch (e.kind) {
-    case EventKind::send: return e.detail == 1 ? code_send : code_isend;
-    case EventKind::recv: return e.detail == 1 ? code_recv : code_irecv;
+    case EventKind::send: return e.base_detail() == 1 ? code_send : code_isend;
+    case EventKind::recv: return e.base_detail() == 1 ? code_recv : code_irecv;
     case EventKind::wait: return code_wait;
     case EventKind::waitall: return code_waitall;
     case EventKind::test: return code_test;
@@ -301,11 +301,12 @@ double WaitStateAnalyzer::waiting_within(engine::LpId q, double begin, double en
 }
 
 void WaitStateAnalyzer::record(engine::LpId p, WaitPattern pattern, std::size_t op, double enter_p, double enter_q,
-                               engine::LpId q) {
+                               engine::LpId q, bool wrong_order) {
   const double w = enter_q - enter_p;
   if (!(w > 0)) return;
   const double indirect = q == p ? 0.0 : std::min(w, waiting_within(q, enter_p, enter_q));
   lps_[p].patterns[static_cast<std::size_t>(pattern)].add(w, indirect);
+  if (wrong_order) lps_[p].wrong_order.add(w, indirect);
   by_operation_[op].add(w, indirect);
   attribute(p, q, op, enter_p, enter_q, w - indirect);
   LpHead& t = heads_[p];
@@ -343,11 +344,11 @@ void WaitStateAnalyzer::on_event(const engine::Event& e) {
       if (peer) add_sync(e.lp, e.clock_after, e.waited > 0 ? with : with + 1);
       break;
     case EventKind::recv:  // a blocking receive completed (an irecv only posts)
-      if (peer && e.detail == 1) add_sync(e.lp, e.clock_after, with);
+      if (peer && e.base_detail() == 1) add_sync(e.lp, e.clock_after, with);
       break;
     case EventKind::wait:
     case EventKind::waitall:  // the request waited for last; an eager send's completion depends on nobody
-      if (peer && (e.detail != 2 || e.waited > 0)) add_sync(e.lp, e.clock_after, with);
+      if (peer && (e.base_detail() != 2 || e.waited > 0)) add_sync(e.lp, e.clock_after, with);
       break;
     case EventKind::collective:
     case EventKind::collective_end:
@@ -367,9 +368,10 @@ void WaitStateAnalyzer::classify(const engine::Event& e) {
       if (!(e.waited > 0) || e.peer < 0 || static_cast<std::uint32_t>(e.peer) >= lps_.size()) return;
       // A blocking send (detail 1) or a wait on a send request that waited: late receiver; any
       // other waiting completion of a receive: late sender.
-      const bool sender_side = e.kind == EventKind::send || e.detail == 2;
+      const bool sender_side = e.kind == EventKind::send || e.base_detail() == 2;
       record(e.lp, sender_side ? WaitPattern::late_receiver : WaitPattern::late_sender, 0, e.clock_before,
-             e.clock_before + e.waited, static_cast<engine::LpId>(e.peer));
+             e.clock_before + e.waited, static_cast<engine::LpId>(e.peer),
+             !sender_side && (e.detail & engine::detail_wrong_order) != 0);
       return;
     }
     case EventKind::collective_begin:
@@ -446,6 +448,9 @@ LpWaits sum_waits(const std::vector<LpWaits>& lps) {
       t.patterns[i].indirect_s += l.patterns[i].indirect_s;
       t.patterns[i].count += l.patterns[i].count;
     }
+    t.wrong_order.total_s += l.wrong_order.total_s;
+    t.wrong_order.indirect_s += l.wrong_order.indirect_s;
+    t.wrong_order.count += l.wrong_order.count;
   }
   return t;
 }

@@ -66,6 +66,10 @@ struct RegionCause {
 /// Per-LP results.
 struct LpWaits {
   std::array<WaitAmount, wait_pattern_count> patterns{};
+  /// The part of late_sender waited while a message sent earlier to the same LP was already there
+  /// to be received (messages in the wrong order; Scalasca's "Late Sender, Wrong Order"): not a
+  /// pattern of its own, so not in total_s() or indirect_s().
+  WaitAmount wrong_order{};
   double total_s() const;
   double indirect_s() const;  ///< indirect part over all patterns
 };
@@ -187,7 +191,8 @@ class WaitStateAnalyzer final : public engine::Observer {
     std::vector<double> enter;  ///< entry time per LP
   };
 
-  void record(engine::LpId p, WaitPattern pattern, std::size_t op, double enter_p, double enter_q, engine::LpId q);
+  void record(engine::LpId p, WaitPattern pattern, std::size_t op, double enter_p, double enter_q, engine::LpId q,
+              bool wrong_order = false);
   void attribute(engine::LpId p, engine::LpId q, std::size_t op, double enter_p, double enter_q, double direct);
   void close_phase(engine::LpId lp, const engine::Event& e);
   void add_sync(engine::LpId lp, double at, std::uint32_t with);

@@ -541,6 +541,7 @@ void MpProgram::deliver(std::uint32_t mid, std::uint32_t rid, engine::Scheduler&
                      where(rq.owner), m.bytes, m.src, m.tag, rq.bytes));
   }
   rq.start = m.start;
+  rq.sent = m.sent;
   rq.matched = m.src;
   rq.complete = std::max(m.arrival, rq.post) + m.recv_overhead;
   rq.known = true;
@@ -571,9 +572,8 @@ void MpProgram::on_known(std::uint32_t req, engine::Scheduler& s) {
   if (wait_satisfied(r, done, started)) s.wake(q.owner, done);
 }
 
-bool MpProgram::wait_satisfied(const Rank& r, SimTime& done, SimTime& started, std::int32_t* last_peer,
-                               bool* last_is_send) const {
-  // `last_peer`: the peer of the request whose transfer started last (the one waited for).
+bool MpProgram::wait_satisfied(const Rank& r, SimTime& done, SimTime& started, std::uint32_t* last_req) const {
+  // `last_req`: the request whose transfer started last (the one waited for).
   auto over = [&](const std::vector<std::uint32_t>& ids) {
     done = 0;
     started = 0;
@@ -584,8 +584,7 @@ bool MpProgram::wait_satisfied(const Rank& r, SimTime& done, SimTime& started, s
       done = std::max(done, q.complete);
       if (first || q.start > started) {
         started = q.start;
-        if (last_peer != nullptr) *last_peer = q.matched >= 0 ? q.matched : q.peer;
-        if (last_is_send != nullptr) *last_is_send = q.is_send;
+        if (last_req != nullptr) *last_req = id;
       }
       first = false;
     }
@@ -597,14 +596,32 @@ bool MpProgram::wait_satisfied(const Rank& r, SimTime& done, SimTime& started, s
       if (!q.known) return false;
       done = q.complete;
       started = q.start;
-      if (last_peer != nullptr) *last_peer = q.matched >= 0 ? q.matched : q.peer;
-      if (last_is_send != nullptr) *last_is_send = q.is_send;
+      if (last_req != nullptr) *last_req = r.wait_req;
       return true;
     }
     case WaitMode::group: return over(r.group);
     case WaitMode::pending: return over(r.pending);
     default: return false;
   }
+}
+
+// Messages in the wrong order: was a point-to-point message sent to this rank before `sent` (the
+// awaited message's send) already there to be received while the rank waited — unexpected (no
+// receive posted for it), or matched by a non-blocking receive this wait does not cover? The
+// scheduler runs the steps in clock order, so every send posted before `sent` has been made.
+// Messages of expanded collectives (negative tags; their requests are not pending ones) do not
+// count: no receive order of the program fetches them.
+bool MpProgram::earlier_message_there(const Rank& r, SimTime sent, std::uint32_t awaited) const {
+  for (std::uint32_t cur = r.unexpected_head; cur != none; cur = messages_[cur].next) {
+    const Message& m = messages_[cur];
+    if (m.tag >= 0 && m.sent < sent) return true;
+  }
+  if (r.wait == WaitMode::pending) return false;  // a waitall covers every pending request
+  for (std::uint32_t id : r.pending) {
+    const Request& q = requests_[id];
+    if (id != awaited && id != r.wait_req && !q.is_send && q.known && q.sent < sent) return true;
+  }
+  return false;
 }
 
 StepResult MpProgram::block(LpId lp, WaitMode mode, EventKind kind, std::int32_t peer, std::int32_t tag,
@@ -639,15 +656,26 @@ StepResult MpProgram::block(LpId lp, WaitMode mode, EventKind kind, std::int32_t
 StepResult MpProgram::complete_now(LpId lp, engine::Scheduler& s) {
   Rank& r = ranks_[lp];
   SimTime done = 0, started = 0;
+  std::uint32_t last = none;
+  wait_satisfied(r, done, started, &last);
   std::int32_t waited_peer = r.wait_peer;
   bool last_is_send = false;
-  wait_satisfied(r, done, started, &waited_peer, &last_is_send);
+  SimTime last_sent = 0;
+  if (last != none) {
+    const Request& q = requests_[last];
+    waited_peer = q.matched >= 0 ? q.matched : q.peer;
+    last_is_send = q.is_send;
+    last_sent = q.sent;
+  }
   std::uint8_t detail = r.wait_detail;
   if ((r.wait_event == EventKind::wait || r.wait_event == EventKind::waitall) && last_is_send) detail = 2;
   SimTime& clock = s.lp(lp).clock;
   const SimTime before = r.wait_since;
   clock = std::max(clock, done);
   const SimTime waited = std::clamp(started - before, SimTime{0}, clock - before);
+  if (waited > 0 && !last_is_send && !r.in_collective && earlier_message_there(r, last_sent, last)) {
+    detail = static_cast<std::uint8_t>(detail | engine::detail_wrong_order);
+  }
   switch (r.wait) {
     case WaitMode::request: {
       if (r.wait_detail == 1) r.wait_bytes = requests_[r.wait_req].bytes;  // a blocking receive: the size delivered

@@ -75,6 +75,7 @@ class MpProgram final : public engine::Program {
     SimTime post = 0;      ///< when posted
     SimTime start = 0;     ///< when its data started to move
     SimTime complete = 0;  ///< when it completes (valid when `known`)
+    SimTime sent = 0;      ///< a matched receive: when its message was sent
     std::uint64_t bytes = 0;
     std::uint64_t line = 0;
     std::int32_t peer = -1;
@@ -163,8 +164,8 @@ class MpProgram final : public engine::Program {
                           engine::Scheduler& s);
   void deliver(std::uint32_t msg, std::uint32_t recv, engine::Scheduler& s);
   void on_known(std::uint32_t req, engine::Scheduler& s);
-  bool wait_satisfied(const Rank& r, SimTime& done, SimTime& started, std::int32_t* last_peer = nullptr,
-                      bool* last_is_send = nullptr) const;
+  bool wait_satisfied(const Rank& r, SimTime& done, SimTime& started, std::uint32_t* last_req = nullptr) const;
+  bool earlier_message_there(const Rank& r, SimTime sent, std::uint32_t awaited) const;
   engine::StepResult block(LpId lp, WaitMode mode, engine::EventKind kind, std::int32_t peer, std::int32_t tag,
                            std::uint64_t bytes, std::uint8_t detail, engine::Scheduler& s);
   engine::StepResult complete_now(LpId lp, engine::Scheduler& s);

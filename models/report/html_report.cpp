@@ -356,6 +356,11 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
     out += fmt::format("<p class=\"muted\">{} more ranks: see --json; the total is over all {} ranks.</p>\n",
                        v.waits.size() - n, v.waits.size());
   }
+  if (total.wrong_order.count > 0) {
+    out += fmt::format("<p>Messages in wrong order: {} s of the late-sender waiting ({} waits, {} s indirect) passed while "
+                       "a message sent earlier was already there to receive.</p>\n",
+                       sec(total.wrong_order.total_s), total.wrong_order.count, sec(total.wrong_order.indirect_s));
+  }
 
   std::string ops;
   for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {

@@ -72,6 +72,14 @@ std::string waiting_focus(const VariantResult& v, double wait_s, const char* lat
                                  "of the late {})",
                                  100.0 * a.total_s / wait_s, wait_operation_name(v, op),
                                  std::min(100.0, 100.0 * v.explained_by_operation[op] / a.total_s), late);
+  // Point-to-point waiting of which a good part is messages received in the wrong order.
+  const analysis::WaitAmount wrong = analysis::sum_waits(v.waits).wrong_order;
+  if (op == 0 && wrong.total_s >= 0.1 * a.total_s) {
+    text += fmt::format("; {:.1f} % of it is messages received in the wrong order (a message sent earlier was already "
+                        "there): where the program can use that message first, receive whichever comes first "
+                        "(MPI_Waitany, MPI_ANY_SOURCE)",
+                        100.0 * wrong.total_s / a.total_s);
+  }
   if (!v.causes.empty()) {
     text += fmt::format("; the region causing the most waiting is \"{}\" ({:.6f} s in {} waits)", v.causes.front().name,
                         v.causes.front().caused_s, v.causes.front().waits);
@@ -224,6 +232,12 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
                        a.total_s, a.count, 100.0 * a.indirect_s / a.total_s);
   }
   out << "  waiting by operation: " << ops << "\n";
+  if (total.wrong_order.count > 0) {
+    out << fmt::format("  messages in wrong order: {:.6f} s of the late-sender waiting ({} waits, {:.0f} % indirect): a "
+                       "message sent earlier was already there to receive\n",
+                       total.wrong_order.total_s, total.wrong_order.count,
+                       100.0 * total.wrong_order.indirect_s / total.wrong_order.total_s);
+  }
   if (!v.causes.empty()) {
     out << (dvm ? "  root causes (waiting caused in other processors, by statement):\n"
                 : "  root causes (waiting caused in other ranks, by code region):\n");
@@ -326,6 +340,7 @@ Json processor_waits_json(const VariantResult& v, std::size_t r) {
   for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
     p[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i))) + "_s"] = v.waits[r].patterns[i].total_s;
   }
+  if (v.wait_operations != WaitOperations::dvm) p["late_sender_wrong_order_s"] = v.waits[r].wrong_order.total_s;
   p["indirect_s"] = v.waits[r].indirect_s();
   return p;
 }
@@ -365,6 +380,8 @@ Json variant_json(const VariantResult& v, bool whole) {
     for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
       patterns[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i)))] = amount_json(sum.patterns[i]);
     }
+    // Part of late_sender, not a pattern of its own.
+    if (v.wait_operations != WaitOperations::dvm) patterns["late_sender"]["wrong_order"] = amount_json(sum.wrong_order);
     ws["patterns"] = patterns;
     Json ops = Json::object();
     for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {

@@ -31,12 +31,12 @@ void MessageMatcher::on_event(const engine::Event& e, std::vector<MatchedMessage
   switch (e.kind) {
     case EventKind::send: {
       on_send(e, out);
-      if (e.detail == 0) lps_[e.lp].pending.push_back(Pending{0, e.peer, e.tag, true, internal});
+      if (e.base_detail() == 0) lps_[e.lp].pending.push_back(Pending{0, e.peer, e.tag, true, internal});
       break;
     }
     case EventKind::recv: {
       const std::uint64_t id = on_post(e);
-      if (e.detail == 1) {
+      if (e.base_detail() == 1) {
         complete(id, e, out);
       } else {
         lps_[e.lp].pending.push_back(Pending{id, e.peer, e.tag, false, internal});
@@ -378,12 +378,12 @@ void ChromeTrace::on_event(const engine::Event& e) {
       if (a > b) slice("sleeping", "sleep", e.lp, b, a, "\"op\":\"sleep\"");
       break;
     case EventKind::send: {
-      const char* op = e.detail == 1 ? "send" : "isend";
+      const char* op = e.base_detail() == 1 ? "send" : "isend";
       communication(e, comm_args(e, op));
       break;
     }
     case EventKind::recv: {
-      const char* op = e.detail == 1 ? "recv" : "irecv";
+      const char* op = e.base_detail() == 1 ? "recv" : "irecv";
       communication(e, comm_args(e, op));
       break;
     }

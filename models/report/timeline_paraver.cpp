@@ -55,8 +55,8 @@ constexpr std::array<std::pair<const char*, const char*>, 18> standard_states{{
 // Values of paraver_p2p_type.
 std::int64_t p2p_value(const engine::Event& e) {
   switch (e.kind) {
-    case EventKind::send: return e.detail == 1 ? 1 : 2;
-    case EventKind::recv: return e.detail == 1 ? 3 : 4;
+    case EventKind::send: return e.base_detail() == 1 ? 1 : 2;
+    case EventKind::recv: return e.base_detail() == 1 ? 3 : 4;
     case EventKind::wait: return 5;
     case EventKind::waitall: return 6;
     case EventKind::test: return 7;
@@ -139,7 +139,7 @@ void ParaverTrace::on_event(const engine::Event& e) {
     case EventKind::wait:
     case EventKind::waitall:
     case EventKind::test: {
-      const bool blocking = e.detail == 1;
+      const bool blocking = e.base_detail() == 1;
       ParaverState transfer = ParaverState::wait_all;
       if (e.kind == EventKind::send) transfer = blocking ? ParaverState::blocking_send : ParaverState::immediate_send;
       if (e.kind == EventKind::recv) transfer = blocking ? ParaverState::send_receive : ParaverState::immediate_receive;

@@ -76,6 +76,32 @@ TEST_CASE("WaitStateAnalyzer finds a late sender") {
   CHECK(w[1].total_s() == doctest::Approx(0.0));
 }
 
+TEST_CASE("WaitStateAnalyzer counts a late sender's wait in the wrong order with its indirect part") {
+  // Rank 3 sends to rank 1 at 4 us; rank 1 waits for it (4 us, direct), then sends to rank 0.
+  // Rank 2 sends to rank 0 at 1 us. Rank 0 receives from 1 first: it waits from 0 until rank 1's
+  // send (after 4 us + the 10-byte transfer), while rank 2's message, sent at 1 us, is there:
+  // all of that wait is in the wrong order, 4 us of it propagated from rank 1's own wait.
+  auto w = waits({{rec(MpOpKind::recv, 1, 0, 10), rec(MpOpKind::recv, 2, 0, 10)},
+                  {rec(MpOpKind::recv, 3, 0, 10), rec(MpOpKind::send, 0, 0, 10)},
+                  {compute_us(1), rec(MpOpKind::send, 0, 0, 10)},
+                  {compute_us(4), rec(MpOpKind::send, 1, 0, 10)}});
+  const auto& late = at(w, 0, WaitPattern::late_sender);
+  CHECK(late.total_s > 5e-6);
+  CHECK(late.count == 1);
+  CHECK(w[0].wrong_order.count == 1);
+  CHECK(w[0].wrong_order.total_s == late.total_s);
+  CHECK(w[0].wrong_order.indirect_s == doctest::Approx(4e-6));
+  CHECK(w[0].wrong_order.indirect_s == late.indirect_s);
+  // Rank 1 waited for the only message sent to it: in order.
+  CHECK(at(w, 1, WaitPattern::late_sender).total_s == doctest::Approx(4e-6));
+  CHECK(w[1].wrong_order.count == 0);
+  // Not a pattern of its own: the totals count it once, under late_sender.
+  CHECK(w[0].total_s() == late.total_s);
+  const auto sum = models::analysis::sum_waits(w);
+  CHECK(sum.wrong_order.total_s == w[0].wrong_order.total_s);
+  CHECK(sum.wrong_order.count == 1);
+}
+
 TEST_CASE("WaitStateAnalyzer finds a late receiver") {
   // 1000 B rendezvous sent at 0; the receive is posted at 3 us: the sender waits 3 us.
   auto w = waits({{rec(MpOpKind::send, 1, 0, 1000)}, {compute_us(3), rec(MpOpKind::recv, 0, 0, 1000)}});

@@ -338,6 +338,63 @@ TEST_CASE("augur prints no progress line when stderr is not a terminal") {
 }
 
 TEST_SUITE("golden") {
+TEST_CASE("augur separates messages received in the wrong order from the rest of the late-sender waiting") {
+  // 1 Gflop/s, 1 us, 10 GB/s: an 8-byte eager message starts moving when it is sent. Rank 1
+  // computes 3 s before sending to rank 0, rank 2 1 s (or 4 s); rank 0 receives from 1 first.
+  const fs::path d = temp_dir("wrong_order");
+  std::ofstream(d / "m.yaml") << "{schema_version: 1, model: loggp_smp, cpu_speed: 1Gflops, latency: 1us, bandwidth: 10GBps}\n";
+  struct Case {
+    const char* name;
+    std::string rank0, rank1, rank2;
+    double late_sender, wrong_order;
+    std::uint64_t wrong_count;
+  };
+  const std::string sends1 = "1 init\n1 compute 3e9\n1 send 0 0 8 0\n1 finalize\n";
+  const std::string sends2_at_1 = "2 init\n2 compute 1e9\n2 send 0 0 8 0\n2 finalize\n";
+  const Case cases[] = {
+      // Rank 0 waits 3 s for rank 1 while rank 2's message, sent at 1 s, is already there: the
+      // whole wait is in the wrong order; the receive from 2 then completes at once.
+      {"other sender earlier", "0 init\n0 recv 1 0 8 0\n0 recv 2 0 8 0\n0 finalize\n", sends1, sends2_at_1, 3.0, 3.0, 1},
+      // Rank 2 sends at 4 s, after rank 1: 3 s waited in order, then about 1 s more for rank 2.
+      {"other sender later", "0 init\n0 recv 1 0 8 0\n0 recv 2 0 8 0\n0 finalize\n", sends1,
+       "2 init\n2 compute 4e9\n2 send 0 0 8 0\n2 finalize\n", 4.0, 0.0, 0},
+      // The same sender, another tag: tag 5 sent at 1 s, tag 0 at 3 s, received tag 0 first.
+      {"same sender other tag", "0 init\n0 recv 1 0 8 0\n0 recv 1 5 8 0\n0 finalize\n",
+       "1 init\n1 compute 1e9\n1 send 0 5 8 0\n1 compute 2e9\n1 send 0 0 8 0\n1 finalize\n",
+       "2 init\n2 compute 3e9\n2 finalize\n", 3.0,
+       3.0, 1},
+      // Both receives posted, the wait on rank 1's first while rank 2's is already matched.
+      {"wait on the later of two posted receives",
+       "0 init\n0 irecv 1 0 8 0\n0 irecv 2 0 8 0\n0 wait 1 0 0\n0 wait 2 0 0\n0 finalize\n", sends1, sends2_at_1, 3.0,
+       3.0, 1},
+      // A waitall waits for both together: no order to get wrong.
+      {"waitall", "0 init\n0 irecv 1 0 8 0\n0 irecv 2 0 8 0\n0 waitall\n0 finalize\n", sends1, sends2_at_1, 3.0, 0.0, 0},
+  };
+  for (const Case& c : cases) {
+    const std::string name = c.name;
+    CAPTURE(name);
+    std::ofstream(d / "rank0.txt") << c.rank0;
+    std::ofstream(d / "rank1.txt") << c.rank1;
+    std::ofstream(d / "rank2.txt") << c.rank2;
+    std::ofstream(d / "trace.txt") << "rank0.txt\nrank1.txt\nrank2.txt\n";
+    const Result r = run_augur("run --trace ti:" + (d / "trace.txt").string() + " --machine " + (d / "m.yaml").string() +
+                               " --json " + (d / "w.json").string() + " --html " + (d / "w.html").string());
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    const auto ws = nlohmann::json::parse(slurp(d / "w.json"))["variants"][0]["wait_states"];
+    const auto& rank0 = ws["processors"][0];
+    CHECK(rank0["late_sender_s"].get<double>() == doctest::Approx(c.late_sender).epsilon(1e-5));
+    CHECK(rank0["late_sender_wrong_order_s"].get<double>() == doctest::Approx(c.wrong_order).epsilon(1e-5));
+    const auto& wrong = ws["patterns"]["late_sender"]["wrong_order"];
+    CHECK(wrong["total_s"].get<double>() == doctest::Approx(c.wrong_order).epsilon(1e-5));
+    CHECK(wrong["count"].get<std::uint64_t>() == c.wrong_count);
+    // The text report says so when it happens, and the advice points at it (waiting is the lost
+    // time: rank 0 waits 3 s while ranks 1 and 2 compute).
+    CHECK((r.out.find("messages in wrong order: ") != std::string::npos) == (c.wrong_count > 0));
+    CHECK((r.out.find("messages received in the wrong order") != std::string::npos) == (c.wrong_count > 0));
+    CHECK((slurp(d / "w.html").find("<p>Messages in wrong order: ") != std::string::npos) == (c.wrong_count > 0));
+  }
+}
+
 TEST_CASE("augur wait states of tiny-4 agree with SimGrid's per-action log") {
   // tiny-4/platform.xml: private links 125 MBps / 50 us to a 1.25 GBps / 1 us backbone, so host to
   // host 101 us and 125 MBps, priced by SimGrid's default SMPI model (size-dependent factors). A
