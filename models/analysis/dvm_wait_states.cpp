@@ -143,6 +143,7 @@ void DvmWaitStates::wait(engine::LpId p, engine::LpId q, WaitPattern pattern, Op
   const auto op = static_cast<std::size_t>(kind);
   lps_[p].patterns[static_cast<std::size_t>(pattern)].add(w, indirect);
   by_operation_[op].add(w, indirect);
+  if (q != p) lps_[q].caused_s += w - indirect;
 
   // H-CWP-DM: q's stretch that ends at its entry `end` — closed already if q's own event of this
   // synchronisation came first (its synchronisation point is then after p's entry), else still

@@ -307,6 +307,7 @@ void WaitStateAnalyzer::record(engine::LpId p, WaitPattern pattern, std::size_t 
   const double indirect = q == p ? 0.0 : std::min(w, waiting_within(q, enter_p, enter_q));
   lps_[p].patterns[static_cast<std::size_t>(pattern)].add(w, indirect);
   if (wrong_order) lps_[p].wrong_order.add(w, indirect);
+  if (q != p) lps_[q].caused_s += w - indirect;
   by_operation_[op].add(w, indirect);
   attribute(p, q, op, enter_p, enter_q, w - indirect);
   LpHead& t = heads_[p];
@@ -451,6 +452,7 @@ LpWaits sum_waits(const std::vector<LpWaits>& lps) {
     t.wrong_order.total_s += l.wrong_order.total_s;
     t.wrong_order.indirect_s += l.wrong_order.indirect_s;
     t.wrong_order.count += l.wrong_order.count;
+    t.caused_s += l.caused_s;
   }
   return t;
 }

@@ -70,6 +70,8 @@ struct LpWaits {
   /// to be received (messages in the wrong order; Scalasca's "Late Sender, Wrong Order"): not a
   /// pattern of its own, so not in total_s() or indirect_s().
   WaitAmount wrong_order{};
+  /// Direct waiting of other LPs on this one: the delay it caused, not one it passed on.
+  double caused_s = 0;
   double total_s() const;
   double indirect_s() const;  ///< indirect part over all patterns
 };

@@ -342,11 +342,11 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
   for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
     out += fmt::format("<th>{} (s)</th>", esc(std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i)))));
   }
-  out += "<th>indirect (s)</th></tr>\n";
+  out += "<th>indirect (s)</th><th title=\"direct waiting of others on this one\">caused (s)</th></tr>\n";
   auto row = [&](const std::string& name, const analysis::LpWaits& w, bool is_total) {
     out += fmt::format("<tr{}><td>{}</td>", is_total ? " class=\"total\"" : "", esc(name));
     for (const auto& a : w.patterns) out += fmt::format("<td class=\"n\">{}</td>", sec(a.total_s));
-    out += fmt::format("<td class=\"n\">{}</td></tr>\n", sec(w.indirect_s()));
+    out += fmt::format("<td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n", sec(w.indirect_s()), sec(w.caused_s));
   };
   const std::size_t n = std::min(v.waits.size(), max_table_rows);
   for (std::size_t r = 0; r < n; ++r) row(std::to_string(r), v.waits[r], false);

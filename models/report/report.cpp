@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -58,6 +59,34 @@ nlohmann::ordered_json amount_json(const analysis::WaitAmount& a) {
   return j;
 }
 
+// The (at most 3) LPs that caused the most direct waiting in others, each with at least 5 % of it:
+// "; the ranks that make others wait most: 3 (0.021000 s, 41.2 %), 7 (…)". Empty when no LP
+// stands out (every one below 5 %) or nothing was caused.
+std::string late_ranks(const VariantResult& v, const char* late) {
+  double all = 0;
+  for (const auto& w : v.waits) all += w.caused_s;
+  if (!(all > 0)) return {};
+  std::array<std::size_t, 3> top{};
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < v.waits.size(); ++i) {
+    const double c = v.waits[i].caused_s;
+    if (!(c >= 0.05 * all)) continue;
+    std::size_t at = n < top.size() ? n++ : top.size();  // insertion sort by caused time, then by index
+    while (at > 0 && v.waits[top[at - 1]].caused_s < c) {
+      if (at < top.size()) top[at] = top[at - 1];
+      --at;
+    }
+    if (at < top.size()) top[at] = i;
+  }
+  if (n == 0) return {};
+  std::string text = fmt::format("; the {} that make others wait most: ", late);
+  for (std::size_t k = 0; k < n; ++k) {
+    text += fmt::format("{}{} ({:.6f} s, {:.1f} %)", k == 0 ? "" : ", ", top[k], v.waits[top[k]].caused_s,
+                        100.0 * v.waits[top[k]].caused_s / all);
+  }
+  return text;
+}
+
 // Where most of the waiting `wait_s` is, how much of it the late processors' excess explains, and
 // the region causing the most of it: "; 93.0 % of the waiting is at allreduce (…); the region …".
 std::string waiting_focus(const VariantResult& v, double wait_s, const char* late) {
@@ -84,7 +113,7 @@ std::string waiting_focus(const VariantResult& v, double wait_s, const char* lat
     text += fmt::format("; the region causing the most waiting is \"{}\" ({:.6f} s in {} waits)", v.causes.front().name,
                         v.causes.front().caused_s, v.causes.front().waits);
   }
-  return text;
+  return text + late_ranks(v, late);
 }
 
 // The analyzer's method for a DVM run, from the characteristics of the whole program (Main):
@@ -213,12 +242,14 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
     return;
   }
   const bool dvm = v.wait_operations == WaitOperations::dvm;
-  out << fmt::format("  wait states (s):\n  {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", dvm ? "proc" : "rank",
-                     "late_sender", "late_recv", "barrier", "early_reduce", "late_bcast", "wait_nxn", "indirect");
+  out << fmt::format("  wait states (s):  caused = the direct waiting of others on this {}\n"
+                     "  {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n",
+                     dvm ? "processor" : "rank", dvm ? "proc" : "rank", "late_sender", "late_recv", "barrier",
+                     "early_reduce", "late_bcast", "wait_nxn", "indirect", "caused");
   auto row = [&](const std::string& name, const analysis::LpWaits& w) {
-    out << fmt::format("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f}\n", name,
+    out << fmt::format("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f}\n", name,
                        w.patterns[0].total_s, w.patterns[1].total_s, w.patterns[2].total_s, w.patterns[3].total_s,
-                       w.patterns[4].total_s, w.patterns[5].total_s, w.indirect_s());
+                       w.patterns[4].total_s, w.patterns[5].total_s, w.indirect_s(), w.caused_s);
   };
   const std::size_t n = max_rows == 0 ? v.waits.size() : std::min(max_rows, v.waits.size());
   for (std::size_t i = 0; i < n; ++i) row(std::to_string(i), v.waits[i]);
@@ -342,6 +373,7 @@ Json processor_waits_json(const VariantResult& v, std::size_t r) {
   }
   if (v.wait_operations != WaitOperations::dvm) p["late_sender_wrong_order_s"] = v.waits[r].wrong_order.total_s;
   p["indirect_s"] = v.waits[r].indirect_s();
+  p["caused_s"] = v.waits[r].caused_s;
   return p;
 }
 

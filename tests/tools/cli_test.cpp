@@ -392,6 +392,8 @@ TEST_CASE("augur separates messages received in the wrong order from the rest of
     CHECK((r.out.find("messages in wrong order: ") != std::string::npos) == (c.wrong_count > 0));
     CHECK((r.out.find("messages received in the wrong order") != std::string::npos) == (c.wrong_count > 0));
     CHECK((slurp(d / "w.html").find("<p>Messages in wrong order: ") != std::string::npos) == (c.wrong_count > 0));
+    // Rank 1, late by 3 s, is the one that makes the others wait (rank 2 too in the second case).
+    CHECK(r.out.find("the ranks that make others wait most: 1 (3.0000") != std::string::npos);
   }
 }
 
@@ -436,6 +438,25 @@ TEST_CASE("augur wait states of tiny-4 agree with SimGrid's per-action log") {
   CHECK(get(3, "wait_at_barrier_s") == doctest::Approx(0.0));
   // rank 3's wait is propagated: rank 2 was itself waiting for rank 1 (1.509680 s indirect).
   CHECK(get(3, "indirect_s") == doctest::Approx(1.509680).epsilon(1e-5));
+  // Who made the others wait (direct parts only): rank 1 — rank 0's late receiver (1.0 s) and
+  // rank 2's late sender (1.509680 s); rank 2 — rank 3's late sender less what rank 2 only passed
+  // on (1.519361 − 1.509680 = 0.009681 s); rank 3 — the barrier (3.000619 + 2 × 3.000280 s) and
+  // the part of rank 0's 0.019361 s wait after its own wait ended at 2.019361 (it was receiving
+  // rank 2's 1 MB until 2.029041: 0.009680 s direct). The allreduce's waits for its last entry
+  // (< 1 ms) come on top.
+  CHECK(get(1, "caused_s") == doctest::Approx(2.509680).epsilon(1e-3));
+  CHECK(get(2, "caused_s") == doctest::Approx(0.009681).epsilon(0.1));
+  CHECK(get(3, "caused_s") == doctest::Approx(9.001179 + 0.009680).epsilon(1e-4));
+  double caused = 0, waited = 0, indirect = 0;
+  for (int rank = 0; rank < 4; ++rank) {
+    caused += get(rank, "caused_s");
+    indirect += get(rank, "indirect_s");
+    for (const char* k : {"late_sender_s", "late_receiver_s", "wait_at_barrier_s", "early_reduce_s", "late_broadcast_s",
+                          "wait_at_nxn_s"}) {
+      waited += get(rank, k);
+    }
+  }
+  CHECK(caused == doctest::Approx(waited - indirect));
 }
 }
 
