@@ -388,6 +388,7 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   result.waits_by_operation = waits.by_operation();
   result.explained_by_operation = waits.explained_by_operation();
   result.causes = waits.causes();
+  result.wait_sites = waits.sites();
   result.warnings = program->warnings();
   if (waits.history() < models::analysis::WaitStateAnalyzer::full_history) {
     result.warnings.push_back(fmt::format(

@@ -79,7 +79,7 @@ double LpWaits::total_s() const {
 WaitStateAnalyzer::WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t history)
     : lps_(lp_count), by_operation_(2 + static_cast<std::size_t>(CollectiveKind::exscan)),
       collective_seq_(lp_count, 0), history_(history), mask_(history - 1), heads_(lp_count),
-      explained_(by_operation_.size(), 0.0) {
+      explained_(by_operation_.size(), 0.0), site_(lp_count, 0) {
   if (history == 0 || (history & (history - 1)) != 0 || history > full_history) {
     throw std::invalid_argument(
         fmt::format("wait-state history of {} entries: not a power of two up to {}", history, full_history));
@@ -94,6 +94,7 @@ WaitStateAnalyzer::WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t histo
 
 void WaitStateAnalyzer::release_history() {
   std::vector<LpHead>().swap(heads_);
+  std::vector<std::uint16_t>().swap(site_);
   phases_.reset();
   phase_region_.reset();
   sync_at_.reset();
@@ -151,6 +152,14 @@ void WaitStateAnalyzer::close_phase(engine::LpId lp, const engine::Event& e) {
       r.before_ordinal = t.prev_ordinal;
       r.after_ordinal = ordinal;
     }
+  }
+  // The wait site of this call: its `location` region, or the pair (previous call, this call).
+  const std::uint32_t site = t.location != 0 ? t.location - 1U : region_of(t.prev_call, call);
+  site_[lp] = static_cast<std::uint16_t>(site);
+  Region& r = regions_[site];
+  if (lp < r.site_lp) {
+    r.site_lp = lp;
+    r.site_ordinal = ordinal;
   }
   t.prev_call = call;
   t.prev_ordinal = ordinal;
@@ -279,6 +288,45 @@ std::vector<RegionCause> WaitStateAnalyzer::causes() const {
   return out;
 }
 
+std::string WaitStateAnalyzer::site_name(const Region& r) const {
+  if (r.location) return region_name(r);
+  return fmt::format("{} after {} (rank {}: {} #{})", call_name(r.after), call_name(r.before), r.site_lp,
+                     call_name(r.after), r.site_ordinal);
+}
+
+std::vector<WaitSite> WaitStateAnalyzer::sites() const {
+  std::vector<WaitSite> out;
+  for (const Region& r : regions_) {
+    WaitSite site;
+    site.patterns = r.waited;
+    if (site.count() > 0) {
+      site.name = site_name(r);
+      out.push_back(std::move(site));
+    }
+  }
+  sort_sites(out);
+  return out;
+}
+
+double WaitSite::total_s() const {
+  double t = 0;
+  for (const WaitAmount& a : patterns) t += a.total_s;
+  return t;
+}
+
+std::uint64_t WaitSite::count() const {
+  std::uint64_t n = 0;
+  for (const WaitAmount& a : patterns) n += a.count;
+  return n;
+}
+
+void sort_sites(std::vector<WaitSite>& sites) {
+  std::sort(sites.begin(), sites.end(), [](const WaitSite& a, const WaitSite& b) {
+    const double ta = a.total_s(), tb = b.total_s();
+    return ta > tb || (ta == tb && a.name < b.name);
+  });
+}
+
 void sort_causes(std::vector<RegionCause>& causes) {
   std::sort(causes.begin(), causes.end(), [](const RegionCause& a, const RegionCause& b) {
     return a.caused_s > b.caused_s || (a.caused_s == b.caused_s && a.name < b.name);
@@ -300,12 +348,13 @@ double WaitStateAnalyzer::waiting_within(engine::LpId q, double begin, double en
   return sum;
 }
 
-void WaitStateAnalyzer::record(engine::LpId p, WaitPattern pattern, std::size_t op, double enter_p, double enter_q,
-                               engine::LpId q, bool wrong_order) {
+void WaitStateAnalyzer::record(engine::LpId p, WaitPattern pattern, std::size_t op, std::uint32_t site, double enter_p,
+                               double enter_q, engine::LpId q, bool wrong_order) {
   const double w = enter_q - enter_p;
   if (!(w > 0)) return;
   const double indirect = q == p ? 0.0 : std::min(w, waiting_within(q, enter_p, enter_q));
   lps_[p].patterns[static_cast<std::size_t>(pattern)].add(w, indirect);
+  regions_[site].waited[static_cast<std::size_t>(pattern)].add(w, indirect);
   if (wrong_order) lps_[p].wrong_order.add(w, indirect);
   if (q != p) lps_[q].caused_s += w - indirect;
   by_operation_[op].add(w, indirect);
@@ -370,7 +419,7 @@ void WaitStateAnalyzer::classify(const engine::Event& e) {
       // A blocking send (detail 1) or a wait on a send request that waited: late receiver; any
       // other waiting completion of a receive: late sender.
       const bool sender_side = e.kind == EventKind::send || e.base_detail() == 2;
-      record(e.lp, sender_side ? WaitPattern::late_receiver : WaitPattern::late_sender, 0, e.clock_before,
+      record(e.lp, sender_side ? WaitPattern::late_receiver : WaitPattern::late_sender, 0, site_[e.lp], e.clock_before,
              e.clock_before + e.waited, static_cast<engine::LpId>(e.peer),
              !sender_side && (e.detail & engine::detail_wrong_order) != 0);
       return;
@@ -384,10 +433,12 @@ void WaitStateAnalyzer::classify(const engine::Event& e) {
         c.kind = static_cast<CollectiveKind>(e.detail - 1);
         c.root = e.peer;
         c.enter.assign(lps_.size(), 0.0);
+        c.site.assign(lps_.size(), 0);
         open_.emplace_back(seq, std::move(c));
         it = std::prev(open_.end());
       }
       it->second.enter[e.lp] = e.clock_before;
+      it->second.site[e.lp] = site_[e.lp];
       if (++it->second.entered == lps_.size()) {
         close_collective(it->second);
         open_.erase(it);
@@ -409,7 +460,9 @@ void WaitStateAnalyzer::close_collective(OpenCollective& c) {
   const auto root = static_cast<engine::LpId>(std::clamp<std::int32_t>(c.root, 0, static_cast<std::int32_t>(n) - 1));
   switch (c.kind) {
     case CollectiveKind::barrier:
-      for (engine::LpId p = 0; p < n; ++p) record(p, WaitPattern::wait_at_barrier, op, c.enter[p], c.enter[last], last);
+      for (engine::LpId p = 0; p < n; ++p) {
+        record(p, WaitPattern::wait_at_barrier, op, c.site[p], c.enter[p], c.enter[last], last);
+      }
       break;
     case CollectiveKind::reduce:
     case CollectiveKind::gather:
@@ -419,18 +472,22 @@ void WaitStateAnalyzer::close_collective(OpenCollective& c) {
       for (engine::LpId i = 0; i < n; ++i) {
         if (i != root && (latest == root || c.enter[i] > c.enter[latest])) latest = i;
       }
-      if (latest != root) record(root, WaitPattern::early_reduce, op, c.enter[root], c.enter[latest], latest);
+      if (latest != root) {
+        record(root, WaitPattern::early_reduce, op, c.site[root], c.enter[root], c.enter[latest], latest);
+      }
       break;
     }
     case CollectiveKind::bcast:
     case CollectiveKind::scatter:
     case CollectiveKind::scatterv:
       for (engine::LpId p = 0; p < n; ++p) {
-        if (p != root) record(p, WaitPattern::late_broadcast, op, c.enter[p], c.enter[root], root);
+        if (p != root) record(p, WaitPattern::late_broadcast, op, c.site[p], c.enter[p], c.enter[root], root);
       }
       break;
     default:
-      for (engine::LpId p = 0; p < n; ++p) record(p, WaitPattern::wait_at_nxn, op, c.enter[p], c.enter[last], last);
+      for (engine::LpId p = 0; p < n; ++p) {
+        record(p, WaitPattern::wait_at_nxn, op, c.site[p], c.enter[p], c.enter[last], last);
+      }
       break;
   }
 }

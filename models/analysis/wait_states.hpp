@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -62,6 +63,21 @@ struct RegionCause {
   double excess_s = 0;       ///< sum of its positive excesses over the waiting LPs
   std::uint64_t waits = 0;   ///< waits it contributed to
 };
+
+/// Where ranks wait (a wait site): the call they wait in, identified by its position in the
+/// program like the regions of RegionCause — the kinds of that call and of the call before it,
+/// pooled over ranks and iterations — and named by its first occurrence on the lowest rank:
+/// "allreduce after wait (rank 0: allreduce #2)"; inside a `location` region, that region
+/// ("solve.c:42"). Its waiting time per pattern.
+struct WaitSite {
+  std::string name;
+  std::array<WaitAmount, wait_pattern_count> patterns{};
+  double total_s() const;
+  std::uint64_t count() const;
+};
+
+/// Sorts wait sites as the reports list them: most waiting first, ties by name.
+void sort_sites(std::vector<WaitSite>& sites);
 
 /// Per-LP results.
 struct LpWaits {
@@ -133,6 +149,8 @@ class WaitStateAnalyzer final : public engine::Observer {
   const std::vector<double>& explained_by_operation() const { return explained_; }
   /// Every region that caused waiting, sorted by caused time (largest first; ties by name).
   std::vector<RegionCause> causes() const;
+  /// Every site where LPs waited, sorted by waiting time (largest first; ties by name).
+  std::vector<WaitSite> sites() const;
 
   /// Call codes: the start, point-to-point calls, the end, then one per collective kind.
   static constexpr std::size_t call_code_count = 10 + static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1;
@@ -180,6 +198,11 @@ class WaitStateAnalyzer final : public engine::Observer {
     bool location = false;  ///< a `location` region: file and line below, not a call pair
     std::int32_t line = 0;
     std::string file;
+    /// As a wait site (the call `after` following the call `before`, or the `location` region):
+    /// the waiting there, and its first occurrence on the lowest rank.
+    std::array<WaitAmount, wait_pattern_count> waited{};
+    engine::LpId site_lp = std::numeric_limits<engine::LpId>::max();
+    std::uint32_t site_ordinal = 0;
   };
   /// A `location` region's key in locations_ (sorted by line, then its region's file): no hashing.
   struct LocationKey {
@@ -191,10 +214,11 @@ class WaitStateAnalyzer final : public engine::Observer {
     std::int32_t root = 0;
     std::uint32_t entered = 0;
     std::vector<double> enter;  ///< entry time per LP
+    std::vector<std::uint16_t> site;  ///< wait site per LP (its call of this collective)
   };
 
-  void record(engine::LpId p, WaitPattern pattern, std::size_t op, double enter_p, double enter_q, engine::LpId q,
-              bool wrong_order = false);
+  void record(engine::LpId p, WaitPattern pattern, std::size_t op, std::uint32_t site, double enter_p, double enter_q,
+              engine::LpId q, bool wrong_order = false);
   void attribute(engine::LpId p, engine::LpId q, std::size_t op, double enter_p, double enter_q, double direct);
   void close_phase(engine::LpId lp, const engine::Event& e);
   void add_sync(engine::LpId lp, double at, std::uint32_t with);
@@ -206,6 +230,7 @@ class WaitStateAnalyzer final : public engine::Observer {
   double waiting_within(engine::LpId q, double begin, double end) const;
   void close_collective(OpenCollective& c);
   std::string region_name(const Region& r) const;
+  std::string site_name(const Region& r) const;
 
   std::vector<LpWaits> lps_;
   std::vector<WaitAmount> by_operation_;
@@ -224,6 +249,7 @@ class WaitStateAnalyzer final : public engine::Observer {
   std::vector<double> explained_;
   std::array<std::uint32_t, call_code_count * call_code_count> region_ids_{};  ///< (before, after) → id + 1
   std::vector<Region> regions_;
+  std::vector<std::uint16_t> site_;  ///< per LP: the wait site of its last call (a region id)
   LocationNamer location_namer_;
   std::vector<LocationKey> locations_;  ///< the `location` regions, sorted by (line, file)
 };

@@ -378,6 +378,29 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
            "<th>total (s)</th><th>direct (s)</th><th>indirect (s)</th><th>explained by regions</th></tr>\n" +
            ops + "</table>\n";
   }
+  if (!v.wait_sites.empty()) {
+    out += "<h4>Waiting by code position</h4>\n<table class=\"by-site\"><tr><th>where (the call waited in, after "
+           "the call before it)</th><th>waits</th><th>total (s)</th><th>indirect (s)</th><th>patterns</th></tr>\n";
+    const std::size_t shown = std::min<std::size_t>(v.wait_sites.size(), 10);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const analysis::WaitSite& site = v.wait_sites[i];
+      double indirect = 0;
+      std::string patterns;
+      for (std::size_t k = 0; k < analysis::wait_pattern_count; ++k) {
+        indirect += site.patterns[k].indirect_s;
+        if (site.patterns[k].count == 0) continue;
+        patterns += fmt::format("{}{} {}", patterns.empty() ? "" : ", ",
+                                analysis::to_string(static_cast<analysis::WaitPattern>(k)), sec(site.patterns[k].total_s));
+      }
+      out += fmt::format("<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>"
+                         "</tr>\n",
+                         esc(site.name), site.count(), sec(site.total_s()), sec(indirect), esc(patterns));
+    }
+    out += "</table>\n";
+    if (shown < v.wait_sites.size()) {
+      out += fmt::format("<p class=\"muted\">{} more positions: see --json.</p>\n", v.wait_sites.size() - shown);
+    }
+  }
   if (!v.causes.empty()) {
     out += "<h4>Root causes</h4>\n<table class=\"root-causes\"><tr><th>code region</th><th>waiting caused (s)</th>"
            "<th>excess (s)</th><th>waits</th></tr>\n";

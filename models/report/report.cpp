@@ -59,6 +59,22 @@ nlohmann::ordered_json amount_json(const analysis::WaitAmount& a) {
   return j;
 }
 
+// "0.012345 s  allreduce after wait (rank 0: allreduce #2) (48 waits: wait_at_nxn 0.012000 s, …)":
+// the patterns that occur there, largest first.
+std::string site_line(const analysis::WaitSite& site) {
+  std::array<std::size_t, analysis::wait_pattern_count> order{};
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return site.patterns[a].total_s > site.patterns[b].total_s; });
+  std::string parts;
+  for (std::size_t i : order) {
+    if (!(site.patterns[i].total_s > 0)) continue;
+    parts += fmt::format("{}{} {:.6f} s", parts.empty() ? "" : ", ",
+                         analysis::to_string(static_cast<analysis::WaitPattern>(i)), site.patterns[i].total_s);
+  }
+  return fmt::format("{:>10.6f} s  {} ({} waits: {})", site.total_s(), site.name, site.count(), parts);
+}
+
 // The (at most 3) LPs that caused the most direct waiting in others, each with at least 5 % of it:
 // "; the ranks that make others wait most: 3 (0.021000 s, 41.2 %), 7 (…)". Empty when no LP
 // stands out (every one below 5 %) or nothing was caused.
@@ -108,6 +124,11 @@ std::string waiting_focus(const VariantResult& v, double wait_s, const char* lat
                         "there): where the program can use that message first, receive whichever comes first "
                         "(MPI_Waitany, MPI_ANY_SOURCE)",
                         100.0 * wrong.total_s / a.total_s);
+  }
+  if (!v.wait_sites.empty()) {
+    const analysis::WaitSite& top = v.wait_sites.front();
+    text += fmt::format("; the position where ranks wait most is \"{}\" ({:.1f} % of the waiting)", top.name,
+                        100.0 * top.total_s() / wait_s);
   }
   if (!v.causes.empty()) {
     text += fmt::format("; the region causing the most waiting is \"{}\" ({:.6f} s in {} waits)", v.causes.front().name,
@@ -263,6 +284,14 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
                        a.total_s, a.count, 100.0 * a.indirect_s / a.total_s);
   }
   out << "  waiting by operation: " << ops << "\n";
+  if (!v.wait_sites.empty()) {
+    out << "  waiting by code position (the call waited in, after the call before it):\n";
+    const std::size_t shown = std::min<std::size_t>(v.wait_sites.size(), 5);
+    for (std::size_t i = 0; i < shown; ++i) out << "    " << site_line(v.wait_sites[i]) << "\n";
+    if (shown < v.wait_sites.size()) {
+      out << fmt::format("    ... {} more positions (see --json)\n", v.wait_sites.size() - shown);
+    }
+  }
   if (total.wrong_order.count > 0) {
     out << fmt::format("  messages in wrong order: {:.6f} s of the late-sender waiting ({} waits, {:.0f} % indirect): a "
                        "message sent earlier was already there to receive\n",
@@ -425,6 +454,24 @@ Json variant_json(const VariantResult& v, bool whole) {
       }
     }
     ws["by_operation"] = ops;
+    if (v.wait_operations != WaitOperations::dvm) {
+      Json sites = Json::array();
+      for (const auto& site : v.wait_sites) {
+        Json one;
+        one["site"] = site.name;
+        one["total_s"] = site.total_s();
+        one["count"] = site.count();
+        Json by = Json::object();
+        for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
+          if (site.patterns[i].count > 0) {
+            by[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i)))] = amount_json(site.patterns[i]);
+          }
+        }
+        one["patterns"] = by;
+        sites.push_back(std::move(one));
+      }
+      ws["by_site"] = std::move(sites);
+    }
     Json causes = Json::array();
     for (const auto& c : v.causes) {
       Json cj;

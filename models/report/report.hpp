@@ -43,6 +43,7 @@ struct VariantResult {
   std::vector<analysis::WaitAmount> waits_by_operation;  ///< see WaitOperations
   std::vector<double> explained_by_operation;        ///< direct waiting explained by regions, same indexing
   std::vector<analysis::RegionCause> causes;         ///< root causes, largest first
+  std::vector<analysis::WaitSite> wait_sites;        ///< where LPs wait, most waiting first (message passing)
   std::vector<std::string> warnings;
   /// The characteristics (spec section 8): the integrated interval tree of the run (DVM and
   /// message-passing runs; null only for a result that was not run), the rule it was integrated

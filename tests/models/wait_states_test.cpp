@@ -18,6 +18,7 @@ struct Analysis {
   std::vector<models::analysis::RegionCause> causes;
   std::vector<double> explained;
   std::vector<models::analysis::WaitAmount> by_operation;
+  std::vector<models::analysis::WaitSite> sites;
 };
 
 Analysis analyse(std::vector<std::vector<MpRecord>> ranks, models::mp::MpOptions options = {},
@@ -38,7 +39,8 @@ Analysis analyse(std::vector<std::vector<MpRecord>> ranks, models::mp::MpOptions
   s.add_observer(&analyzer);
   const auto r = s.run(program);
   REQUIRE(r.outcome == engine::RunOutcome::completed);
-  return Analysis{analyzer.lps(), analyzer.causes(), analyzer.explained_by_operation(), analyzer.by_operation()};
+  return Analysis{analyzer.lps(), analyzer.causes(), analyzer.explained_by_operation(), analyzer.by_operation(),
+                  analyzer.sites()};
 }
 
 std::vector<models::analysis::LpWaits> waits(std::vector<std::vector<MpRecord>> ranks, models::mp::MpOptions options = {}) {
@@ -301,6 +303,62 @@ TEST_CASE("WaitStateAnalyzer compares from the pair's last synchronisation, not 
   CHECK(a.causes[0].name == "compute between the start and recv (rank 1: before recv #1)");
   CHECK(a.causes[0].caused_s == doctest::Approx(2e-6));
   CHECK(a.causes[0].excess_s == doctest::Approx(2e-6));
+}
+
+TEST_CASE("WaitStateAnalyzer pools the waiting of the same call position of every rank and iteration") {
+  // Two iterations of: rank 0 receives from rank 1 then enters a barrier; rank 1 computes 5 us,
+  // sends, computes 3 us, enters the barrier; rank 2 computes 1 us and enters the barrier.
+  // Rank 0 waits 5 us per iteration in "recv" (after the start, then after the barrier), ranks
+  // 0 and 2 wait at "barrier after recv" / "barrier after compute…": positions are the pair of
+  // call kinds, so iteration 2's receive (after a barrier) is a position of its own.
+  const std::vector<MpRecord> r0 = {rec(MpOpKind::recv, 1, 0, 10), coll(MpOpKind::barrier), rec(MpOpKind::recv, 1, 0, 10),
+                                    coll(MpOpKind::barrier)};
+  const std::vector<MpRecord> r1 = {compute_us(5), rec(MpOpKind::send, 0, 0, 10), compute_us(3), coll(MpOpKind::barrier),
+                                    compute_us(5), rec(MpOpKind::send, 0, 0, 10), compute_us(3), coll(MpOpKind::barrier)};
+  const std::vector<MpRecord> r2 = {compute_us(1), coll(MpOpKind::barrier), compute_us(1), coll(MpOpKind::barrier)};
+  auto a = analyse({r0, r1, r2});
+  // Every wait is at some position, once: the positions add up to the patterns.
+  double by_sites = 0, by_lps = 0;
+  std::uint64_t count = 0;
+  for (const auto& site : a.sites) {
+    by_sites += site.total_s();
+    count += site.count();
+  }
+  for (const auto& l : a.lps) by_lps += l.total_s();
+  CHECK(by_sites == doctest::Approx(by_lps));
+  CHECK(count == models::analysis::sum_waits(a.lps).patterns[0].count + models::analysis::sum_waits(a.lps).patterns[2].count);
+  auto find = [&](const std::string& name) -> const models::analysis::WaitSite* {
+    for (const auto& site : a.sites) {
+      if (site.name == name) return &site;
+    }
+    return nullptr;
+  };
+  // Rank 0's first receive: 5 us late sender; its second, after the barrier, 5 us again.
+  const auto* first = find("recv after the start (rank 0: recv #1)");
+  REQUIRE(first != nullptr);
+  CHECK(first->patterns[0].total_s == doctest::Approx(5e-6));
+  CHECK(first->count() == 1);
+  const auto* second = find("recv after barrier (rank 0: recv #2)");
+  REQUIRE(second != nullptr);
+  CHECK(second->patterns[0].total_s == doctest::Approx(at(a.lps, 0, WaitPattern::late_sender).total_s - 5e-6));
+  // Both barriers of rank 0 follow a receive: one position, named by its first occurrence; rank
+  // 2's barriers follow the start and a barrier.
+  const auto* barrier = find("barrier after recv (rank 0: barrier #1)");
+  REQUIRE(barrier != nullptr);
+  CHECK(barrier->patterns[2].total_s == doctest::Approx(at(a.lps, 0, WaitPattern::wait_at_barrier).total_s));
+  CHECK(barrier->patterns[2].count == 2);
+  REQUIRE(find("barrier after the start (rank 2: barrier #1)") != nullptr);
+  REQUIRE(find("barrier after barrier (rank 2: barrier #2)") != nullptr);
+  // Sorted by waiting, largest first.
+  for (std::size_t i = 1; i < a.sites.size(); ++i) CHECK(a.sites[i - 1].total_s() >= a.sites[i].total_s());
+}
+
+TEST_CASE("WaitStateAnalyzer names the `location` region a rank waits in") {
+  // rank 0: location solve.c 42, recv from rank 1 (rank 1 computes 2 us first): 2 us waited in solve.c:42.
+  auto a = analyse({{location("solve.c", 42), rec(MpOpKind::recv, 1, 0, 10)}, {compute_us(2), rec(MpOpKind::send, 0, 0, 10)}});
+  REQUIRE(a.sites.size() == 1);
+  CHECK(a.sites[0].name == "solve.c:42");
+  CHECK(a.sites[0].patterns[0].total_s == doctest::Approx(2e-6));
 }
 
 TEST_CASE("WaitStateAnalyzer blames a late receiver on the receiver's phase before its receive") {

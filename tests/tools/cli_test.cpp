@@ -348,27 +348,30 @@ TEST_CASE("augur separates messages received in the wrong order from the rest of
     std::string rank0, rank1, rank2;
     double late_sender, wrong_order;
     std::uint64_t wrong_count;
+    const char* site;  // where rank 0 waits most
   };
   const std::string sends1 = "1 init\n1 compute 3e9\n1 send 0 0 8 0\n1 finalize\n";
   const std::string sends2_at_1 = "2 init\n2 compute 1e9\n2 send 0 0 8 0\n2 finalize\n";
   const Case cases[] = {
       // Rank 0 waits 3 s for rank 1 while rank 2's message, sent at 1 s, is already there: the
       // whole wait is in the wrong order; the receive from 2 then completes at once.
-      {"other sender earlier", "0 init\n0 recv 1 0 8 0\n0 recv 2 0 8 0\n0 finalize\n", sends1, sends2_at_1, 3.0, 3.0, 1},
+      {"other sender earlier", "0 init\n0 recv 1 0 8 0\n0 recv 2 0 8 0\n0 finalize\n", sends1, sends2_at_1, 3.0, 3.0, 1,
+       "recv after the start (rank 0: recv #1)"},
       // Rank 2 sends at 4 s, after rank 1: 3 s waited in order, then about 1 s more for rank 2.
       {"other sender later", "0 init\n0 recv 1 0 8 0\n0 recv 2 0 8 0\n0 finalize\n", sends1,
-       "2 init\n2 compute 4e9\n2 send 0 0 8 0\n2 finalize\n", 4.0, 0.0, 0},
+       "2 init\n2 compute 4e9\n2 send 0 0 8 0\n2 finalize\n", 4.0, 0.0, 0, "recv after the start (rank 0: recv #1)"},
       // The same sender, another tag: tag 5 sent at 1 s, tag 0 at 3 s, received tag 0 first.
       {"same sender other tag", "0 init\n0 recv 1 0 8 0\n0 recv 1 5 8 0\n0 finalize\n",
        "1 init\n1 compute 1e9\n1 send 0 5 8 0\n1 compute 2e9\n1 send 0 0 8 0\n1 finalize\n",
        "2 init\n2 compute 3e9\n2 finalize\n", 3.0,
-       3.0, 1},
+       3.0, 1, "recv after the start (rank 0: recv #1)"},
       // Both receives posted, the wait on rank 1's first while rank 2's is already matched.
       {"wait on the later of two posted receives",
        "0 init\n0 irecv 1 0 8 0\n0 irecv 2 0 8 0\n0 wait 1 0 0\n0 wait 2 0 0\n0 finalize\n", sends1, sends2_at_1, 3.0,
-       3.0, 1},
+       3.0, 1, "wait after irecv (rank 0: wait #1)"},
       // A waitall waits for both together: no order to get wrong.
-      {"waitall", "0 init\n0 irecv 1 0 8 0\n0 irecv 2 0 8 0\n0 waitall\n0 finalize\n", sends1, sends2_at_1, 3.0, 0.0, 0},
+      {"waitall", "0 init\n0 irecv 1 0 8 0\n0 irecv 2 0 8 0\n0 waitall\n0 finalize\n", sends1, sends2_at_1, 3.0, 0.0, 0,
+       "waitall after irecv (rank 0: waitall #1)"},
   };
   for (const Case& c : cases) {
     const std::string name = c.name;
@@ -384,6 +387,10 @@ TEST_CASE("augur separates messages received in the wrong order from the rest of
     const auto& rank0 = ws["processors"][0];
     CHECK(rank0["late_sender_s"].get<double>() == doctest::Approx(c.late_sender).epsilon(1e-5));
     CHECK(rank0["late_sender_wrong_order_s"].get<double>() == doctest::Approx(c.wrong_order).epsilon(1e-5));
+    // Where rank 0 waits: the call and the one before it.
+    REQUIRE(!ws["by_site"].empty());
+    CHECK(ws["by_site"][0]["site"] == c.site);
+    CHECK(r.out.find(std::string("s  ") + c.site + " (") != std::string::npos);
     const auto& wrong = ws["patterns"]["late_sender"]["wrong_order"];
     CHECK(wrong["total_s"].get<double>() == doctest::Approx(c.wrong_order).epsilon(1e-5));
     CHECK(wrong["count"].get<std::uint64_t>() == c.wrong_count);
