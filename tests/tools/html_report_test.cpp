@@ -214,6 +214,8 @@ TEST_CASE("augur writes the HTML report and the sweep table of a processor sweep
   CHECK(count(html, ">phase 1: from the start to allreduce #1 (rank0.txt.zst:3)</a>") == 3);
   CHECK(count(html, "<h3>Wait states</h3>") == 3);
   CHECK(count(html, "class=\"root-causes\"") == 3);
+  CHECK(count(html, "<h4>Waiting by code position</h4>") == 3);
+  CHECK(count(html, "<th title=\"direct waiting of others on this one\">caused (s)</th>") == 3);
   CHECK(count(html, "<h4>Advice</h4>") == 3);
   CHECK(html.find("<td>Allreduce</td>") != std::string::npos);
   CHECK(html.find("<td>Point-to-point</td>") != std::string::npos);
