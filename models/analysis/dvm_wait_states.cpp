@@ -18,28 +18,13 @@ constexpr std::size_t dvm_kinds = dvm_op_kinds.size();
 
 constexpr std::size_t loop_slot = 0, code_slot = 1, system_slot = 2, io_slot = 3, communication_slot = 4;
 
-void add_time(std::vector<std::pair<std::uint32_t, double>>& times, std::uint32_t region, double dt) {
-  for (auto& [r, t] : times) {
-    if (r == region) {
-      t += dt;
-      return;
-    }
-  }
-  times.emplace_back(region, dt);
-}
-
-double time_of(const std::vector<std::pair<std::uint32_t, double>>& times, std::uint32_t region) {
-  for (const auto& [r, t] : times) {
-    if (r == region) return t;
-  }
-  return 0;
-}
-
 }  // namespace
 
 DvmWaitStates::DvmWaitStates(std::uint32_t lp_count, const std::vector<std::uint64_t>& statements, FileNamer files)
     : statements_of_(statements), files_(std::move(files)), lp_(lp_count), lps_(lp_count),
-      by_operation_(dvm_kinds), explained_(dvm_kinds, 0.0) {}
+      by_operation_(dvm_kinds), explained_(dvm_kinds, 0.0) {
+  statement_cache_.fill({~std::uint64_t{0}, 0});
+}
 
 void DvmWaitStates::on_event(const Event& e) {
   const double dt = e.clock_after - e.clock_before;
@@ -94,6 +79,19 @@ void DvmWaitStates::add(engine::LpId lp, std::size_t slot, double dt) {
   const std::uint64_t key = lp < statements_of_.size() ? statements_of_[lp] : 0;
   if (key != l.key) {
     flush(l);
+    l.key = key;
+    l.statement = statement_index(key);
+  }
+  l.pending[slot] += dt;
+  l.has_pending = true;
+}
+
+// The statement index of `key` (file, line): from the cache, else from statements_, creating the
+// statement's regions the first time it is seen (so regions are numbered in order of first sight).
+std::uint32_t DvmWaitStates::statement_index(std::uint64_t key) {
+  auto& cached = statement_cache_[(key ^ (key >> 40)) & (statement_cache_size - 1)];
+  if (cached.first == key) return cached.second;
+  {
     auto [it, fresh] = statements_.try_emplace(key, static_cast<std::uint32_t>(regions_.size() / slots));
     if (fresh) {
       for (std::size_t k = 0; k < slots; ++k) {
@@ -109,18 +107,34 @@ void DvmWaitStates::add(engine::LpId lp, std::size_t slot, double dt) {
         regions_.push_back(r);
       }
     }
-    l.key = key;
-    l.statement = it->second;
+    if (key != ~std::uint64_t{0}) cached = {key, it->second};
+    return it->second;
   }
-  l.pending[slot] += dt;
-  l.has_pending = true;
+}
+
+// Adds `dt` to `region` in the open stretch (appended the first time: `open` keeps the order
+// regions were first met in).
+void DvmWaitStates::add_open(Lp& l, std::uint32_t region, double dt) {
+  if (region >= l.open_at.size()) l.open_at.resize(std::max<std::size_t>(region + 1, regions_.size()), 0);
+  std::uint32_t& at = l.open_at[region];
+  if (at != 0) {
+    l.open[at - 1].second += dt;
+  } else {
+    l.open.emplace_back(region, dt);
+    at = static_cast<std::uint32_t>(l.open.size());
+  }
+}
+
+double DvmWaitStates::open_time(const Lp& l, std::uint32_t region) {
+  if (region >= l.open_at.size() || l.open_at[region] == 0) return 0;
+  return l.open[l.open_at[region] - 1].second;
 }
 
 void DvmWaitStates::flush(Lp& l) {
   if (!l.has_pending) return;
   for (std::size_t k = 0; k < slots; ++k) {
     if (l.pending[k] != 0) {
-      add_time(l.open, static_cast<std::uint32_t>(l.statement * slots + k), l.pending[k]);
+      add_open(l, static_cast<std::uint32_t>(l.statement * slots + k), l.pending[k]);
       l.pending[k] = 0;
     }
   }
@@ -132,6 +146,7 @@ void DvmWaitStates::flush(Lp& l) {
 void DvmWaitStates::synchronise(engine::LpId lp, double at) {
   Lp& l = lp_[lp];
   flush(l);
+  for (const auto& entry : l.open) l.open_at[entry.first] = 0;
   l.closed.swap(l.open);
   l.open.clear();
   l.synced_at = at;
@@ -153,13 +168,13 @@ void DvmWaitStates::wait(engine::LpId p, engine::LpId q, WaitPattern pattern, Op
   flush(lq);
   flush(lp_[p]);
   const Times& tq = lq.synced_at > begin ? lq.closed : lq.open;
-  const Times& tp = lp_[p].open;
+  const Lp& lpp = lp_[p];
   double excess = 0;
-  for (const auto& [r, t] : tq) excess += std::max(0.0, t - time_of(tp, r));
+  for (const auto& [r, t] : tq) excess += std::max(0.0, t - open_time(lpp, r));
   if (direct > 0 && excess > 0) {
     const double factor = std::min(1.0, direct / excess);
     for (const auto& [r, t] : tq) {
-      const double x = t - time_of(tp, r);
+      const double x = t - open_time(lpp, r);
       if (!(x > 0)) continue;
       Region& c = regions_[r];
       c.caused_s += x * factor;

@@ -77,6 +77,9 @@ class DvmWaitStates final : public engine::Observer {
   using Times = std::vector<std::pair<std::uint32_t, double>>;
   struct Lp {
     Times open;                 ///< since the last synchronisation point (pending not included)
+    /// Per region: its position in `open` + 1, 0 when absent (grown on demand, cleared entry by
+    /// entry at each synchronisation point): adding to a region and reading its time are O(1).
+    std::vector<std::uint32_t> open_at;
     Times closed;               ///< the stretch that ended at the last synchronisation point
     double synced_at = -1;      ///< clock of the last synchronisation point (−1: none yet)
     std::uint64_t key = ~std::uint64_t{0};  ///< the statement the pending times belong to…
@@ -98,6 +101,9 @@ class DvmWaitStates final : public engine::Observer {
 
   void add(engine::LpId lp, std::size_t slot, double dt);
   void flush(Lp& l);
+  std::uint32_t statement_index(std::uint64_t key);
+  void add_open(Lp& l, std::uint32_t region, double dt);
+  static double open_time(const Lp& l, std::uint32_t region);
   void synchronise(engine::LpId lp, double at);
   void wait(engine::LpId p, engine::LpId q, WaitPattern pattern, OpKind kind, double begin, double end);
   double waiting_within(engine::LpId q, double begin, double end) const;
@@ -110,6 +116,10 @@ class DvmWaitStates final : public engine::Observer {
   std::vector<WaitAmount> by_operation_;
   std::vector<double> explained_;
   std::unordered_map<std::uint64_t, std::uint32_t> statements_;  ///< (file, line) → statement index
+  /// A direct-mapped cache in front of statements_ (every processor replays the same statements,
+  /// one after another): (key, index) pairs, key ~0 when empty.
+  static constexpr std::size_t statement_cache_size = 256;
+  std::array<std::pair<std::uint64_t, std::uint32_t>, statement_cache_size> statement_cache_;
   std::vector<Region> regions_;                                  ///< `slots` per statement
 };
 
