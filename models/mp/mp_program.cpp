@@ -610,14 +610,26 @@ bool MpProgram::wait_satisfied(const Rank& r, SimTime& done, SimTime& started, s
 // receive posted for it), or matched by a non-blocking receive this wait does not cover? The
 // scheduler runs the steps in clock order, so every send posted before `sent` has been made.
 // Messages of expanded collectives (negative tags; their requests are not pending ones) do not
-// count: no receive order of the program fetches them.
-bool MpProgram::earlier_message_there(const Rank& r, SimTime sent, std::uint32_t awaited) const {
+// count: no receive order of the program fetches them. At most wrong_order_scan_limit queued
+// messages and requests are looked at (a rank with thousands queued would make every wait cost
+// as many steps); a wait that reaches the limit undecided counts as in order and is counted in
+// wrong_order_capped_, which check_end_state reports.
+bool MpProgram::earlier_message_there(const Rank& r, SimTime sent, std::uint32_t awaited) {
+  std::uint32_t looked = 0;
   for (std::uint32_t cur = r.unexpected_head; cur != none; cur = messages_[cur].next) {
+    if (++looked > wrong_order_scan_limit) {
+      ++wrong_order_capped_;
+      return false;
+    }
     const Message& m = messages_[cur];
     if (m.tag >= 0 && m.sent < sent) return true;
   }
   if (r.wait == WaitMode::pending) return false;  // a waitall covers every pending request
   for (std::uint32_t id : r.pending) {
+    if (++looked > wrong_order_scan_limit) {
+      ++wrong_order_capped_;
+      return false;
+    }
     const Request& q = requests_[id];
     if (id != awaited && id != r.wait_req && !q.is_send && q.known && q.sent < sent) return true;
   }
@@ -868,6 +880,12 @@ std::string MpProgram::describe(LpId lp) const {
 }
 
 void MpProgram::check_end_state() {
+  if (wrong_order_capped_ > 0) {
+    warn(fmt::format("wait states: {} late-sender wait(s) found more than {} messages and requests queued at the "
+                     "receiver; only the first {} were checked for messages in the wrong order (that figure is a "
+                     "lower bound)",
+                     wrong_order_capped_, wrong_order_scan_limit, wrong_order_scan_limit));
+  }
   for (LpId lp = 0; lp < ranks_.size(); ++lp) {
     const Rank& r = ranks_[lp];
     std::size_t n = 0;

@@ -165,7 +165,10 @@ class MpProgram final : public engine::Program {
   void deliver(std::uint32_t msg, std::uint32_t recv, engine::Scheduler& s);
   void on_known(std::uint32_t req, engine::Scheduler& s);
   bool wait_satisfied(const Rank& r, SimTime& done, SimTime& started, std::uint32_t* last_req = nullptr) const;
-  bool earlier_message_there(const Rank& r, SimTime sent, std::uint32_t awaited) const;
+  bool earlier_message_there(const Rank& r, SimTime sent, std::uint32_t awaited);
+  /// Queued messages and requests a wrong-order check looks at, at most.
+  static constexpr std::uint32_t wrong_order_scan_limit = 256;
+  std::uint64_t wrong_order_capped_ = 0;  ///< waits whose check reached the limit undecided
   engine::StepResult block(LpId lp, WaitMode mode, engine::EventKind kind, std::int32_t peer, std::int32_t tag,
                            std::uint64_t bytes, std::uint8_t detail, engine::Scheduler& s);
   engine::StepResult complete_now(LpId lp, engine::Scheduler& s);

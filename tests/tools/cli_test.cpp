@@ -404,6 +404,32 @@ TEST_CASE("augur separates messages received in the wrong order from the rest of
   }
 }
 
+TEST_CASE("augur bounds the wrong-order check of a wait and says so") {
+  // Rank 1 computes 1 s and sends 100 MB to rank 0 (10 ms at 10 GB/s); rank 2 sends 300 small
+  // messages to rank 0 while it moves. When rank 0's receive completes, the 300 are queued, all
+  // sent after the awaited message: the check looks at 256 of them, counts the wait as in order
+  // and the run warns that the wrong-order figure is a lower bound.
+  const fs::path d = temp_dir("wrong_order_limit");
+  std::ofstream(d / "m.yaml") << "{schema_version: 1, model: loggp_smp, cpu_speed: 1Gflops, latency: 1us, bandwidth: 10GBps}\n";
+  std::string r0 = "0 init\n0 recv 1 0 100000000 0\n", r2 = "2 init\n2 compute 1.001e9\n";
+  for (int i = 0; i < 300; ++i) {
+    r0 += "0 recv 2 0 8 0\n";
+    r2 += "2 send 0 0 8 0\n";
+  }
+  std::ofstream(d / "rank0.txt") << r0 << "0 finalize\n";
+  std::ofstream(d / "rank1.txt") << "1 init\n1 compute 1e9\n1 send 0 0 100000000 0\n1 finalize\n";
+  std::ofstream(d / "rank2.txt") << r2 << "2 finalize\n";
+  std::ofstream(d / "trace.txt") << "rank0.txt\nrank1.txt\nrank2.txt\n";
+  const Result r = run_augur("run --trace ti:" + (d / "trace.txt").string() + " --machine " + (d / "m.yaml").string() +
+                             " --json " + (d / "w.json").string());
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  const auto ws = nlohmann::json::parse(slurp(d / "w.json"))["variants"][0]["wait_states"];
+  CHECK(ws["processors"][0]["late_sender_s"].get<double>() == doctest::Approx(1.0).epsilon(1e-4));
+  CHECK(ws["patterns"]["late_sender"]["wrong_order"]["count"] == 0);
+  CHECK(r.out.find("wait states: 1 late-sender wait(s) found more than 256 messages and requests queued at the "
+                   "receiver") != std::string::npos);
+}
+
 TEST_CASE("augur wait states of tiny-4 agree with SimGrid's per-action log") {
   // tiny-4/platform.xml: private links 125 MBps / 50 us to a 1.25 GBps / 1 us backbone, so host to
   // host 101 us and 125 MBps, priced by SimGrid's default SMPI model (size-dependent factors). A
