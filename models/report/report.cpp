@@ -204,6 +204,39 @@ std::string dvm_advice(const VariantResult& v) {
   return text + ".";
 }
 
+// Where the transfer time goes and what the messages are like: the operation kind with most of
+// it (from the characteristics, when the run has them) and the mean message size — small
+// messages cost their latency more than their bytes, large ones their bytes.
+std::string transfer_focus(const VariantResult& v, const LpStats& t) {
+  std::string text;
+  if (v.intervals != nullptr) {
+    const analysis::IntervalTotals& it = v.intervals->root().totals;
+    analysis::OpKind top = analysis::all_op_kinds.front();
+    for (analysis::OpKind k : analysis::all_op_kinds) {
+      if (it.op(k).transfer > it.op(top).transfer) top = k;
+    }
+    if (it.transfer > 0 && it.op(top).transfer > 0) {
+      text += fmt::format(" ({:.1f} % of the transfer time is {})", 100.0 * it.op(top).transfer / it.transfer,
+                          analysis::to_string(top));
+    }
+  }
+  if (t.messages_sent == 0) return text + ": less data, or a faster machine";
+  const double mean = static_cast<double>(t.bytes_sent) / static_cast<double>(t.messages_sent);
+  if (mean < 1024) {
+    return text + fmt::format(": its {} messages carry {:.0f} bytes on average, so each costs its latency more than its "
+                              "bytes: fewer, larger messages (aggregate them) help more than bandwidth",
+                              t.messages_sent, mean);
+  }
+  if (mean >= 65536) {
+    return text + fmt::format(": its {} messages carry {:.0f} KiB on average, so their bytes cost most: less data, "
+                              "or more bandwidth",
+                              t.messages_sent, mean / 1024);
+  }
+  return text + fmt::format(": its {} messages carry {:.0f} bytes on average: fewer or larger messages, or a faster "
+                            "machine",
+                            t.messages_sent, mean);
+}
+
 // The analyzer's method (seed 001 section 3.2) applied to the numbers: which component of the
 // lost time dominates, and the next thing to look at.
 std::string advice(const VariantResult& v) {
@@ -228,7 +261,7 @@ std::string advice(const VariantResult& v) {
   if (top == &parts[0]) {
     text += waiting_focus(v, t.wait_s, "ranks");
   } else if (top == &parts[1]) {
-    text += "; the network is the bottleneck: fewer or larger messages, or a faster machine";
+    text += "; the network is the bottleneck" + transfer_focus(v, t);
   } else if (top == &parts[2]) {
     text += "; some ranks finish much earlier: the work is unevenly distributed";
   }

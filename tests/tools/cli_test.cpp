@@ -430,6 +430,20 @@ TEST_CASE("augur bounds the wrong-order check of a wait and says so") {
                    "receiver") != std::string::npos);
 }
 
+TEST_CASE("augur's advice says whether latency or bytes make the transfer time") {
+  // prk-p2p-16: 165,071 messages of 1,319,728 bytes in all (the rank table's totals): 7.995 bytes
+  // on average, latency-bound. prk-transpose-4: 303 messages of about 6.3 MB: bytes-bound.
+  const Result p2p = run_augur("run --trace ti:" + shared + "/ti-samples/prk-p2p-16/trace.txt --machine platform_cluster_64");
+  REQUIRE_MESSAGE(p2p.status == 0, p2p.err);
+  CHECK(p2p.out.find("transfer dominates the lost time") != std::string::npos);
+  CHECK(p2p.out.find("% of the transfer time is point_to_point): its 165071 messages carry 8 bytes on average, so each "
+                     "costs its latency more than its bytes") != std::string::npos);
+  const Result tr = run_augur("run --trace ti:" + shared + "/ti-samples/prk-transpose-4/trace.txt --machine platform_cluster_64");
+  REQUIRE_MESSAGE(tr.status == 0, tr.err);
+  CHECK(tr.out.find("its 303 messages carry ") != std::string::npos);
+  CHECK(tr.out.find(" KiB on average, so their bytes cost most: less data, or more bandwidth") != std::string::npos);
+}
+
 TEST_CASE("augur wait states of tiny-4 agree with SimGrid's per-action log") {
   // tiny-4/platform.xml: private links 125 MBps / 50 us to a 1.25 GBps / 1 us backbone, so host to
   // host 101 us and 125 MBps, priced by SimGrid's default SMPI model (size-dependent factors). A
