@@ -263,7 +263,15 @@ std::string advice(const VariantResult& v) {
   } else if (top == &parts[1]) {
     text += "; the network is the bottleneck" + transfer_focus(v, t);
   } else if (top == &parts[2]) {
-    text += "; some ranks finish much earlier: the work is unevenly distributed";
+    // The earliest and the latest to finish.
+    std::size_t first = 0, last = 0;
+    for (std::size_t i = 1; i < v.lps.size(); ++i) {
+      if (v.lps[i].end_s < v.lps[first].end_s) first = i;
+      if (v.lps[i].end_s > v.lps[last].end_s) last = i;
+    }
+    text += fmt::format("; some ranks finish much earlier (rank {} at {:.6f} s, rank {} last at {:.6f} s): the work is "
+                        "unevenly distributed",
+                        first, v.lps[first].end_s, last, v.lps[last].end_s);
   }
   return text + ".";
 }

@@ -65,6 +65,11 @@ TEST_CASE("augur replays the old-grammar SimGrid example") {
   const Result r = run_augur("run --trace ti:" + shared + "/ti-samples/simgrid-example-32/trace.txt --machine platform_cluster_64");
   REQUIRE_MESSAGE(r.status == 0, r.err);
   CHECK(r.out.find("32 processors") != std::string::npos);
+  // Idle dominates its lost time: the advice names the first and the last rank to finish (the
+  // rank table's end_s column: rank 13 at 72.004586 s, rank 0 at 74.102635 s, the run's end).
+  CHECK(r.out.find("idle (finished early) dominates the lost time") != std::string::npos);
+  CHECK(r.out.find("some ranks finish much earlier (rank 13 at 72.004586 s, rank 0 last at 74.102635 s)") !=
+        std::string::npos);
 }
 
 TEST_CASE("augur shows the per-rank waiting times of tiny-4") {
