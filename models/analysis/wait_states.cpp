@@ -112,16 +112,18 @@ static_assert(WaitStateAnalyzer::history_bytes(16) == 872 && WaitStateAnalyzer::
 // first time the pair is seen (no name is built before the report asks for it).
 
 std::uint32_t WaitStateAnalyzer::region_of(std::uint8_t before, std::uint8_t after) {
-  std::uint32_t& id = region_ids_[std::size_t{before} * call_code_count + after];
-  if (id == 0) {
-    Region r;
-    r.before = before;
-    r.after = after;
-    r.lp = std::numeric_limits<engine::LpId>::max();
-    regions_.push_back(r);
-    id = static_cast<std::uint32_t>(regions_.size());
-  }
-  return id - 1;
+  const std::uint32_t id = region_ids_[std::size_t{before} * call_code_count + after];
+  return id != 0 ? id - 1 : new_region(before, after);
+}
+
+std::uint32_t WaitStateAnalyzer::new_region(std::uint8_t before, std::uint8_t after) {
+  Region r;
+  r.before = before;
+  r.after = after;
+  r.lp = std::numeric_limits<engine::LpId>::max();
+  regions_.push_back(r);
+  region_ids_[std::size_t{before} * call_code_count + after] = static_cast<std::uint32_t>(regions_.size());
+  return static_cast<std::uint32_t>(regions_.size() - 1);
 }
 
 // Writes the open computation phase of `lp` into its ring as a phase of `region`.
@@ -141,20 +143,20 @@ void WaitStateAnalyzer::close_phase(engine::LpId lp, const engine::Event& e) {
   LpHead& t = heads_[lp];
   const std::uint8_t call = call_code(e);
   const std::uint32_t ordinal = ++t.ordinals[call];
+  // The pair (previous call, this call): the region of the phase between them and, outside a
+  // marked region, the wait site of this call.
+  const std::uint32_t site = t.location != 0 ? t.location - 1U : region_of(t.prev_call, call);
   if (t.pending && t.location != 0) {
-    store_phase(lp, t.location - 1U);
+    store_phase(lp, site);
   } else if (t.pending) {
-    const std::uint32_t region = region_of(t.prev_call, call);
-    store_phase(lp, region);
-    Region& r = regions_[region];
+    store_phase(lp, site);
+    Region& r = regions_[site];
     if (lp < r.lp) {
       r.lp = lp;
       r.before_ordinal = t.prev_ordinal;
       r.after_ordinal = ordinal;
     }
   }
-  // The wait site of this call: its `location` region, or the pair (previous call, this call).
-  const std::uint32_t site = t.location != 0 ? t.location - 1U : region_of(t.prev_call, call);
   site_[lp] = static_cast<std::uint16_t>(site);
   Region& r = regions_[site];
   if (lp < r.site_lp) {

@@ -225,6 +225,7 @@ class WaitStateAnalyzer final : public engine::Observer {
   void classify(const engine::Event& e);
   double last_sync(engine::LpId lp, engine::LpId peer, double before, bool sends) const;
   std::uint32_t region_of(std::uint8_t before, std::uint8_t after);
+  [[gnu::noinline]] std::uint32_t new_region(std::uint8_t before, std::uint8_t after);
   void enter_location(const engine::Event& e);
   void store_phase(engine::LpId lp, std::uint32_t region);
   double waiting_within(engine::LpId q, double begin, double end) const;
