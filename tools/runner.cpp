@@ -274,6 +274,7 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   result.waits_by_operation = waits.by_operation();
   result.explained_by_operation = waits.explained_by_operation();
   result.causes = waits.causes();
+  result.wait_sites = waits.sites();
   result.warnings = reader.warnings();
   for (const auto& w : program.warnings()) result.warnings.push_back(w);
   if (progress != nullptr) progress->done.fetch_add(1);

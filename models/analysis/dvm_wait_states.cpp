@@ -159,6 +159,10 @@ void DvmWaitStates::wait(engine::LpId p, engine::LpId q, WaitPattern pattern, Op
   lps_[p].patterns[static_cast<std::size_t>(pattern)].add(w, indirect);
   by_operation_[op].add(w, indirect);
   if (q != p) lps_[q].caused_s += w - indirect;
+  // The site: p's statement, the communication region of this kind.
+  const std::uint64_t key = p < statements_of_.size() ? statements_of_[p] : 0;
+  regions_[statement_index(key) * slots + communication_slot + op].waited[static_cast<std::size_t>(pattern)].add(
+      w, indirect);
 
   // H-CWP-DM: q's stretch that ends at its entry `end` — closed already if q's own event of this
   // synchronisation came first (its synchronisation point is then after p's entry), else still
@@ -217,6 +221,23 @@ std::string DvmWaitStates::region_name(const Region& r) const {
     }
   }
   return where;
+}
+
+std::vector<WaitSite> DvmWaitStates::sites() const {
+  std::vector<WaitSite> out;
+  for (const Region& r : regions_) {
+    WaitSite site;
+    site.patterns = r.waited;
+    if (site.count() == 0) continue;
+    std::string where = files_ ? files_(r.file) : std::string();
+    where = where.empty() ? fmt::format("line {}", r.line) : fmt::format("{}:{}", where, r.line);
+    std::string kind(title(r.kind));
+    if (r.kind != OpKind::io) kind[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(kind[0])));
+    site.name = fmt::format("{} at {}", kind, where);
+    out.push_back(std::move(site));
+  }
+  sort_sites(out);
+  return out;
 }
 
 std::vector<RegionCause> DvmWaitStates::causes() const {

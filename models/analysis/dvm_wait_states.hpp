@@ -61,6 +61,9 @@ class DvmWaitStates final : public engine::Observer {
   const std::vector<double>& explained_by_operation() const { return explained_; }
   /// Every region that caused waiting, largest first (ties by name).
   std::vector<RegionCause> causes() const;
+  /// Where processors waited: the statement of the group operation they waited in, by
+  /// operation kind ("reduction at jac1d.cdv:45"), most waiting first (ties by name).
+  std::vector<WaitSite> sites() const;
 
   /// What ran in a region.
   enum class Part : std::uint8_t { loop, code, system, io, communication };
@@ -97,6 +100,7 @@ class DvmWaitStates final : public engine::Observer {
     double caused_s = 0;
     double excess_s = 0;
     std::uint64_t waits = 0;
+    std::array<WaitAmount, wait_pattern_count> waited{};  ///< communication regions: waiting in them
   };
 
   void add(engine::LpId lp, std::size_t slot, double dt);

@@ -379,8 +379,10 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
            ops + "</table>\n";
   }
   if (!v.wait_sites.empty()) {
-    out += "<h4>Waiting by code position</h4>\n<table class=\"by-site\"><tr><th>where (the call waited in, after "
-           "the call before it)</th><th>waits</th><th>total (s)</th><th>indirect (s)</th><th>patterns</th></tr>\n";
+    out += std::string("<h4>Waiting by code position</h4>\n<table class=\"by-site\"><tr><th>") +
+           (v.wait_operations == WaitOperations::dvm ? "where (the statement of the group operation waited in)"
+                                                     : "where (the call waited in, after the call before it)") +
+           "</th><th>waits</th><th>total (s)</th><th>indirect (s)</th><th>patterns</th></tr>\n";
     const std::size_t shown = std::min<std::size_t>(v.wait_sites.size(), 10);
     for (std::size_t i = 0; i < shown; ++i) {
       const analysis::WaitSite& site = v.wait_sites[i];

@@ -127,7 +127,7 @@ std::string waiting_focus(const VariantResult& v, double wait_s, const char* lat
   }
   if (!v.wait_sites.empty()) {
     const analysis::WaitSite& top = v.wait_sites.front();
-    text += fmt::format("; the position where ranks wait most is \"{}\" ({:.1f} % of the waiting)", top.name,
+    text += fmt::format("; the position where {} wait most is \"{}\" ({:.1f} % of the waiting)", late, top.name,
                         100.0 * top.total_s() / wait_s);
   }
   if (!v.causes.empty()) {
@@ -326,7 +326,8 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
   }
   out << "  waiting by operation: " << ops << "\n";
   if (!v.wait_sites.empty()) {
-    out << "  waiting by code position (the call waited in, after the call before it):\n";
+    out << (dvm ? "  waiting by code position (the statement of the group operation waited in):\n"
+                : "  waiting by code position (the call waited in, after the call before it):\n");
     const std::size_t shown = std::min<std::size_t>(v.wait_sites.size(), 5);
     for (std::size_t i = 0; i < shown; ++i) out << "    " << site_line(v.wait_sites[i]) << "\n";
     if (shown < v.wait_sites.size()) {
@@ -495,7 +496,7 @@ Json variant_json(const VariantResult& v, bool whole) {
       }
     }
     ws["by_operation"] = ops;
-    if (v.wait_operations != WaitOperations::dvm) {
+    {
       Json sites = Json::array();
       for (const auto& site : v.wait_sites) {
         Json one;

@@ -682,8 +682,17 @@ TEST_CASE("augur diagnoses a DVM run and writes its timelines") {
         doctest::Approx(main["collectives"]["reduction"]["synchronization"].get<double>()).epsilon(1e-12));
   CHECK(ws["by_operation"]["reduction"]["explained_s"].get<double>() ==
         doctest::Approx(ws["by_operation"]["reduction"]["total_s"].get<double>()).epsilon(1e-12));
+  // Where they wait: the reduction's statement (strtrd_ / waitrd_ at jac1d.cdv:40), all 33 waits.
+  REQUIRE(ws["by_site"].size() == 1);
+  CHECK(ws["by_site"][0]["site"] == "reduction at jac1d.cdv:40");
+  CHECK(ws["by_site"][0]["count"] == 33);
+  CHECK(ws["by_site"][0]["total_s"].get<double>() ==
+        doctest::Approx(ws["patterns"]["wait_at_nxn"]["total_s"].get<double>()).epsilon(1e-12));
   const std::string text = slurp(d / "r.txt");
   CHECK(text.find("waiting by operation: reduction") != std::string::npos);
+  CHECK(text.find("s  reduction at jac1d.cdv:40 (33 waits: wait_at_nxn ") != std::string::npos);
+  CHECK(text.find("the position where processors wait most is \"reduction at jac1d.cdv:40\" (100.0 % of the waiting)") !=
+        std::string::npos);
   CHECK(text.find("  advice: efficiency 24.2 %") != std::string::npos);
 
   // Chrome: valid, one track per processor; Paraver: 4 tasks over the predicted time.
