@@ -206,19 +206,27 @@ double DvmWaitStates::waiting_within(engine::LpId q, double begin, double end) c
   return sum;
 }
 
+// "jac1d.cdv:40" ("line 40" without a file name).
+std::string DvmWaitStates::statement_name(const Region& r) const {
+  const std::string file = files_ ? files_(r.file) : std::string();
+  return file.empty() ? fmt::format("line {}", r.line) : fmt::format("{}:{}", file, r.line);
+}
+
+// A communication region's kind as a sentence reads it: "reduction", "I/O".
+std::string DvmWaitStates::kind_name(OpKind k) {
+  std::string kind(title(k));
+  if (k != OpKind::io) kind[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(kind[0])));
+  return kind;
+}
+
 std::string DvmWaitStates::region_name(const Region& r) const {
-  std::string where = files_ ? files_(r.file) : std::string();
-  where = where.empty() ? fmt::format("line {}", r.line) : fmt::format("{}:{}", where, r.line);
+  const std::string where = statement_name(r);
   switch (r.part) {
     case Part::loop: return "parallel loop at " + where;
     case Part::code: return "sequential code at " + where;
     case Part::system: return "run-time system at " + where;
     case Part::io: return "I/O at " + where;
-    case Part::communication: {
-      std::string kind(title(r.kind));
-      if (r.kind != OpKind::io) kind[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(kind[0])));
-      return fmt::format("{} communication at {}", kind, where);
-    }
+    case Part::communication: return fmt::format("{} communication at {}", kind_name(r.kind), where);
   }
   return where;
 }
@@ -229,11 +237,7 @@ std::vector<WaitSite> DvmWaitStates::sites() const {
     WaitSite site;
     site.patterns = r.waited;
     if (site.count() == 0) continue;
-    std::string where = files_ ? files_(r.file) : std::string();
-    where = where.empty() ? fmt::format("line {}", r.line) : fmt::format("{}:{}", where, r.line);
-    std::string kind(title(r.kind));
-    if (r.kind != OpKind::io) kind[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(kind[0])));
-    site.name = fmt::format("{} at {}", kind, where);
+    site.name = fmt::format("{} at {}", kind_name(r.kind), statement_name(r));
     out.push_back(std::move(site));
   }
   sort_sites(out);

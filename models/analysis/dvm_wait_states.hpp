@@ -100,7 +100,7 @@ class DvmWaitStates final : public engine::Observer {
     double caused_s = 0;
     double excess_s = 0;
     std::uint64_t waits = 0;
-    std::array<WaitAmount, wait_pattern_count> waited{};  ///< communication regions: waiting in them
+    PatternAmounts waited{};  ///< communication regions: waiting in them
   };
 
   void add(engine::LpId lp, std::size_t slot, double dt);
@@ -112,6 +112,8 @@ class DvmWaitStates final : public engine::Observer {
   void wait(engine::LpId p, engine::LpId q, WaitPattern pattern, OpKind kind, double begin, double end);
   double waiting_within(engine::LpId q, double begin, double end) const;
   std::string region_name(const Region& r) const;
+  std::string statement_name(const Region& r) const;
+  static std::string kind_name(OpKind k);
 
   const std::vector<std::uint64_t>& statements_of_;
   FileNamer files_;

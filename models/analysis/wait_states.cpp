@@ -70,10 +70,22 @@ std::string_view to_string(WaitPattern pattern) {
   return "?";
 }
 
-double LpWaits::total_s() const {
+double total_s(const PatternAmounts& patterns) {
   double t = 0;
   for (const WaitAmount& a : patterns) t += a.total_s;
   return t;
+}
+
+double indirect_s(const PatternAmounts& patterns) {
+  double t = 0;
+  for (const WaitAmount& a : patterns) t += a.indirect_s;
+  return t;
+}
+
+std::uint64_t count(const PatternAmounts& patterns) {
+  std::uint64_t n = 0;
+  for (const WaitAmount& a : patterns) n += a.count;
+  return n;
 }
 
 WaitStateAnalyzer::WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t history)
@@ -146,12 +158,10 @@ void WaitStateAnalyzer::close_phase(engine::LpId lp, const engine::Event& e) {
   // The pair (previous call, this call): the region of the phase between them and, outside a
   // marked region, the wait site of this call.
   const std::uint32_t site = t.location != 0 ? t.location - 1U : region_of(t.prev_call, call);
-  if (t.pending && t.location != 0) {
-    store_phase(lp, site);
-  } else if (t.pending) {
+  if (t.pending) {
     store_phase(lp, site);
     Region& r = regions_[site];
-    if (lp < r.lp) {
+    if (t.location == 0 && lp < r.lp) {  // a call pair remembers where it first ran
       r.lp = lp;
       r.before_ordinal = t.prev_ordinal;
       r.after_ordinal = ordinal;
@@ -308,18 +318,6 @@ std::vector<WaitSite> WaitStateAnalyzer::sites() const {
   }
   sort_sites(out);
   return out;
-}
-
-double WaitSite::total_s() const {
-  double t = 0;
-  for (const WaitAmount& a : patterns) t += a.total_s;
-  return t;
-}
-
-std::uint64_t WaitSite::count() const {
-  std::uint64_t n = 0;
-  for (const WaitAmount& a : patterns) n += a.count;
-  return n;
 }
 
 void sort_sites(std::vector<WaitSite>& sites) {
@@ -494,23 +492,11 @@ void WaitStateAnalyzer::close_collective(OpenCollective& c) {
   }
 }
 
-double LpWaits::indirect_s() const {
-  double t = 0;
-  for (const WaitAmount& a : patterns) t += a.indirect_s;
-  return t;
-}
-
 LpWaits sum_waits(const std::vector<LpWaits>& lps) {
   LpWaits t;
   for (const LpWaits& l : lps) {
-    for (std::size_t i = 0; i < wait_pattern_count; ++i) {
-      t.patterns[i].total_s += l.patterns[i].total_s;
-      t.patterns[i].indirect_s += l.patterns[i].indirect_s;
-      t.patterns[i].count += l.patterns[i].count;
-    }
-    t.wrong_order.total_s += l.wrong_order.total_s;
-    t.wrong_order.indirect_s += l.wrong_order.indirect_s;
-    t.wrong_order.count += l.wrong_order.count;
+    for (std::size_t i = 0; i < wait_pattern_count; ++i) t.patterns[i].add(l.patterns[i]);
+    t.wrong_order.add(l.wrong_order);
     t.caused_s += l.caused_s;
   }
   return t;

@@ -42,7 +42,19 @@ struct WaitAmount {
     indirect_s += indirect;
     ++count;
   }
+  /// Adds another amount (its totals and counts).
+  void add(const WaitAmount& other) {
+    total_s += other.total_s;
+    indirect_s += other.indirect_s;
+    count += other.count;
+  }
 };
+
+/// One amount per pattern, and their sums over the patterns.
+using PatternAmounts = std::array<WaitAmount, wait_pattern_count>;
+double total_s(const PatternAmounts& patterns);
+double indirect_s(const PatternAmounts& patterns);
+std::uint64_t count(const PatternAmounts& patterns);
 
 /// A code region's share of the waiting it caused (root causes, H-CWP-DM). Regions are the
 /// computation phases between two consecutive communication calls of a rank, identified by their
@@ -71,9 +83,10 @@ struct RegionCause {
 /// ("solve.c:42"). Its waiting time per pattern.
 struct WaitSite {
   std::string name;
-  std::array<WaitAmount, wait_pattern_count> patterns{};
-  double total_s() const;
-  std::uint64_t count() const;
+  PatternAmounts patterns{};
+  double total_s() const { return analysis::total_s(patterns); }
+  double indirect_s() const { return analysis::indirect_s(patterns); }
+  std::uint64_t count() const { return analysis::count(patterns); }
 };
 
 /// Sorts wait sites as the reports list them: most waiting first, ties by name.
@@ -81,15 +94,15 @@ void sort_sites(std::vector<WaitSite>& sites);
 
 /// Per-LP results.
 struct LpWaits {
-  std::array<WaitAmount, wait_pattern_count> patterns{};
+  PatternAmounts patterns{};
   /// The part of late_sender waited while a message sent earlier to the same LP was already there
   /// to be received (messages in the wrong order; Scalasca's "Late Sender, Wrong Order"): not a
   /// pattern of its own, so not in total_s() or indirect_s().
   WaitAmount wrong_order{};
   /// Direct waiting of other LPs on this one: the delay it caused, not one it passed on.
   double caused_s = 0;
-  double total_s() const;
-  double indirect_s() const;  ///< indirect part over all patterns
+  double total_s() const { return analysis::total_s(patterns); }
+  double indirect_s() const { return analysis::indirect_s(patterns); }  ///< indirect part over all patterns
 };
 
 /// Pattern by pattern sum of `lps` (totals, indirect parts and counts).
@@ -200,7 +213,7 @@ class WaitStateAnalyzer final : public engine::Observer {
     std::string file;
     /// As a wait site (the call `after` following the call `before`, or the `location` region):
     /// the waiting there, and its first occurrence on the lowest rank.
-    std::array<WaitAmount, wait_pattern_count> waited{};
+    PatternAmounts waited{};
     engine::LpId site_lp = std::numeric_limits<engine::LpId>::max();
     std::uint32_t site_ordinal = 0;
   };

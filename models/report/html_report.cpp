@@ -386,17 +386,15 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
     const std::size_t shown = std::min<std::size_t>(v.wait_sites.size(), 10);
     for (std::size_t i = 0; i < shown; ++i) {
       const analysis::WaitSite& site = v.wait_sites[i];
-      double indirect = 0;
       std::string patterns;
       for (std::size_t k = 0; k < analysis::wait_pattern_count; ++k) {
-        indirect += site.patterns[k].indirect_s;
         if (site.patterns[k].count == 0) continue;
         patterns += fmt::format("{}{} {}", patterns.empty() ? "" : ", ",
                                 analysis::to_string(static_cast<analysis::WaitPattern>(k)), sec(site.patterns[k].total_s));
       }
       out += fmt::format("<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>"
                          "</tr>\n",
-                         esc(site.name), site.count(), sec(site.total_s()), sec(indirect), esc(patterns));
+                         esc(site.name), site.count(), sec(site.total_s()), sec(site.indirect_s()), esc(patterns));
     }
     out += "</table>\n";
     if (shown < v.wait_sites.size()) {

@@ -75,12 +75,11 @@ std::string site_line(const analysis::WaitSite& site) {
   return fmt::format("{:>10.6f} s  {} ({} waits: {})", site.total_s(), site.name, site.count(), parts);
 }
 
-// The (at most 3) LPs that caused the most direct waiting in others, each with at least 5 % of it:
+// The (at most 3) LPs that caused the most direct waiting in others (`all`: over every LP), each
+// with at least 5 % of it:
 // "; the ranks that make others wait most: 3 (0.021000 s, 41.2 %), 7 (…)". Empty when no LP
 // stands out (every one below 5 %) or nothing was caused.
-std::string late_ranks(const VariantResult& v, const char* late) {
-  double all = 0;
-  for (const auto& w : v.waits) all += w.caused_s;
+std::string late_ranks(const VariantResult& v, const char* late, double all) {
   if (!(all > 0)) return {};
   std::array<std::size_t, 3> top{};
   std::size_t n = 0;
@@ -118,7 +117,8 @@ std::string waiting_focus(const VariantResult& v, double wait_s, const char* lat
                                  100.0 * a.total_s / wait_s, wait_operation_name(v, op),
                                  std::min(100.0, 100.0 * v.explained_by_operation[op] / a.total_s), late);
   // Point-to-point waiting of which a good part is messages received in the wrong order.
-  const analysis::WaitAmount wrong = analysis::sum_waits(v.waits).wrong_order;
+  const analysis::LpWaits sum = analysis::sum_waits(v.waits);
+  const analysis::WaitAmount& wrong = sum.wrong_order;
   if (op == 0 && wrong.total_s >= 0.1 * a.total_s) {
     text += fmt::format("; {:.1f} % of it is messages received in the wrong order (a message sent earlier was already "
                         "there): where the program can use that message first, receive whichever comes first "
@@ -134,7 +134,7 @@ std::string waiting_focus(const VariantResult& v, double wait_s, const char* lat
     text += fmt::format("; the region causing the most waiting is \"{}\" ({:.6f} s in {} waits)", v.causes.front().name,
                         v.causes.front().caused_s, v.causes.front().waits);
   }
-  return text + late_ranks(v, late);
+  return text + late_ranks(v, late, sum.caused_s);
 }
 
 // The analyzer's method for a DVM run, from the characteristics of the whole program (Main):
@@ -496,24 +496,22 @@ Json variant_json(const VariantResult& v, bool whole) {
       }
     }
     ws["by_operation"] = ops;
-    {
-      Json sites = Json::array();
-      for (const auto& site : v.wait_sites) {
-        Json one;
-        one["site"] = site.name;
-        one["total_s"] = site.total_s();
-        one["count"] = site.count();
-        Json by = Json::object();
-        for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
-          if (site.patterns[i].count > 0) {
-            by[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i)))] = amount_json(site.patterns[i]);
-          }
+    Json sites = Json::array();
+    for (const auto& site : v.wait_sites) {
+      Json one;
+      one["site"] = site.name;
+      one["total_s"] = site.total_s();
+      one["count"] = site.count();
+      Json by = Json::object();
+      for (std::size_t i = 0; i < analysis::wait_pattern_count; ++i) {
+        if (site.patterns[i].count > 0) {
+          by[std::string(analysis::to_string(static_cast<analysis::WaitPattern>(i)))] = amount_json(site.patterns[i]);
         }
-        one["patterns"] = by;
-        sites.push_back(std::move(one));
       }
-      ws["by_site"] = std::move(sites);
+      one["patterns"] = by;
+      sites.push_back(std::move(one));
     }
+    ws["by_site"] = std::move(sites);
     Json causes = Json::array();
     for (const auto& c : v.causes) {
       Json cj;
