@@ -42,6 +42,7 @@ const char* const usage_text =
     "                                   the par file's topology, else 1 processor); writes Predictor 3.1's\n"
     "                                   HTML report to OUT.html. Options: --json --text --depth --procs\n"
     "                                   --extras --set --log --event-log --max-events --max-time\n"
+    "                                   --wait-states\n"
     "options:\n"
     "  --trace FORMAT:PATH      trace to replay (ti:PATH; PATH may contain {P})\n"
     "  --machine NAME|PATH      machine from the library (machines/library) or a YAML file\n"
@@ -68,6 +69,9 @@ const char* const usage_text =
     "  --max-time SECONDS       stop each variant at this simulated time\n"
     "  --characteristics auto|on|off  characteristics of message-passing runs (spec section 8); auto: up to\n"
     "                           65536 processors (about 1 KB each)\n"
+    "  --wait-states on|off     wait states, root causes, wait sites and advice (spec section 9; default on);\n"
+    "                           off: the predicted times and the time per processor only, faster (prediction\n"
+    "                           only: --wait-states off --characteristics off)\n"
     "exit status: 0 ok, 1 a run deadlocked or failed, 2 bad input (file:line: error: ...)\n";
 
 struct CommandLine {
@@ -87,6 +91,7 @@ struct CommandLine {
   std::uint64_t max_events = 0;
   double max_time = 0;
   CharacteristicsMode characteristics = CharacteristicsMode::automatic;  // --characteristics
+  bool wait_states = true;                                               // --wait-states
   models::report::TextReportOptions text_options;  // --depth, --procs
   bool extras = false;                             // predict: augur's section after the 3.1 blocks
   std::vector<std::string> options;                // every option given, in order (predict checks them)
@@ -271,6 +276,11 @@ CommandLine parse(const std::vector<std::string>& args) {
       else if (v == "on") cl.characteristics = CharacteristicsMode::on;
       else if (v == "off") cl.characteristics = CharacteristicsMode::off;
       else throw UsageError(fmt::format("--characteristics: '{}' is not auto, on or off", v));
+    } else if (a == "--wait-states") {
+      const std::string v = val(a);
+      if (v == "on") cl.wait_states = true;
+      else if (v == "off") cl.wait_states = false;
+      else throw UsageError(fmt::format("--wait-states: '{}' is not on or off", v));
     } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
       throw UsageError(fmt::format("unknown option '{}'", a));
     } else {
@@ -435,6 +445,7 @@ int predict(const CommandLine& cl, const machines::MachineRegistry& registry, st
   opts.jobs = 1;
   opts.max_events = cl.max_events;
   opts.max_time = cl.max_time;
+  opts.wait_states = cl.wait_states;
   const auto results = run_scenario(sc, registry, opts);
   const models::report::VariantResult& v = results.front();
   // 3.1 writes its report only after a whole run; a run stopped by --max-events/--max-time is
@@ -542,6 +553,7 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     opts.max_events = cl.max_events;
     opts.max_time = cl.max_time;
     opts.characteristics = cl.characteristics;
+    opts.wait_states = cl.wait_states;
     if (cl.command == "step") {
       opts.step_in = &in;
       opts.step_out = &out;

@@ -38,6 +38,10 @@
 namespace augur::tools {
 namespace {
 
+/// The warning of a run without wait states (--wait-states off).
+constexpr const char* wait_states_off_note =
+    "wait states, root causes and advice not computed (--wait-states off)";
+
 // Feeds the shared progress counters every 2^16 events (cheap: one branch per event).
 class ProgressObserver final : public engine::Observer {
  public:
@@ -239,11 +243,12 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   scheduler.add_observer(&characteristics);
   // Wait states and root causes (spec section 9): regions are the statements by the trace's
   // FILE= and LINE= of the call each processor is replaying.
-  models::analysis::DvmWaitStates waits(
-      static_cast<std::uint32_t>(processors),
-      program.statements(),
-      [&program](std::uint32_t file) { return std::string(program.source_file(file)); });
-  scheduler.add_observer(&waits);
+  std::optional<models::analysis::DvmWaitStates> waits;
+  if (options.wait_states) {
+    waits.emplace(static_cast<std::uint32_t>(processors), program.statements(),
+                  [&program](std::uint32_t file) { return std::string(program.source_file(file)); });
+    scheduler.add_observer(&*waits);
+  }
   // The timelines read the engine's plain event contract: DvmPlainEvents translates.
   Timelines timelines(options, index, count, static_cast<std::uint32_t>(processors),
                       fmt::format("augur: {} on {} (grid {})", variant.trace_path, variant.machine.name, result.grid),
@@ -270,13 +275,19 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   result.intervals = std::move(tree);
   result.intervals_rule = models::analysis::IntegrateRule::predictor;
   result.wait_operations = models::report::WaitOperations::dvm;
-  result.waits = waits.take_lps();
-  result.waits_by_operation = waits.by_operation();
-  result.explained_by_operation = waits.explained_by_operation();
-  result.causes = waits.causes();
-  result.wait_sites = waits.sites();
+  if (waits) {
+    result.waits = waits->take_lps();
+    result.waits_by_operation = waits->by_operation();
+    result.explained_by_operation = waits->explained_by_operation();
+    result.causes = waits->causes();
+    result.wait_sites = waits->sites();
+  }
   result.warnings = reader.warnings();
   for (const auto& w : program.warnings()) result.warnings.push_back(w);
+  if (!waits) {
+    result.wait_states = false;
+    result.warnings.emplace_back(wait_states_off_note);
+  }
   if (progress != nullptr) progress->done.fetch_add(1);
   return result;
 }
@@ -341,16 +352,18 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   // Above WaitStateAnalyzer::history_limit ranks, the analyzer keeps a shorter history per rank
   // (memory: issue 4 target 3) unless --characteristics on asks for the full analysis.
   const bool full_history = options.characteristics == CharacteristicsMode::on;
-  models::analysis::WaitStateAnalyzer waits(
-      static_cast<std::uint32_t>(ranks),
-      models::analysis::WaitStateAnalyzer::history_for(static_cast<std::uint32_t>(ranks), full_history));
-  // Root causes inside TI `location` regions are named FILE:LINE: the analyzer asks for the file
-  // when a rank enters a region, while the program's current region is still that one.
-  waits.set_location_namer([prog = program.get()](engine::LpId lp, std::int32_t) {
-    const auto* r = prog->current_region(lp);
-    return r != nullptr ? std::string_view(r->file) : std::string_view();
-  });
-  scheduler.add_observer(&waits);
+  std::optional<models::analysis::WaitStateAnalyzer> waits;
+  if (options.wait_states) {
+    waits.emplace(static_cast<std::uint32_t>(ranks),
+                  models::analysis::WaitStateAnalyzer::history_for(static_cast<std::uint32_t>(ranks), full_history));
+    // Root causes inside TI `location` regions are named FILE:LINE: the analyzer asks for the file
+    // when a rank enters a region, while the program's current region is still that one.
+    waits->set_location_namer([prog = program.get()](engine::LpId lp, std::int32_t) {
+      const auto* r = prog->current_region(lp);
+      return r != nullptr ? std::string_view(r->file) : std::string_view();
+    });
+    scheduler.add_observer(&*waits);
+  }
   // The characteristics (spec section 8) of every run. Regions: TI `location FILE LINE` actions
   // (MpProgram's interval events carry the line); phases are named by rank 0's collective calls.
   models::analysis::MpCharacteristicsOptions analysis;
@@ -383,22 +396,27 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   result.events = run.events;
   // Per-LP results are moved, not copied, and the analyzer's history freed first: the end of
   // the run is where the memory peaks (docs/performance.md, "Memory at a million ranks").
-  waits.release_history();
+  if (waits) waits->release_history();
   result.lps = stats.take_lps();
-  result.waits = waits.take_lps();
-  result.waits_by_operation = waits.by_operation();
-  result.explained_by_operation = waits.explained_by_operation();
-  result.causes = waits.causes();
-  result.wait_sites = waits.sites();
+  if (waits) {
+    result.waits = waits->take_lps();
+    result.waits_by_operation = waits->by_operation();
+    result.explained_by_operation = waits->explained_by_operation();
+    result.causes = waits->causes();
+    result.wait_sites = waits->sites();
+  }
   result.warnings = program->warnings();
-  if (waits.history() < models::analysis::WaitStateAnalyzer::full_history) {
+  if (!waits) {
+    result.wait_states = false;
+    result.warnings.emplace_back(wait_states_off_note);
+  } else if (waits->history() < models::analysis::WaitStateAnalyzer::full_history) {
     result.warnings.push_back(fmt::format(
         "wait states: each rank kept its last {} computation phases, synchronisation points and waits instead of {} "
         "({} ranks are more than {}; about {} instead of {} bytes per rank): indirect waits and root causes looking "
         "further back are not counted (--characteristics on keeps {})",
-        waits.history(), models::analysis::WaitStateAnalyzer::full_history, ranks,
+        waits->history(), models::analysis::WaitStateAnalyzer::full_history, ranks,
         models::analysis::WaitStateAnalyzer::history_limit,
-        models::analysis::WaitStateAnalyzer::history_bytes(waits.history()),
+        models::analysis::WaitStateAnalyzer::history_bytes(waits->history()),
         models::analysis::WaitStateAnalyzer::history_bytes(models::analysis::WaitStateAnalyzer::full_history),
         models::analysis::WaitStateAnalyzer::full_history));
   }

@@ -37,6 +37,9 @@ struct RunOptions {
   std::ostream* step_out = nullptr;  ///< stepping: prompts and answers here
   std::ostream* progress = nullptr;  ///< live progress line here (a terminal), nullptr = silent
   CharacteristicsMode characteristics = CharacteristicsMode::automatic;  ///< message-passing runs
+  /// Wait states, root causes, wait sites and advice (spec section 9), message-passing and DVM
+  /// runs; off: the predicted times and the time per processor only, faster (docs/performance.md).
+  bool wait_states = true;
 };
 
 /// Live progress of a scenario run, shared by variants running in parallel.

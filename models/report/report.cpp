@@ -296,6 +296,7 @@ void more_ranks(std::ostream& out, std::size_t shown, std::size_t all) {
 }
 
 void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max_rows) {
+  if (!v.wait_states) return;  // not computed: the variant's warnings say so
   const analysis::LpWaits total = analysis::sum_waits(v.waits);
   if (!(total.total_s() > 0)) {
     // No waiting at all: the advice still says where the time goes (DVM: insufficient

@@ -39,6 +39,7 @@ struct VariantResult {
   std::uint64_t events = 0;
   std::vector<LpStats> lps;
   std::vector<analysis::LpWaits> waits;             ///< wait states per LP (empty: not analysed)
+  bool wait_states = true;  ///< false: wait states, causes and advice were not computed (--wait-states off)
   WaitOperations wait_operations = WaitOperations::message_passing;  ///< how waits_by_operation is indexed
   std::vector<analysis::WaitAmount> waits_by_operation;  ///< see WaitOperations
   std::vector<double> explained_by_operation;        ///< direct waiting explained by regions, same indexing

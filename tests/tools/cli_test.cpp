@@ -600,6 +600,61 @@ TEST_CASE("augur reports the characteristics of tiny-4 per phase between its glo
   CHECK(run_augur(trace + "--characteristics maybe").status == 2);
 }
 
+TEST_CASE("augur --wait-states off predicts the same times without the diagnosis") {
+  const fs::path d = temp_dir("nowaits");
+  // Message passing (tiny-4): the same predicted time, per-rank times and characteristics; no
+  // wait states, causes, positions or advice, and a warning that says so.
+  const std::string trace =
+      "run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --machine platform_cluster_64 --jobs 1 ";
+  const Result full = run_augur(trace + "--json " + (d / "full.json").string());
+  REQUIRE_MESSAGE(full.status == 0, full.err);
+  const Result off = run_augur(trace + "--wait-states off --json " + (d / "off.json").string());
+  REQUIRE_MESSAGE(off.status == 0, off.err);
+  const std::string note = "wait states, root causes and advice not computed (--wait-states off)";
+  CHECK(full.out.find("  wait states (s):") != std::string::npos);
+  CHECK(full.out.find(note) == std::string::npos);
+  CHECK(off.out.find("  wait states (s):") == std::string::npos);
+  CHECK(off.out.find("  advice: ") == std::string::npos);
+  CHECK(off.out.find("  " + note + "\n") != std::string::npos);
+  CHECK(off.out.find("INTERVAL ( NLINE=0 ") != std::string::npos);
+  const auto f = nlohmann::json::parse(slurp(d / "full.json"))["variants"][0];
+  const auto o = nlohmann::json::parse(slurp(d / "off.json"))["variants"][0];
+  CHECK(f.contains("wait_states"));
+  CHECK_FALSE(o.contains("wait_states"));
+  CHECK(o["warnings"] == nlohmann::json::array({note}));
+  CHECK(o["predicted_time_s"] == f["predicted_time_s"]);
+  CHECK(o["processors"] == f["processors"]);
+  CHECK(o["characteristics"] == f["characteristics"]);
+  // Prediction only: with --characteristics off as well, the times alone.
+  const Result bare = run_augur(trace + "--wait-states off --characteristics off --json " + (d / "bare.json").string());
+  REQUIRE_MESSAGE(bare.status == 0, bare.err);
+  const auto b = nlohmann::json::parse(slurp(d / "bare.json"))["variants"][0];
+  CHECK_FALSE(b.contains("characteristics"));
+  CHECK_FALSE(b.contains("wait_states"));
+  CHECK(b["predicted_time_s"] == f["predicted_time_s"]);
+  CHECK(b["processors"] == f["processors"]);
+  CHECK(run_augur(trace + "--wait-states maybe").status == 2);
+
+  // DVM (jac1d on 2x2): the same predicted time and characteristics, no wait states or advice.
+  const std::string dvm = "run --trace dvm:" + source + "/scenarios/examples/traces/jac1d/jac1d.ptr --machine dvm_mvs "
+                          "--grid 2x2 --jobs 1 ";
+  const Result dfull = run_augur(dvm + "--json " + (d / "dfull.json").string());
+  REQUIRE_MESSAGE(dfull.status == 0, dfull.err);
+  const Result doff = run_augur(dvm + "--wait-states off --json " + (d / "doff.json").string());
+  REQUIRE_MESSAGE(doff.status == 0, doff.err);
+  CHECK(dfull.out.find("  advice: ") != std::string::npos);
+  CHECK(doff.out.find("  advice: ") == std::string::npos);
+  CHECK(doff.out.find("  wait states (s):") == std::string::npos);
+  CHECK(doff.out.find("  wait states: ") == std::string::npos);
+  CHECK(doff.out.find("  " + note + "\n") != std::string::npos);
+  const auto df = nlohmann::json::parse(slurp(d / "dfull.json"))["variants"][0];
+  const auto dn = nlohmann::json::parse(slurp(d / "doff.json"))["variants"][0];
+  CHECK(df.contains("wait_states"));
+  CHECK_FALSE(dn.contains("wait_states"));
+  CHECK(dn["predicted_time_s"] == df["predicted_time_s"]);
+  CHECK(dn["characteristics"] == df["characteristics"]);
+}
+
 TEST_CASE("augur names the phases of a trace file by the lines of rank 0's global collectives") {
   // One file with both ranks' actions; rank 0's allreduce on line 3, its barrier on line 5, its
   // alltoall (also synchronising) on line 7, its bcast (rooted: no phase boundary) on line 2.
