@@ -27,6 +27,9 @@ usage: tools/bench/compare.sh [AUGUR] [options]
                         vm.max_map_count = 65530); default: -no-privatize, which the replay
                         does not need (same predictions)
   --no-synthetic-source skip the extra augur rows replaying the on-the-fly synthetic source
+  --no-prediction-only  skip the extra augur rows of prediction-only runs (--wait-states off
+                        --characteristics off: the predicted times and the time per processor,
+                        what SimGrid's replay computes; the other rows run every analysis)
   --timeout S           per run, for both tools (default: 1800); a run past it reads "timeout"
   --repeat N            repeat a run that took under 10 s of CPU up to N times in all and keep
                         the least CPU time (default: 5)
@@ -49,6 +52,7 @@ samples="$repo/../shared/ti-samples"
 run_simgrid=1
 simgrid_privatize=0
 synthetic_rows=1
+prediction_rows=1
 timeout_s=1800
 repeat=5
 keep=0
@@ -66,6 +70,7 @@ while (($#)); do
     --no-simgrid) run_simgrid=0 ;;
     --simgrid-privatize) simgrid_privatize=1 ;;
     --no-synthetic-source) synthetic_rows=0 ;;
+    --no-prediction-only) prediction_rows=0 ;;
     --timeout) timeout_s="$2"; shift ;;
     --repeat) repeat="$2"; shift ;;
     --keep) keep=1 ;;
@@ -210,10 +215,11 @@ record() {  # workload P I actions tool predicted
 augur_predicted() { sed -n 's/.*predicted time: \([0-9.eE+-]*\) s.*/\1/p' "$1" | head -1; }
 simgrid_predicted() { sed -n 's/.*Simulation time \([0-9.eE+-]*\).*/\1/p' "$1" | tail -1; }
 
-run_augur() {  # workload P I actions TRACE-REF [tool-label]
+run_augur() {  # workload P I actions TRACE-REF [tool-label [augur options...]]
   local label="${6:-augur}"
+  local extra=("${@:7}")
   log "$1: $label"
-  measure "$1.$label" "$scratch" "$augur" run --trace "$5" --machine "$machine_yaml" --jobs 1
+  measure "$1.$label" "$scratch" "$augur" run --trace "$5" --machine "$machine_yaml" --jobs 1 "${extra[@]}"
   record "$1" "$2" "$3" "$4" "$label" "$(augur_predicted "$scratch/logs/$1.$label.out")"
   [ "$m_status" = ok ] || log "$1: $label: $m_status (see $scratch/logs/$1.$label.out)"
 }
@@ -233,6 +239,13 @@ run_simgrid() {  # workload P I actions DIR (holding trace.txt) PLATFORM HOSTFIL
 synthetic_prefix="synthetic:"
 if ! "$augur" run --trace "synthetic:P=2,I=1" --machine "$machine_yaml" > /dev/null 2>&1; then
   synthetic_prefix="ti:synthetic:"
+fi
+# Prediction only: the analyses off (an augur without --wait-states runs none of these rows).
+prediction_only=(--wait-states off --characteristics off)
+if ((prediction_rows)) &&
+   ! "$augur" run --trace "${synthetic_prefix}P=2,I=1" --machine "$machine_yaml" "${prediction_only[@]}" > /dev/null 2>&1; then
+  log "this augur has no --wait-states: no prediction-only rows"
+  prediction_rows=0
 fi
 
 # --- synthetic workload ----------------------------------------------------------------------------
@@ -255,6 +268,10 @@ if ((run_synthetic)); then
     actions=$("$gen" --count "$spec")
     if ((p >= 100000)); then  # no million files: augur's on-the-fly source only
       run_augur "$name" "$p" "$it" "$actions" "$synthetic_prefix$spec" "augur (synthetic source)"
+      if ((prediction_rows)); then
+        run_augur "$name" "$p" "$it" "$actions" "$synthetic_prefix$spec" "augur (synthetic source, prediction only)" \
+          "${prediction_only[@]}"
+      fi
       continue
     fi
     dir="$scratch/$name"
@@ -262,8 +279,15 @@ if ((run_synthetic)); then
     log "$name: generating $spec"
     "$gen" "$spec" "$dir" >&2
     run_augur "$name" "$p" "$it" "$actions" "$dir/trace.txt"
+    if ((prediction_rows)); then
+      run_augur "$name" "$p" "$it" "$actions" "$dir/trace.txt" "augur (prediction only)" "${prediction_only[@]}"
+    fi
     if ((synthetic_rows)); then
       run_augur "$name" "$p" "$it" "$actions" "$synthetic_prefix$spec" "augur (synthetic source)"
+      if ((prediction_rows)); then
+        run_augur "$name" "$p" "$it" "$actions" "$synthetic_prefix$spec" "augur (synthetic source, prediction only)" \
+          "${prediction_only[@]}"
+      fi
     fi
     if ((run_simgrid)); then
       write_platform "$p" "$dir"
@@ -287,6 +311,9 @@ if ((run_real)); then
     p=$(grep -cv '^[[:space:]]*\(#.*\)\?$' "$dir/trace.txt")
     actions=$(cat "$dir"/rank*.txt | grep -cv '^[[:space:]]*\(#.*\)\?$')
     run_augur "$name" "$p" "-" "$actions" "$dir/trace.txt"
+    if ((prediction_rows)); then
+      run_augur "$name" "$p" "-" "$actions" "$dir/trace.txt" "augur (prediction only)" "${prediction_only[@]}"
+    fi
     if ((run_simgrid)); then
       run_simgrid "$name" "$p" "-" "$actions" "$dir" "$samples/platform.xml" "$samples/hostfile"
     fi
