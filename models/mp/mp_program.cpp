@@ -68,6 +68,7 @@ MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machi
       }
     }
   }
+  for (std::size_t k = 0; k < algorithms_.size(); ++k) algorithms_[k] = algorithm_for(static_cast<engine::CollectiveKind>(k));
 }
 
 std::string MpProgram::algorithm_for(engine::CollectiveKind kind) const {
@@ -293,7 +294,7 @@ StepResult MpProgram::start_record(LpId lp, engine::Scheduler& s) {
       break;
   }
   try {
-    expand_collective(call, static_cast<int>(lp), processors_, algorithm_for(*kind), r.ops);
+    expand_collective(call, static_cast<int>(lp), processors_, algorithms_[static_cast<std::size_t>(*kind)], r.ops);
   } catch (const std::exception& e) {
     s.fail(lp, fmt::format("{}: error: {}", where(lp), e.what()));
     return StepResult::blocked;

@@ -2,6 +2,7 @@
 // engine with MPI matching (source, tag, non-overtaking, wildcards), blocking and non-blocking
 // operations, eager / rendezvous protocols and collectives (expanded or analytic).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -178,6 +179,8 @@ class MpProgram final : public engine::Program {
   std::uint32_t new_message();
   void free_request(std::uint32_t id);
   std::string algorithm_for(engine::CollectiveKind kind) const;
+  /// algorithm_for of every collective kind, resolved once (the per-call lookup allocated).
+  std::array<std::string, static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1> algorithms_;
   std::string where(LpId lp) const;
   void warn(std::string message);
 
