@@ -345,7 +345,7 @@ void processor_table(std::string& o, const std::vector<ProcessorTimes>& procs) {
 }
 
 void augur_section(std::string& o, const Interval& root, const IntervalReportMeta& meta, const std::string& grid) {
-  const detail::InclusiveTimes inclusive(root, meta.rule);
+  const detail::InclusiveTimes inclusive(meta.rule);
   o += "<HTML>\n<HEAD>\n<META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=utf-8\">\n<TITLE>";
   o += escape(meta.title.empty() ? std::string(generator) : meta.title + " :: " + std::string(generator));
   o += ": per-processor characteristics</TITLE>\n</HEAD>\n";

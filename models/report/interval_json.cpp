@@ -100,7 +100,7 @@ ordered_json interval(const Interval& i, const detail::InclusiveTimes& inclusive
 
 ordered_json interval_json(const analysis::IntervalTree& tree, const IntervalReportMeta& meta, const Interval* root) {
   const Interval& top = detail::report_root(tree, root);
-  const detail::InclusiveTimes inclusive(top, meta.rule);
+  const detail::InclusiveTimes inclusive(meta.rule);
   return interval(top, inclusive, detail::grid_text(tree, meta));
 }
 

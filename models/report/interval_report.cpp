@@ -38,23 +38,30 @@ void add_nested(ProcessorTimes& to, const ProcessorTimes& from, IntegrateRule ru
 
 namespace detail {
 
-InclusiveTimes::InclusiveTimes(const Interval& root, IntegrateRule rule) : rule_(rule) { compute(root); }
-
-const std::vector<ProcessorTimes>& InclusiveTimes::compute(const Interval& interval) {
-  std::vector<ProcessorTimes> times = interval.procs;
+void InclusiveTimes::fill(const Interval& interval, std::vector<ProcessorTimes>& times) const {
+  times.assign(interval.procs.begin(), interval.procs.end());
   // Own lost time is recorded before Idle; the interval's Lost time includes it.
   for (ProcessorTimes& t : times) t.lost += t.idle;
+  std::vector<ProcessorTimes> nested;
   for (const auto& child : interval.children) {
-    const std::vector<ProcessorTimes>& nested = compute(*child);
+    if (child->children.empty()) {
+      // A leaf's inclusive record is its own with Idle in Lost: added record by record.
+      for (std::size_t p = 0; p < times.size() && p < child->procs.size(); ++p) {
+        ProcessorTimes own = child->procs[p];
+        own.lost += own.idle;
+        add_nested(times[p], own, rule_);
+      }
+      continue;
+    }
+    fill(*child, nested);
     for (std::size_t p = 0; p < times.size() && p < nested.size(); ++p) add_nested(times[p], nested[p], rule_);
   }
-  return by_interval_[&interval] = std::move(times);
 }
 
 }  // namespace detail
 
 std::vector<ProcessorTimes> inclusive_processor_times(const Interval& interval, IntegrateRule rule) {
-  return detail::InclusiveTimes(interval, rule).of(interval);
+  return detail::InclusiveTimes(rule).of(interval);
 }
 
 }  // namespace augur::models::report

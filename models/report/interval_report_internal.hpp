@@ -1,7 +1,6 @@
 // Helpers shared by the interval report writers (HTML, text, JSON); not part of the API.
 #pragma once
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "models/analysis/characteristics.hpp"
@@ -24,18 +23,24 @@ inline std::string grid_text(const analysis::IntervalTree& tree, const IntervalR
   return meta.grid.empty() ? std::to_string(processor_count(tree, meta)) : meta.grid;
 }
 
-/// inclusive_processor_times of every interval of a subtree, each computed once (bottom-up).
+/// inclusive_processor_times of the intervals of a report, one at a time: `of` computes an
+/// interval's records into a buffer it reuses, so that a report of N intervals holds one
+/// interval's records (plus one per level of nesting below it) instead of N — at 16,384
+/// processors each is 16 MB (docs/performance.md, seventh round). Same arithmetic, in the same
+/// order, as computing every interval once bottom-up.
 class InclusiveTimes {
  public:
-  InclusiveTimes(const analysis::Interval& root, analysis::IntegrateRule rule);
+  explicit InclusiveTimes(analysis::IntegrateRule rule) : rule_(rule) {}
+  /// The records of `interval` with its nested intervals'; valid until the next call.
   const std::vector<analysis::ProcessorTimes>& of(const analysis::Interval& interval) const {
-    return by_interval_.at(&interval);
+    fill(interval, buffer_);
+    return buffer_;
   }
 
  private:
-  const std::vector<analysis::ProcessorTimes>& compute(const analysis::Interval& interval);
+  void fill(const analysis::Interval& interval, std::vector<analysis::ProcessorTimes>& times) const;
   analysis::IntegrateRule rule_;
-  std::unordered_map<const analysis::Interval*, std::vector<analysis::ProcessorTimes>> by_interval_;
+  mutable std::vector<analysis::ProcessorTimes> buffer_;
 };
 
 /// Visits the subtree of `i` in pre-order.

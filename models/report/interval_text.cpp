@@ -307,7 +307,7 @@ std::string interval_text(const analysis::IntervalTree& tree, const IntervalRepo
   if (!meta.program.empty() || !meta.machine.empty())
     o += fmt::format("Predicted by augur: program {}, machine {}\n", meta.program.empty() ? "?" : meta.program,
                      meta.machine.empty() ? "?" : meta.machine);
-  const detail::InclusiveTimes inclusive(top, meta.rule);
+  const detail::InclusiveTimes inclusive(meta.rule);
   TextWriter writer(o, detail::processor_count(tree, meta), options);
   detail::pre_order(top, [&](const Interval& i) {
     if (options.max_level < 0 || i.level <= options.max_level) writer.interval(i, inclusive.of(i));
