@@ -38,9 +38,21 @@
 namespace augur::tools {
 namespace {
 
-/// The warning of a run without wait states (--wait-states off).
-constexpr const char* wait_states_off_note =
-    "wait states, root causes and advice not computed (--wait-states off)";
+/// Moves a wait-state analyzer's results (WaitStateAnalyzer or DvmWaitStates) into `result`;
+/// without one (--wait-states off), says so in a warning.
+template <class Analyzer>
+void take_wait_states(std::optional<Analyzer>& waits, models::report::VariantResult& result) {
+  if (!waits) {
+    result.wait_states = false;
+    result.warnings.emplace_back("wait states, root causes and advice not computed (--wait-states off)");
+    return;
+  }
+  result.waits = waits->take_lps();
+  result.waits_by_operation = waits->by_operation();
+  result.explained_by_operation = waits->explained_by_operation();
+  result.causes = waits->causes();
+  result.wait_sites = waits->sites();
+}
 
 // Feeds the shared progress counters every 2^16 events (cheap: one branch per event).
 class ProgressObserver final : public engine::Observer {
@@ -275,19 +287,9 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   result.intervals = std::move(tree);
   result.intervals_rule = models::analysis::IntegrateRule::predictor;
   result.wait_operations = models::report::WaitOperations::dvm;
-  if (waits) {
-    result.waits = waits->take_lps();
-    result.waits_by_operation = waits->by_operation();
-    result.explained_by_operation = waits->explained_by_operation();
-    result.causes = waits->causes();
-    result.wait_sites = waits->sites();
-  }
   result.warnings = reader.warnings();
   for (const auto& w : program.warnings()) result.warnings.push_back(w);
-  if (!waits) {
-    result.wait_states = false;
-    result.warnings.emplace_back(wait_states_off_note);
-  }
+  take_wait_states(waits, result);
   if (progress != nullptr) progress->done.fetch_add(1);
   return result;
 }
@@ -398,18 +400,9 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   // the run is where the memory peaks (docs/performance.md, "Memory at a million ranks").
   if (waits) waits->release_history();
   result.lps = stats.take_lps();
-  if (waits) {
-    result.waits = waits->take_lps();
-    result.waits_by_operation = waits->by_operation();
-    result.explained_by_operation = waits->explained_by_operation();
-    result.causes = waits->causes();
-    result.wait_sites = waits->sites();
-  }
   result.warnings = program->warnings();
-  if (!waits) {
-    result.wait_states = false;
-    result.warnings.emplace_back(wait_states_off_note);
-  } else if (waits->history() < models::analysis::WaitStateAnalyzer::full_history) {
+  take_wait_states(waits, result);
+  if (waits && waits->history() < models::analysis::WaitStateAnalyzer::full_history) {
     result.warnings.push_back(fmt::format(
         "wait states: each rank kept its last {} computation phases, synchronisation points and waits instead of {} "
         "({} ranks are more than {}; about {} instead of {} bytes per rank): indirect waits and root causes looking "
