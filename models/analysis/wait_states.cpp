@@ -241,12 +241,18 @@ void WaitStateAnalyzer::attribute(engine::LpId p, engine::LpId q, std::size_t op
   if (!(direct > 0) || p == q) return;
   const double sp = last_sync(p, q, enter_p, false);
   const double sq = last_sync(q, p, enter_q, true);
-  std::array<std::pair<std::uint32_t, double>, 2 * full_history + 1> time;  // the first `used` are set
+  // Time per region; only the first `used` are set (a trivial struct: the array is not zeroed,
+  // which std::pair's constructor did on every call).
+  struct RegionTime {
+    std::uint32_t region;
+    double dt;
+  };
+  std::array<RegionTime, 2 * full_history + 1> time;
   std::size_t used = 0;
   auto add = [&](std::uint32_t region, double dt) {
     for (std::size_t i = 0; i < used; ++i) {
-      if (time[i].first == region) {
-        time[i].second += dt;
+      if (time[i].region == region) {
+        time[i].dt += dt;
         return;
       }
     }
@@ -267,14 +273,14 @@ void WaitStateAnalyzer::attribute(engine::LpId p, engine::LpId q, std::size_t op
   scan(q, sq, enter_q, 1.0);
   scan(p, sp, enter_p, -1.0);
   double excess = 0;
-  for (std::size_t i = 0; i < used; ++i) excess += std::max(0.0, time[i].second);
+  for (std::size_t i = 0; i < used; ++i) excess += std::max(0.0, time[i].dt);
   if (!(excess > 0)) return;
   const double factor = std::min(1.0, direct / excess);
   for (std::size_t i = 0; i < used; ++i) {
-    if (!(time[i].second > 0)) continue;
-    Region& c = regions_[time[i].first];
-    c.caused_s += time[i].second * factor;
-    c.excess_s += time[i].second;
+    if (!(time[i].dt > 0)) continue;
+    Region& c = regions_[time[i].region];
+    c.caused_s += time[i].dt * factor;
+    c.excess_s += time[i].dt;
     ++c.waits;
   }
   explained_[op] += std::min(direct, excess);

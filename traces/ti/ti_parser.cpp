@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "traces/ti/ti_trace.hpp"
@@ -97,12 +99,34 @@ constexpr bool keyword_table_complete = [] {
 }();
 static_assert(keyword_table_complete, "two TI keywords share a keyword_hash slot: change the hash");
 
+template <typename Word>
+Word load_word(const char* at) {
+  Word word;
+  std::memcpy(&word, at, sizeof word);
+  return word;
+}
+
+/// a == b for two strings of equal size: 4 to 16 characters as two overlapping words (the first
+/// and the last 4 or 8 bytes), without a library call; others by ==.
+bool same_text(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size();
+  if (n >= 4 && n <= 8) {
+    return load_word<std::uint32_t>(a.data()) == load_word<std::uint32_t>(b.data()) &&
+           load_word<std::uint32_t>(a.data() + n - 4) == load_word<std::uint32_t>(b.data() + n - 4);
+  }
+  if (n > 8 && n <= 16) {
+    return load_word<std::uint64_t>(a.data()) == load_word<std::uint64_t>(b.data()) &&
+           load_word<std::uint64_t>(a.data() + n - 8) == load_word<std::uint64_t>(b.data() + n - 8);
+  }
+  return a == b;
+}
+
 const ActionInfo* find_action(std::string_view keyword) {
-  if (keyword.size() < 2) return nullptr;  // every keyword has 4 characters or more
+  if (keyword.size() < 4) return nullptr;  // every keyword has 4 characters or more
   const unsigned slot = keyword_table[keyword_hash(keyword)];
   if (slot == 0) return nullptr;
   const ActionInfo& info = actions[slot - 1];
-  return info.keyword == keyword ? &info : nullptr;
+  return info.keyword.size() == keyword.size() && same_text(info.keyword, keyword) ? &info : nullptr;
 }
 
 /// Optimal-string-alignment distance (edits, adjacent transpositions count as one).
@@ -215,6 +239,28 @@ std::string ranks_phrase(int rank_count) {
 
 constexpr bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
+/// The first blank (space or tab) in [p, end), or `end`: eight characters at a time while eight
+/// remain (a keyword ends within the first word), then one by one.
+const char* find_blank(const char* p, const char* end) {
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr std::uint64_t ones = 0x0101010101010101;
+    constexpr std::uint64_t highs = 0x8080808080808080;
+    while (end - p >= 8) {
+      const auto word = load_word<std::uint64_t>(p);
+      // A byte of s (t) is zero where the word holds a space (tab); the lowest byte flagged by
+      // (x - 0x01…01) & ~x & 0x80…80 is exactly the first zero byte of x (borrows only reach
+      // the bytes above it).
+      const std::uint64_t s = word ^ (ones * ' ');
+      const std::uint64_t t = word ^ (ones * '\t');
+      const std::uint64_t found = (((s - ones) & ~s) | ((t - ones) & ~t)) & highs;
+      if (found != 0) return p + (std::countr_zero(found) >> 3);
+      p += 8;
+    }
+  }
+  while (p != end && !is_blank(*p)) ++p;
+  return p;
+}
+
 /// Reads the field at `p` (a non-blank) to its end (the next blank or `end`), converting it on
 /// the way: true, with its value, when it is 1 to `max_digits` plain decimal digits — the common
 /// case, in one pass over the characters. Otherwise false, `p` at the field's end, for the
@@ -309,8 +355,12 @@ class ActionFields {
         end_(line.data() + line.size()),
         rank_count_(rank_count) {}
 
-  /// Another field follows (skips the blanks before it).
+  /// Another field follows (skips the blanks before it; one space is the common case).
   bool more() {
+    if (at_ != end_ && *at_ == ' ') {
+      ++at_;
+      if (at_ != end_ && !is_blank(*at_)) return true;
+    }
     while (at_ != end_ && is_blank(*at_)) ++at_;
     return at_ != end_;
   }
@@ -504,7 +554,7 @@ bool TiLineParser::split(std::string_view line) {
   rank_ = std::string_view(start, static_cast<std::size_t>(at - start));
   while (at != end && is_blank(*at)) ++at;
   start = at;
-  while (at != end && !is_blank(*at)) ++at;
+  at = find_blank(at, end);
   keyword_ = std::string_view(start, static_cast<std::size_t>(at - start));
   rest_ = static_cast<std::size_t>(at - line.data());
   return true;
