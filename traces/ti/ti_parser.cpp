@@ -422,10 +422,10 @@ class ActionFields {
 
   /// count x size, refusing a product that does not fit 64 bits.
   std::uint64_t bytes(std::uint64_t count, unsigned size, const char* name) const {
-    if (size != 0 && count > std::numeric_limits<std::uint64_t>::max() / size) {
-      overflow(count, size, name);
-    }
-    return count * size;
+    std::uint64_t product = 0;
+    // The overflow flag of the multiplication, not a division per record.
+    if (__builtin_mul_overflow(count, std::uint64_t{size}, &product)) overflow(count, size, name);
+    return product;
   }
 
   /// Rejects fields left over.
