@@ -551,6 +551,9 @@ TEST_SUITE("unit") {
         {"0 send 0 0 1e30", "send: '1e30' is out of range (field 'count')"},
         {"0 send 0 99999999999 1", "send: '99999999999' is out of range (field 'tag')"},
         {"0 send 0 0 1 x", "send: 'x' is not a number (field 'datatype')"},
+        // 2^61 doubles are 2^64 bytes: one more than 64 bits hold; 2^61 - 1 still fit.
+        {"0 send 0 0 2305843009213693952 0",
+         "send: 2305843009213693952 x 8 bytes overflows 64 bits (field 'count')"},
         {"0 wait 0 1 2", "wait with dst rank 1 but the trace has 1 rank"},
         {"0 recv -2 0 1", "recv from rank -2 but the trace has 1 rank"},
         {"0 barrier 3", "barrier: too many fields, '3' is one too many (expected: barrier)"},
@@ -562,12 +565,14 @@ TEST_SUITE("unit") {
       write_file(dir.file("t.txt"), "0 init\n" + line + "\n");
       CHECK(read_error(dir.file("t.txt")) == dir.file("t.txt") + ":2: error: " + message);
     }
-    write_file(dir.file("t.txt"), "0 init\n0 compute +2.5e3\n0 send 0 0 7.9\n0 comm_split 1 2\n");
+    write_file(dir.file("t.txt"),
+               "0 init\n0 compute +2.5e3\n0 send 0 0 7.9\n0 comm_split 1 2\n0 send 0 0 2305843009213693951 0\n");
     const auto ranks = read_all(dir.file("t.txt"));
-    REQUIRE(ranks[0].size() == 4);
+    REQUIRE(ranks[0].size() == 5);
     CHECK(ranks[0][1].r.amount == 2500);
     CHECK(ranks[0][2].r.bytes == 7);  // truncated like SimGrid's strtod-then-int
     CHECK(ranks[0][3].r.kind == MpOpKind::comm_split);
+    CHECK(ranks[0][4].r.bytes == 18446744073709551608u);  // (2^61 - 1) x 8
   }
 
   TEST_CASE("TiTrace reads tiny-4 the same from its index and its shared file") {
