@@ -98,7 +98,9 @@ void LoggpSmpMachine::reset() {
 }
 
 int LoggpSmpMachine::node_of(int rank) const {
-  // block: r / c; round_robin: r mod nodes
+  // block: r / c; round_robin: r mod nodes. One process per node (the common cluster): the rank
+  // itself under both mappings, without an integer division per message end.
+  if (processes_per_node_ == 1) return rank;
   return round_robin_ ? rank % nodes_ : rank / processes_per_node_;
 }
 
