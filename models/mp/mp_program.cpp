@@ -53,11 +53,18 @@ std::optional<engine::CollectiveKind> collective_of(MpOpKind kind) {
 MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machine, MpOptions options)
     : trace_(trace), machine_(machine), options_(std::move(options)), processors_(trace.rank_count()),
       ranks_(static_cast<std::size_t>(trace.rank_count())) {
+  // Each kind's algorithm and whether it is priced analytically, resolved once: the options do
+  // not change during the run, and resolving per collective call allocated.
+  for (std::size_t k = 0; k < algorithms_.size(); ++k) {
+    const auto kind = static_cast<engine::CollectiveKind>(k);
+    algorithms_[k] = algorithm_for(kind);
+    analytic_[k] = options_.collectives == "analytic" && options_.algorithms.count(kind) == 0;
+  }
   if (options_.collectives != "analytic") {
     // Validate every algorithm name now, not halfway through a run.
-    for (int k = 0; k <= static_cast<int>(engine::CollectiveKind::exscan); ++k) {
+    for (std::size_t k = 0; k < algorithms_.size(); ++k) {
       const auto kind = static_cast<engine::CollectiveKind>(k);
-      const std::string algo = algorithm_for(kind);
+      const std::string& algo = algorithms_[k];
       const auto valid = collective_algorithms(kind);
       if (std::find(valid.begin(), valid.end(), algo) == valid.end()) {
         if (options_.algorithms.count(kind) == 0 && options_.collectives != "default") continue;
@@ -68,7 +75,6 @@ MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machi
       }
     }
   }
-  for (std::size_t k = 0; k < algorithms_.size(); ++k) algorithms_[k] = algorithm_for(static_cast<engine::CollectiveKind>(k));
 }
 
 std::string MpProgram::algorithm_for(engine::CollectiveKind kind) const {
@@ -265,7 +271,7 @@ StepResult MpProgram::start_record(LpId lp, engine::Scheduler& s) {
   r.coll_kind = *kind;
   r.coll_root = rec.root;
   r.coll_bytes = rec.bytes;
-  if (options_.collectives == "analytic" && options_.algorithms.count(*kind) == 0) {
+  if (analytic_[static_cast<std::size_t>(*kind)]) {
     return analytic_collective(lp, rec, s);
   }
   CollectiveCall call;

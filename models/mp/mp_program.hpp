@@ -179,8 +179,11 @@ class MpProgram final : public engine::Program {
   std::uint32_t new_message();
   void free_request(std::uint32_t id);
   std::string algorithm_for(engine::CollectiveKind kind) const;
+  static constexpr std::size_t collective_kinds = static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1;
   /// algorithm_for of every collective kind, resolved once (the per-call lookup allocated).
-  std::array<std::string, static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1> algorithms_;
+  std::array<std::string, collective_kinds> algorithms_;
+  /// Per collective kind: priced analytically (model.collectives analytic, no algorithm named for it).
+  std::array<bool, collective_kinds> analytic_{};
   std::string where(LpId lp) const;
   void warn(std::string message);
 
