@@ -22,11 +22,11 @@ if(NOT TARGET yaml-cpp::yaml-cpp)
 endif()
 
 # The libraries as augur links them (augur::fmt, augur::spdlog, augur::yaml, augur::zstd,
-# augur::zlib). With AUGUR_STATIC_RUNTIME (the default outside sanitizer builds) nothing but the
-# C library is loaded at run time: fmt and spdlog are used header-only, yaml-cpp, zstd and zlib
+# augur::zlib). With AUGUR_STATIC_RUNTIME (the default outside sanitizer builds) only libc and
+# libm are loaded at run time: fmt and spdlog are used header-only, yaml-cpp, zstd and zlib
 # from their Debian static archives, libstdc++ and libgcc linked in (Settings.cmake). Loading and
-# relocating six shared libraries cost ~1.1 ms of every run (perf stat: 2.05 -> 0.9 ms for
-# `augur --version`), a third of a small trace's whole replay; see docs/performance.md.
+# relocating six shared libraries cost ~1.3 ms of every run (`augur --version`: 2.4 -> 1.05 ms of
+# CPU, least of 11); prk-transpose-4 went from 5.0 to 2.1 ms; see docs/performance.md.
 if(AUGUR_STATIC_RUNTIME)
   find_library(AUGUR_YAML_CPP_STATIC NAMES libyaml-cpp.a)
   find_library(AUGUR_ZLIB_STATIC NAMES libz.a)
