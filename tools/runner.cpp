@@ -341,6 +341,7 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
     if (auto k = engine::collective_kind_from_string(kind)) mp.algorithms[*k] = algo;
   }
   mp.eager_at_match = scenario.model.eager_transfer != "send";
+  mp.flag_wrong_order = options.wait_states;  // only the wait-state analysis reads the flag
   std::unique_ptr<models::mp::MpProgram> program;
   try {
     program = std::make_unique<models::mp::MpProgram>(*trace, *machine, mp);

@@ -692,7 +692,8 @@ StepResult MpProgram::complete_now(LpId lp, engine::Scheduler& s) {
   const SimTime before = r.wait_since;
   clock = std::max(clock, done);
   const SimTime waited = std::clamp(started - before, SimTime{0}, clock - before);
-  if (waited > 0 && !last_is_send && !r.in_collective && earlier_message_there(r, last_sent, last)) {
+  if (options_.flag_wrong_order && waited > 0 && !last_is_send && !r.in_collective &&
+      earlier_message_there(r, last_sent, last)) {
     detail = static_cast<std::uint8_t>(detail | engine::detail_wrong_order);
   }
   switch (r.wait) {

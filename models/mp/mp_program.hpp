@@ -36,6 +36,9 @@ struct MpOptions {
   /// true: an eager message starts to move when the receive is posted (SimGrid's replay);
   /// false: at once when sent (classic eager).
   bool eager_at_match = true;
+  /// true: a late-sender completion while an earlier message to the rank was already there is
+  /// flagged `detail_wrong_order` (read by the wait-state analysis only; off with it).
+  bool flag_wrong_order = true;
 };
 
 /// The program model. One instance per run.
