@@ -217,10 +217,17 @@ StepResult MpProgram::start_record(LpId lp, engine::Scheduler& s) {
                        : rec.kind == MpOpKind::recv  ? OpKind::recv
                        : rec.kind == MpOpKind::isend ? OpKind::trace_isend
                                                      : OpKind::trace_irecv;
-      // Kept as an op group of one so that a deferred any-source receive can be retried.
-      r.ops.push_back(Op{k, rec.peer, rec.tag, rec.bytes, 0});
+      // Run as the op group of one it is (op_pos 1, ops empty); a deferred any-source receive
+      // (run_op steps op_pos back to 0) is kept in the group to be retried.
+      const Op op{k, rec.peer, rec.tag, rec.bytes, 0};
       r.op_pos = 1;
-      return run_op(lp, r.ops[0], s);
+      const StepResult result = run_op(lp, op, s);
+      if (r.op_pos == 0) {
+        r.ops.push_back(op);
+      } else {
+        r.op_pos = 0;
+      }
+      return result;
     }
     case MpOpKind::wait:
     case MpOpKind::test: {
