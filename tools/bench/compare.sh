@@ -2,7 +2,8 @@
 # Issue 4 benchmark: replays the same TI traces with augur and with SimGrid's `smpirun -replay`
 # on the equivalent platform, measures both with augur_run_time (CPU, wall time and peak RSS to the
 # microsecond, as /usr/bin/time -v reports them in 10 ms steps) and prints one Markdown table
-# (actions, CPU seconds, actions/s, peak RSS, CPU ratio, predicted times). See README.md.
+# (actions, CPU seconds, actions/s, peak RSS, CPU ratio, predicted times), then which targets of
+# issue 4 the run meets, each with the peer's figure from the same run. See README.md.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -36,7 +37,8 @@ usage: tools/bench/compare.sh [AUGUR] [options]
   --keep                keep the generated traces (default: deleted after each size)
   -h, --help            this text
 The 1,000,000-rank size always runs augur only, on the synthetic source (no files).
-Results: the table on stdout, and in DIR/results.md; raw figures in DIR/results.tsv.
+Results: the table and the targets of issue 4 met or not (with the peer's figure from the same
+run) on stdout, and in DIR/results.md; raw figures in DIR/results.tsv.
 EOF
 }
 
@@ -358,3 +360,71 @@ awk -F'\t' -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v host="$(nproc) cores, $
              tool[i], cputxt, secs(num(wall[i])), rate, rssmb, kbrank, ratio, (pred[i] == "" ? "-" : pred[i]), diff
     }
   }' "$results_tsv" | tee "$results_md"
+
+# --- the targets of issue 4 ------------------------------------------------------------------------
+# Each target this run measures, per augur run type, with the peer's figure from the same run:
+# 1 (>= 5 M actions/s), 1b (per-action CPU at 16,384 ranks <= 1.5 x at 64; the 64-rank run's CPU
+# includes augur's start-up, so this ratio flatters 16,384 a little), 2a / 2b (SimGrid CPU / augur
+# CPU >= 30 at 64 ranks, >= 1,000 at 16,384), 2c (>= 30 on every real trace), 3 (1,000,000 ranks
+# under 2 GB peak; KB per rank shown). Targets 4 (Lib-DVM MB/s) and 5 (sweeps) have their own
+# measurements (README.md).
+awk -F'\t' '
+  NR == 1 { next }
+  $6 == "ok" {
+    key = $1 SUBSEP $5
+    cpu[key] = $7 + 0; act[key] = $4 + 0; rss[key] = $9 + 0; ranks[key] = $2 + 0
+    if ($5 ~ /SimGrid/) sg[$1] = $7 + 0
+    else if (!($5 in seen)) { seen[$5] = 1; labels[++nl] = $5 }
+    if (!($1 in wseen)) { wseen[$1] = 1; works[++nw] = $1 }
+  }
+  function rate(x) { return x >= 1e6 ? sprintf("%.2f M/s", x / 1e6) : sprintf("%.1f k/s", x / 1e3) }
+  function verdict(ok) { total++; if (ok) { met++; return "met" } return "not met" }
+  function row(t, w, l, measured, peer, ok) {
+    printf "| %s | %s | %s | %s | %s | %s |\n", t, w, l, measured, peer, verdict(ok)
+  }
+  END {
+    printf "\nTargets of issue 4 in this run (augur rows by run type; peer = SimGrid 3.32, same run)\n\n"
+    printf "| target | workload | augur run | measured | peer | verdict |\n|---|---|---|---|---|---|\n"
+    for (i = 1; i <= nw; i++) {
+      w = works[i]
+      if (w !~ /^synthetic-/ || w == "synthetic-1000000") continue
+      for (j = 1; j <= nl; j++) {
+        k = w SUBSEP labels[j]
+        if (!(k in cpu) || cpu[k] <= 0) continue
+        r = act[k] / cpu[k]
+        peer = (w in sg && sg[w] > 0) ? rate(act[k] / sg[w]) : "-"
+        row("1. >= 5 M actions/s", w, labels[j], rate(r), peer, r >= 5e6)
+      }
+    }
+    for (j = 1; j <= nl; j++) {
+      a = "synthetic-64" SUBSEP labels[j]; b = "synthetic-16384" SUBSEP labels[j]
+      if (!(a in cpu) || !(b in cpu) || cpu[a] <= 0) continue
+      pa = cpu[a] / act[a] * 1e9; pb = cpu[b] / act[b] * 1e9; x = pb / pa
+      peer = ("synthetic-64" in sg && "synthetic-16384" in sg && sg["synthetic-64"] > 0) ? \
+             sprintf("%.1fx", (sg["synthetic-16384"] / act[b]) / (sg["synthetic-64"] / act[a])) : "-"
+      row("1b. per action at 16,384 <= 1.5 x at 64", "synthetic-64, -16384", labels[j],
+          sprintf("%.0f / %.0f ns = %.2fx", pa, pb, x), peer, x <= 1.5)
+    }
+    for (i = 1; i <= nw; i++) {
+      w = works[i]
+      if (!(w in sg) || sg[w] <= 0) continue
+      need = 30; t = "2c. >= 30x less CPU (real trace)"
+      if (w == "synthetic-64") t = "2a. >= 30x less CPU at 64 ranks"
+      else if (w == "synthetic-16384") { need = 1000; t = "2b. >= 1,000x less CPU at 16,384" }
+      else if (w ~ /^synthetic-/) continue
+      for (j = 1; j <= nl; j++) {
+        k = w SUBSEP labels[j]
+        if (!(k in cpu) || cpu[k] <= 0) continue
+        x = sg[w] / cpu[k]
+        row(t, w, labels[j], sprintf("%.1fx (%.4f s)", x, cpu[k]), sprintf("%.4f s", sg[w]), x >= need)
+      }
+    }
+    for (j = 1; j <= nl; j++) {
+      k = "synthetic-1000000" SUBSEP labels[j]
+      if (!(k in cpu)) continue
+      mb = rss[k] / 1024; kb = rss[k] / ranks[k]
+      row("3. 10^6 LPs in < 2 GB peak", "synthetic-1000000", labels[j],
+          sprintf("%.0f MB, %.2f KB/rank", mb, kb), "-", mb < 2048)
+    }
+    printf "\n%d of %d met.\n", met, total
+  }' "$results_tsv" | tee -a "$results_md"
