@@ -35,6 +35,12 @@ usage: tools/bench/compare.sh [AUGUR] [options]
   --repeat N            repeat a run that took under 10 s of CPU up to N times in all and keep
                         the least CPU time (default: 5)
   --keep                keep the generated traces (default: deleted after each size)
+  --no-dvm              skip target 4: a generated Lib-DVM trace (augur_dvm_gen) replayed on
+                        grids 1, 2x2 and 4x4, every analysis and --wait-states off
+  --dvm-spec SPEC       augur_dvm_gen's spec (default: N=1000,I=100000, 543 MB of text)
+  --no-sweep            skip target 5: 8 variants (synthetic 1,024 x 200, eight latencies) with
+                        --jobs 1 and --jobs 2, least wall time of --repeat runs, text and JSON
+                        reports compared
   -h, --help            this text
 The 1,000,000-rank size always runs augur only, on the synthetic source (no files).
 Results: the table and the targets of issue 4 met or not (with the peer's figure from the same
@@ -58,6 +64,9 @@ prediction_rows=1
 timeout_s=1800
 repeat=5
 keep=0
+run_dvm=1
+dvm_spec="N=1000,I=100000"
+run_sweep=1
 while (($#)); do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -76,6 +85,9 @@ while (($#)); do
     --timeout) timeout_s="$2"; shift ;;
     --repeat) repeat="$2"; shift ;;
     --keep) keep=1 ;;
+    --no-dvm) run_dvm=0 ;;
+    --dvm-spec) dvm_spec="$2"; shift ;;
+    --no-sweep) run_sweep=0 ;;
     -*) echo "compare.sh: error: unknown option '$1'" >&2; usage >&2; exit 2 ;;
     *) augur="$1" ;;
   esac
@@ -118,6 +130,8 @@ scratch="$(realpath "$scratch")"
 results_tsv="$scratch/results.tsv"
 results_md="$scratch/results.md"
 printf 'workload\tP\tI\tactions\ttool\tstatus\tcpu_s\twall_s\trss_kb\tpredicted_s\n' > "$results_tsv"
+extra_tsv="$scratch/extra.tsv"  # targets 4 and 5: target, what, run, status, cpu_s, wall_s, bytes / identical
+printf 'target\twhat\trun\tstatus\tcpu_s\twall_s\tfigure\n' > "$extra_tsv"
 
 # --- the equivalent platforms ---------------------------------------------------------------------
 # SimGrid: P hosts of 1 Gflop/s, each with a private 10 GB/s, 0.5 us link to a non-blocking switch
@@ -323,6 +337,67 @@ if ((run_real)); then
   done
 fi
 
+# --- Lib-DVM traces (target 4) --------------------------------------------------------------------
+# MB/s = bytes of trace text / CPU seconds of `augur run --trace dvm:FILE` (reader, DVM model with
+# its characteristics, engine), least CPU of --repeat runs under 10 s.
+if ((run_dvm)); then
+  dvm_gen="$(dirname "$gen")/augur_dvm_gen"
+  if [ ! -x "$dvm_gen" ]; then
+    log "$dvm_gen not found: target 4 skipped"
+  else
+    mkdir -p "$scratch/dvm"
+    dvm_trace="$scratch/dvm/jacobi.ptr"
+    log "dvm: generating $dvm_spec"
+    "$dvm_gen" "$dvm_spec" "$dvm_trace" >&2
+    dvm_bytes=$(stat -c %s "$dvm_trace")
+    for grid in 1 2x2 4x4; do
+      for run in "augur" "augur (--wait-states off)"; do
+        extra=()
+        [ "$run" = augur ] || extra=(--wait-states off)
+        log "dvm grid $grid: $run"
+        measure "dvm-$grid.${#extra[@]}" "$scratch" "$augur" run --trace "dvm:$dvm_trace" --machine dvm_mvs --grid "$grid" \
+          --jobs 1 "${extra[@]}"
+        printf '4\tgrid %s, %s bytes\t%s\t%s\t%s\t%s\t%s\n' "$grid" "$dvm_bytes" "$run" "$m_status" "$m_cpu" "$m_wall" \
+          "$dvm_bytes" >> "$extra_tsv"
+      done
+    done
+    if ((!keep)); then rm -rf "$scratch/dvm"; fi
+  fi
+fi
+
+# --- sweeps (target 5) -----------------------------------------------------------------------------
+# Eight independent variants on the thread pool: the least wall time of --repeat runs with --jobs 1
+# and with --jobs 2 (text report to a file), then one run of each with the JSON report too, and
+# whether both wrote the same text and JSON. (The JSON report of the eight variants, 28 MB, is
+# written after they all finish, on one thread: timed, it would add ~0.2 s of serial work.)
+if ((run_sweep)); then
+  sweep=(run --trace "${synthetic_prefix}P=1024,I=200" --machine "$machine_yaml"
+         --set "sweep.machine.latency=1us,2us,3us,5us,10us,20us,50us,100us")
+  for jobs in 1 2; do
+    log "sweep: 8 variants, --jobs $jobs"
+    best_wall=""
+    for ((n = 0; n < repeat; n++)); do
+      measure_once "sweep.jobs$jobs" "$scratch" "$augur" "${sweep[@]}" --jobs "$jobs" --text "$scratch/sweep.jobs$jobs.txt"
+      [ "$m_status" = ok ] || break
+      if [ -z "$best_wall" ] || awk -v a="$m_wall" -v b="$best_wall" 'BEGIN { exit !(a < b) }'; then
+        best_wall="$m_wall" best_cpu="$m_cpu"
+      fi
+    done
+    status="$m_status"
+    "$augur" "${sweep[@]}" --jobs "$jobs" --text "$scratch/sweep.jobs$jobs.txt" --json "$scratch/sweep.jobs$jobs.json" \
+      > /dev/null 2>&1 || status=failed
+    same=-
+    if ((jobs == 2)); then
+      same=no
+      if cmp -s "$scratch/sweep.jobs1.txt" "$scratch/sweep.jobs2.txt" &&
+         cmp -s "$scratch/sweep.jobs1.json" "$scratch/sweep.jobs2.json"; then same=yes; fi
+      if ((!keep)); then rm -f "$scratch"/sweep.jobs[12].json; fi
+    fi
+    printf '5\t8 variants, synthetic 1024 x 200\t--jobs %s\t%s\t%s\t%s\t%s\n' "$jobs" "$status" "${best_cpu:-0}" \
+      "${best_wall:-0}" "$same" >> "$extra_tsv"
+  done
+fi
+
 # --- the table -------------------------------------------------------------------------------------
 # One row per (workload, tool). On augur rows: SimGrid's CPU over augur's, and the relative
 # difference of the predicted times (augur - SimGrid) / SimGrid.
@@ -366,10 +441,15 @@ awk -F'\t' -v date="$(date -u '+%Y-%m-%d %H:%M UTC')" -v host="$(nproc) cores, $
 # 1 (>= 5 M actions/s), 1b (per-action CPU at 16,384 ranks <= 1.5 x at 64; the 64-rank run's CPU
 # includes augur's start-up, so this ratio flatters 16,384 a little), 2a / 2b (SimGrid CPU / augur
 # CPU >= 30 at 64 ranks, >= 1,000 at 16,384), 2c (>= 30 on every real trace), 3 (1,000,000 ranks
-# under 2 GB peak; KB per rank shown). Targets 4 (Lib-DVM MB/s) and 5 (sweeps) have their own
-# measurements (README.md).
+# under 2 GB peak; KB per rank shown), 4 (>= 200 MB/s of Lib-DVM text, each grid), 5 (>= 1.8x
+# wall-time speed-up of 8 variants on 2 cores, same outputs).
 awk -F'\t' '
-  NR == 1 { next }
+  FNR == 1 { next }
+  FILENAME ~ /extra.tsv$/ {
+    if ($1 == "4") { nd++; dwhat[nd] = $2; drun[nd] = $3; dst[nd] = $4; dcpu[nd] = $5 + 0; dbytes[nd] = $7 + 0 }
+    if ($1 == "5") { sw[$3] = $6 + 0; sst[$3] = $4; if ($7 != "-") same = $7 }
+    next
+  }
   $6 == "ok" {
     key = $1 SUBSEP $5
     cpu[key] = $7 + 0; act[key] = $4 + 0; rss[key] = $9 + 0; ranks[key] = $2 + 0
@@ -426,5 +506,20 @@ awk -F'\t' '
       row("3. 10^6 LPs in < 2 GB peak", "synthetic-1000000", labels[j],
           sprintf("%.0f MB, %.2f KB/rank", mb, kb), "-", mb < 2048)
     }
+    for (i = 1; i <= nd; i++) {
+      if (dst[i] != "ok" || dcpu[i] <= 0) { row("4. Lib-DVM >= 200 MB/s", dwhat[i], drun[i], dst[i], "-", 0); continue }
+      mbs = dbytes[i] / dcpu[i] / 1e6
+      row("4. Lib-DVM >= 200 MB/s", dwhat[i], drun[i], sprintf("%.0f MB/s (%.2f s)", mbs, dcpu[i]), "-", mbs >= 200)
+    }
+    if (("--jobs 1" in sw) && ("--jobs 2" in sw)) {
+      if (sst["--jobs 1"] != "ok" || sst["--jobs 2"] != "ok" || sw["--jobs 2"] <= 0) {
+        row("5. sweeps >= 1.8x on 2 cores", "8 variants", "--jobs 2 vs 1", sst["--jobs 1"] " / " sst["--jobs 2"], "-", 0)
+      } else {
+        x = sw["--jobs 1"] / sw["--jobs 2"]
+        row("5. sweeps >= 1.8x on 2 cores", "8 variants, synthetic 1024 x 200", "--jobs 2 vs --jobs 1",
+            sprintf("%.2fx (%.3f / %.3f s wall), same outputs: %s", x, sw["--jobs 1"], sw["--jobs 2"], same), "-",
+            x >= 1.8 && same == "yes")
+      }
+    }
     printf "\n%d of %d met.\n", met, total
-  }' "$results_tsv" | tee -a "$results_md"
+  }' "$results_tsv" "$extra_tsv" | tee -a "$results_md"
