@@ -22,9 +22,9 @@ if(NOT TARGET yaml-cpp::yaml-cpp)
 endif()
 
 # The libraries as augur links them (augur::fmt, augur::spdlog, augur::yaml, augur::zstd,
-# augur::zlib). With AUGUR_STATIC_RUNTIME (the default outside sanitizer builds) only libc and
-# libm are loaded at run time: fmt and spdlog are used header-only, yaml-cpp, zstd and zlib
-# from their Debian static archives, libstdc++ and libgcc linked in (Settings.cmake). Loading and
+# augur::zlib). With AUGUR_STATIC_RUNTIME (the default outside sanitizer builds) nothing is
+# loaded at run time: fmt and spdlog are used header-only, yaml-cpp, zstd and zlib come from
+# their Debian static archives, libc, libstdc++ and libgcc are linked in (Settings.cmake). Loading and
 # relocating six shared libraries cost ~1.3 ms of every run (`augur --version`: 2.4 -> 1.05 ms of
 # CPU, least of 11); prk-transpose-4 went from 5.0 to 2.1 ms; see docs/performance.md.
 if(AUGUR_STATIC_RUNTIME)

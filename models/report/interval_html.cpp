@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "models/report/fixed_text.hpp"
 #include "models/report/interval_report.hpp"
 #include "models/report/interval_report_internal.hpp"
 
@@ -27,7 +28,11 @@ namespace {
 constexpr std::string_view generator = "augur";
 
 /// 3.1 prints every time with `fixed` and `setprecision(4)`.
-std::string fixed4(double v) { return fmt::format("{:.4f}", v); }
+std::string fixed4(double v) {
+  std::string text;
+  detail::append_fixed(text, v, 4);
+  return text;
+}
 
 /// A printed value as 3.1 streams it: the text and its end of line.
 std::string value_line(const std::string& text) { return text + '\n'; }
@@ -267,7 +272,11 @@ std::string escape(std::string_view s) {
   return r;
 }
 
-std::string num(double v) { return fmt::format("{:.6f}", v); }
+std::string num(double v) {
+  std::string text;
+  detail::append_fixed(text, v, 6);
+  return text;
+}
 
 /// The four parts of a processor's bar; together they make the interval's elapsed time on it.
 struct BarParts {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/report/fixed_text.hpp"
 #include "models/report/interval_report.hpp"
 #include "models/report/interval_report_internal.hpp"
 
@@ -84,8 +85,15 @@ constexpr std::array<Column, 6> columns{{
     {"   Overlap", "Overlap                ", &OpTimes::overlap, &IntervalTotals::overlap},
 }};
 
-/// Row names of the collective tables, padded to 16 (PPPA nameCom).
-std::string kind_name(OpKind k) { return fmt::format("{:<16}", analysis::title(k)); }
+using detail::append_fixed;
+using detail::append_right;
+
+/// Appends the row name of a collective table, padded to 16 (PPPA nameCom).
+void append_kind_name(std::string& out, OpKind k) {
+  const std::string_view title = analysis::title(k);
+  out += title;
+  if (title.size() < 16) out.append(16 - title.size(), ' ');
+}
 
 std::string_view type_word(const Interval& i) {
   if (i.level == 0) return "";
@@ -141,10 +149,26 @@ class TextWriter {
     double largest = 0;
     for (OpKind k : analysis::all_op_kinds)
       for (const Column& c : columns) largest = std::max(largest, t.op(k).*c.op);
-    return std::max<int>(min_width, static_cast<int>(fmt::format("{:{}.{}f}", largest, min_width, prec).size()));
+    std::string text;
+    append_fixed(text, largest, prec, min_width);
+    return std::max<int>(min_width, static_cast<int>(text.size()));
   }
 
-  std::string time(double v, int precision = prec) const { return fmt::format("{:{}.{}f}", v, width_, precision); }
+  /// Appends a time column: `v` with `precision` decimals right-aligned in the column width.
+  void time(double v, int precision = prec) { append_fixed(o_, v, precision, width_); }
+  /// Appends a processor number or count column.
+  void number(std::uint64_t n, int width) { append_right(o_, n, width); }
+  /// Appends "label" then a time column then "tail".
+  void time_line(std::string_view label, double v, std::string_view tail) {
+    o_ += label;
+    time(v);
+    o_ += tail;
+  }
+  /// Appends " name= value" with the analyzer's 4 decimals, no column.
+  void named(std::string_view name, double v) {
+    o_ += name;
+    append_fixed(o_, v, prec);
+  }
 
   void header(const Interval& i) {
     std::string expr = i.index ? fmt::format(" EXPR={}", *i.index) : std::string();
@@ -158,66 +182,102 @@ class TextWriter {
 
   void main_part(const IntervalTotals& t, std::uint64_t ncall) {
     o_ += "--- The main characteristics --- \n";
-    o_ += fmt::format("Parallelization efficiency  {} \n", time(t.efficiency));
-    o_ += fmt::format("Execution time              {} \n", time(t.execution));
-    o_ += fmt::format("Processors                  {:>{}}\n", n_, width_);
-    o_ += fmt::format("Total time                  {}\n", time(t.total));
-    if (t.productive > 0)
-      o_ += fmt::format("Productive time             {} ( CPU= {:.4f} Sys= {:.4f} I/O= {:.4f} )\n", time(t.productive),
-                        t.productive_cpu, t.productive_sys, t.io);
-    if (t.lost > 0) o_ += fmt::format("Lost  time                  {} \n", time(t.lost));
-    if (t.insuff_usr + t.insuff_sys != 0)
-      o_ += fmt::format("   Insufficient parallelism {} ( User= {:.4f} Sys= {:.4f} )\n",
-                        time(t.insuff_usr + t.insuff_sys), t.insuff_usr, t.insuff_sys);
+    time_line("Parallelization efficiency  ", t.efficiency, " \n");
+    time_line("Execution time              ", t.execution, " \n");
+    o_ += "Processors                  ";
+    number(static_cast<std::uint64_t>(n_), width_);
+    o_ += '\n';
+    time_line("Total time                  ", t.total, "\n");
+    if (t.productive > 0) {
+      time_line("Productive time             ", t.productive, " ( CPU= ");
+      append_fixed(o_, t.productive_cpu, prec);
+      named(" Sys= ", t.productive_sys);
+      named(" I/O= ", t.io);
+      o_ += " )\n";
+    }
+    if (t.lost > 0) time_line("Lost  time                  ", t.lost, " \n");
+    if (t.insuff_usr + t.insuff_sys != 0) {
+      time_line("   Insufficient parallelism ", t.insuff_usr + t.insuff_sys, " ( User= ");
+      append_fixed(o_, t.insuff_usr, prec);
+      named(" Sys= ", t.insuff_sys);
+      o_ += " )\n";
+    }
     // augur does not model the start of asynchronous operations apart: Starts is 0.
     // Message-passing runs: Real_sync is the waiting; Transfer the rest.
-    if (t.communication != 0 && t.transfer > 0)
-      o_ += fmt::format("   Communication            {} ( Real_sync= {:.4f} Starts= {:.4f} Transfer= {:.4f} )\n",
-                        time(t.communication), t.real_sync, 0.0, t.transfer);
-    else if (t.communication != 0)
-      o_ += fmt::format("   Communication            {} ( Real_sync= {:.4f} Starts= {:.4f} )\n", time(t.communication),
-                        t.real_sync, 0.0);
-    if (t.idle != 0) o_ += fmt::format("   Idle time                {}\n", time(t.idle));
-    if (t.load_imbalance != 0) o_ += fmt::format("Load imbalance              {}\n", time(t.load_imbalance));
-    if (t.synchronization != 0) o_ += fmt::format("Synchronization             {}\n", time(t.synchronization));
-    if (t.variation != 0) o_ += fmt::format("Time variation              {}\n", time(t.variation));
-    if (t.overlap > 0) o_ += fmt::format("Overlap                     {}\n", time(t.overlap));
+    if (t.communication != 0) {
+      time_line("   Communication            ", t.communication, " ( Real_sync= ");
+      append_fixed(o_, t.real_sync, prec);
+      named(" Starts= ", 0.0);
+      if (t.transfer > 0) named(" Transfer= ", t.transfer);
+      o_ += " )\n";
+    }
+    if (t.idle != 0) time_line("   Idle time                ", t.idle, "\n");
+    if (t.load_imbalance != 0) time_line("Load imbalance              ", t.load_imbalance, "\n");
+    if (t.synchronization != 0) time_line("Synchronization             ", t.synchronization, "\n");
+    if (t.variation != 0) time_line("Time variation              ", t.variation, "\n");
+    if (t.overlap > 0) time_line("Overlap                     ", t.overlap, "\n");
     if (ncall == 0) return;
     const int nop_width = std::max<int>(npr_width, static_cast<int>(std::to_string(ncall).size()));
-    o_ += std::string(17, ' ');
-    o_ += fmt::format("{:>{}}", " Nop ", nop_width);
+    o_.append(17, ' ');
+    append_right(o_, " Nop ", nop_width);
     for (const Column& c : columns)
-      if (t.*c.total > 0) o_ += fmt::format("{:>{}} ", c.heading, width_);
+      if (t.*c.total > 0) {
+        append_right(o_, c.heading, width_);
+        o_ += ' ';
+      }
     o_ += '\n';
     for (OpKind k : analysis::all_op_kinds) {
       const OpTimes& op = t.op(k);
       bool any = t.nop(k) > 0;
       for (const Column& c : columns) any = any || op.*c.op != 0;
       if (!any) continue;  // a row of zeros
-      o_ += kind_name(k);
-      o_ += fmt::format("{:>{}} ", t.nop(k), nop_width);
+      append_kind_name(o_, k);
+      number(t.nop(k), nop_width);
+      o_ += ' ';
       for (const Column& c : columns)
-        if (t.*c.total > 0) o_ += time(op.*c.op) + ' ';
+        if (t.*c.total > 0) {
+          time(op.*c.op);
+          o_ += ' ';
+        }
       o_ += '\n';
     }
   }
 
   void comparative_part(const IntervalTotals& t, const std::vector<ProcessorTimes>& procs, std::uint64_t ncall) {
     o_ += "--- The comparative characteristics --- \n";
-    o_ += std::string(24, ' ');
-    o_ += fmt::format("{:>{}} {:>{}}{:>{}} {:>{}}{:>{}}\n", "Tmin", width_, "N proc", npr_width, "Tmax", width_, "N proc",
-                      npr_width, "Tmid", width_);
+    o_.append(24, ' ');
+    append_right(o_, "Tmin", width_);
+    o_ += ' ';
+    append_right(o_, "N proc", npr_width);
+    append_right(o_, "Tmax", width_);
+    o_ += ' ';
+    append_right(o_, "N proc", npr_width);
+    append_right(o_, "Tmid", width_);
+    o_ += '\n';
     for (const General& g : generals) {
       Spread s;
       for (std::size_t p = 0; p < procs.size(); ++p) s.add(g.value(procs[p], n_), static_cast<int>(p) + 1);
       if (!(s.sum > 0)) continue;
-      o_ += fmt::format("{} {} {:>{}} {} {:>{}} {} \n", g.name, time(s.min, g.precision), s.min_at, npr_width,
-                        time(s.max, g.precision), s.max_at, npr_width, time(s.sum / n_, g.precision));
+      o_ += g.name;
+      o_ += ' ';
+      time(s.min, g.precision);
+      o_ += ' ';
+      number(static_cast<std::uint64_t>(s.min_at), npr_width);
+      o_ += ' ';
+      time(s.max, g.precision);
+      o_ += ' ';
+      number(static_cast<std::uint64_t>(s.max_at), npr_width);
+      o_ += ' ';
+      time(s.sum / n_, g.precision);
+      o_ += " \n";
     }
     if (ncall == 0) return;
-    o_ += std::string(15, ' ');
+    o_.append(15, ' ');
     for (const Column& c : columns)
-      if (t.*c.total > 0) o_ += fmt::format("{:>{}}  ", c.heading, width_ + npr_width);
+      if (t.*c.total > 0) {
+        append_right(o_, c.heading, width_ + npr_width);
+        o_ += "  ";
+      }
     o_ += '\n';
     for (OpKind k : analysis::all_op_kinds) {
       std::array<Spread, columns.size()> s{};
@@ -227,17 +287,26 @@ class TextWriter {
         any = any || s[c].sum != 0;
       }
       if (!any) continue;
-      const std::string name = kind_name(k);
-      o_ += name + "Tmin";
-      for (std::size_t c = 0; c < columns.size(); ++c)
-        if (t.*columns[c].total > 0) o_ += fmt::format("{} {:>{}} ", time(s[c].min), s[c].min_at, npr_width);
-      o_ += '\n' + name + "Tmax";
-      for (std::size_t c = 0; c < columns.size(); ++c)
-        if (t.*columns[c].total > 0) o_ += fmt::format("{} {:>{}} ", time(s[c].max), s[c].max_at, npr_width);
-      o_ += '\n' + name + "Tmid";
-      for (std::size_t c = 0; c < columns.size(); ++c)
-        if (t.*columns[c].total > 0) o_ += time(s[c].sum / n_) + ' ' + std::string(npr_width + 1, ' ');
-      o_ += '\n';
+      const auto row = [&](std::string_view which, double Spread::*value, int Spread::*at) {
+        append_kind_name(o_, k);
+        o_ += which;
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+          if (!(t.*columns[c].total > 0)) continue;
+          time(s[c].*value);
+          o_ += ' ';
+          if (at != nullptr) {
+            number(static_cast<std::uint64_t>(s[c].*at), npr_width);
+            o_ += ' ';
+          } else {
+            o_.append(static_cast<std::size_t>(npr_width) + 1, ' ');
+          }
+        }
+        o_ += '\n';
+      };
+      row("Tmin", &Spread::min, &Spread::min_at);
+      row("Tmax", &Spread::max, &Spread::max_at);
+      for (Spread& spread : s) spread.sum /= n_;
+      row("Tmid", &Spread::sum, nullptr);
     }
   }
 
@@ -262,27 +331,39 @@ class TextWriter {
 
   void processor_part(const IntervalTotals& t, const std::vector<ProcessorTimes>& procs, std::uint64_t ncall) {
     o_ += "--- The execution characteristics --- \n";
-    o_ += std::string(23, ' ');
-    for (std::size_t p : shown(procs.size())) o_ += fmt::format("{:>{}} ", p + 1, width_);
+    o_.append(23, ' ');
+    for (std::size_t p : shown(procs.size())) {
+      number(p + 1, width_);
+      o_ += ' ';
+    }
     o_ += '\n';
     for (const General& g : generals) {
       double sum = 0;
       for (const ProcessorTimes& p : procs) sum += g.value(p, n_);
       if (sum == 0) continue;
       o_ += g.name;
-      for (std::size_t p : shown(procs.size())) o_ += time(g.value(procs[p], n_), g.precision) + ' ';
+      for (std::size_t p : shown(procs.size())) {
+        time(g.value(procs[p], n_), g.precision);
+        o_ += ' ';
+      }
       o_ += '\n';
     }
     if (ncall == 0) return;
     for (const Column& c : columns) {
       if (!(t.*c.total > 0)) continue;
-      o_ += fmt::format("           {}\n", c.general);
+      o_ += "           ";
+      o_ += c.general;
+      o_ += '\n';
       for (OpKind k : analysis::all_op_kinds) {
         double sum = 0;
         for (const ProcessorTimes& p : procs) sum += p.op(k).*c.op;
         if (sum == 0) continue;
-        o_ += kind_name(k) + "       ";
-        for (std::size_t p : shown(procs.size())) o_ += time(procs[p].op(k).*c.op) + ' ';
+        append_kind_name(o_, k);
+        o_ += "       ";
+        for (std::size_t p : shown(procs.size())) {
+          time(procs[p].op(k).*c.op);
+          o_ += ' ';
+        }
         o_ += '\n';
       }
     }
