@@ -4,10 +4,90 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <bit>
 #include <charconv>
+#include <cstring>
 #include <system_error>
 
 namespace augur::models::report::detail {
+
+namespace {
+
+__extension__ using uint128 = unsigned __int128;
+
+constexpr std::array<std::uint64_t, 18> powers_of_ten{1ULL,
+                                                      10ULL,
+                                                      100ULL,
+                                                      1000ULL,
+                                                      10000ULL,
+                                                      100000ULL,
+                                                      1000000ULL,
+                                                      10000000ULL,
+                                                      100000000ULL,
+                                                      1000000000ULL,
+                                                      10000000000ULL,
+                                                      100000000000ULL,
+                                                      1000000000000ULL,
+                                                      10000000000000ULL,
+                                                      100000000000000ULL,
+                                                      1000000000000000ULL,
+                                                      10000000000000000ULL,
+                                                      100000000000000000ULL};
+
+/// The report's usual case in exact integer arithmetic: a finite `value` below 2^52 in
+/// magnitude, `precision` <= 17 and value x 10^precision below 10^19. value = m x 2^-s exactly
+/// (m < 2^53), so value x 10^precision = m x 10^precision / 2^s with a numerator below 2^110:
+/// the quotient rounded to nearest, ties to even, is the printed digits. Writes them with the
+/// point and sign into `out` and returns the length, or 0 when the value is outside that case.
+std::size_t fixed_exact(double value, int precision, char* out) {
+  if (precision < 0 || precision >= static_cast<int>(powers_of_ten.size())) return 0;
+  const auto bits = std::bit_cast<std::uint64_t>(value);
+  const auto biased = static_cast<int>((bits >> 52) & 0x7ff);
+  std::uint64_t mantissa = bits & ((std::uint64_t{1} << 52) - 1);
+  int shift = 1074;  // subnormal: value = mantissa x 2^-1074
+  if (biased == 0x7ff) return 0;  // inf, nan
+  if (biased != 0) {
+    mantissa |= std::uint64_t{1} << 52;
+    shift = 1075 - biased;
+  }
+  if (shift <= 0) return 0;  // 2^52 and above
+  const uint128 scaled =
+      static_cast<uint128>(mantissa) * powers_of_ten[static_cast<std::size_t>(precision)];
+  uint128 quotient = 0;
+  if (shift < 128) {
+    quotient = scaled >> shift;
+    const uint128 remainder = scaled - (quotient << shift);
+    const uint128 half = static_cast<uint128>(1) << (shift - 1);
+    if (remainder > half || (remainder == half && (quotient & 1) != 0)) ++quotient;
+  }  // else scaled < 2^110 <= half: rounds to 0
+  if (quotient >= static_cast<uint128>(10000000000000000000ULL)) return 0;
+  std::array<char, 20> digits;
+  const auto written =
+      std::to_chars(digits.data(), digits.data() + digits.size(), static_cast<std::uint64_t>(quotient));
+  auto count = static_cast<std::size_t>(written.ptr - digits.data());
+  const auto decimals = static_cast<std::size_t>(precision);
+  char* o = out;
+  if ((bits >> 63) != 0) *o++ = '-';
+  if (count <= decimals) {  // 0.00ddd
+    *o++ = '0';
+    *o++ = '.';
+    std::memset(o, '0', decimals - count);
+    o += decimals - count;
+    std::memcpy(o, digits.data(), count);
+    o += count;
+  } else {
+    std::memcpy(o, digits.data(), count - decimals);
+    o += count - decimals;
+    if (decimals > 0) {
+      *o++ = '.';
+      std::memcpy(o, digits.data() + count - decimals, decimals);
+      o += decimals;
+    }
+  }
+  return static_cast<std::size_t>(o - out);
+}
+
+}  // namespace
 
 void append_right(std::string& out, std::string_view text, int width) {
   if (static_cast<int>(text.size()) < width) out.append(static_cast<std::size_t>(width) - text.size(), ' ');
@@ -15,8 +95,12 @@ void append_right(std::string& out, std::string_view text, int width) {
 }
 
 void append_fixed(std::string& out, double value, int precision, int width) {
-  // 330 characters hold every double below 1e308 with up to 17 decimals; beyond, fmt writes it.
   std::array<char, 352> buffer;
+  if (const std::size_t length = fixed_exact(value, precision, buffer.data()); length != 0) {
+    append_right(out, std::string_view(buffer.data(), length), width);
+    return;
+  }
+  // 330 characters hold every double below 1e308 with up to 17 decimals; beyond, fmt writes it.
   const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::fixed,
                                     precision);
   if (result.ec != std::errc()) {

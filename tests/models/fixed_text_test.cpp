@@ -1,9 +1,10 @@
 // The text reports' number appender (models/report/fixed_text.hpp) against hand-written columns
 // and against fmt's "{:>W.Pf}", which it replaces: ties, signs, zeros, non-finite values, huge
-// values, narrow and wide columns.
+// values, narrow and wide columns, random bit patterns.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -72,6 +73,23 @@ TEST_CASE("append_fixed writes what fmt writes") {
     const double v = std::ldexp(seconds(random), exponent(random)) * (k % 3 == 0 ? -1 : 1);
     const int precision = k % 7;
     REQUIRE(fixed(v, precision, 10) == with_fmt(v, precision, 10));
+  }
+  // Ties at every precision to 17: odd multiples of 2^-(precision + 1).
+  for (int precision = 0; precision <= 17; ++precision) {
+    for (long m = -2001; m <= 2001; m += 2) {
+      const double v = std::ldexp(static_cast<double>(m), -(precision + 1));
+      REQUIRE(fixed(v, precision, 0) == with_fmt(v, precision, 0));
+    }
+  }
+  // Any bit pattern: subnormals, huge values, results of 19 and 20 digits (the exact integer path
+  // ends below 10^19), precisions 0 to 20.
+  for (int k = 0; k < 200000; ++k) {
+    const auto v = std::bit_cast<double>(random());
+    const int precision = k % 21;
+    REQUIRE(fixed(v, precision, 12) == with_fmt(v, precision, 12));
+  }
+  for (double v : {4503599627370495.5, 4503599627370496.0, 9999999999.99999, 99999999999.999995, 0.99995, 0.999949999}) {
+    for (int precision = 0; precision <= 17; ++precision) REQUIRE(fixed(v, precision, 0) == with_fmt(v, precision, 0));
   }
   // Precisions beyond what the buffer is sized for take fmt's path, with the same result.
   CHECK(fixed(1e300, 60, 0) == with_fmt(1e300, 60, 0));
