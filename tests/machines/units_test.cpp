@@ -4,6 +4,12 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <random>
+#include <string>
+
 using augur::machines::accepted_suffixes;
 using augur::machines::format_quantity;
 using augur::machines::parse_quantity;
@@ -132,6 +138,49 @@ TEST_SUITE("unit") {
       const auto text = format_quantity(bytes, UnitKind::bytes);
       CHECK_MESSAGE(parse_quantity(text, UnitKind::bytes) == bytes, text);
     }
+  }
+
+  // The contract of format_quantity for plain numbers, by trying every precision: the first %g
+  // text (std::to_chars general, precision 1 to 17) that parses back to the value and has no
+  // exponent, else the first that parses back. format_quantity skips precisions that cannot
+  // change the answer; this checks it gives the same text.
+  TEST_CASE("format_quantity of a real is the shortest round-trip text, without exponent when one exists") {
+    const auto reference = [](double x) {
+      std::string first;
+      for (int precision = 1; precision <= 17; ++precision) {
+        std::array<char, 64> buffer{};
+        const auto r = std::to_chars(buffer.data(), buffer.data() + buffer.size(), x, std::chars_format::general,
+                                     precision);
+        const std::string text(buffer.data(), r.ptr);
+        double parsed = 0;
+        std::from_chars(text.data(), text.data() + text.size(), parsed);
+        if (parsed != x) continue;
+        if (text.find('e') == std::string::npos) return text;
+        if (first.empty()) first = text;
+      }
+      return first;
+    };
+    CHECK(format_quantity(1e-6, UnitKind::real) == "1e-06");
+    CHECK(format_quantity(1e10, UnitKind::real) == "10000000000");
+    CHECK(format_quantity(99999.5, UnitKind::real) == "99999.5");
+    CHECK(format_quantity(0.0001, UnitKind::real) == "0.0001");
+    CHECK(format_quantity(9.99995e-5, UnitKind::real) == "9.99995e-05");
+    std::mt19937_64 random(11);
+    std::uniform_real_distribution<double> mantissa(1, 10);
+    std::uniform_int_distribution<int> exponent(-22, 22);
+    std::uniform_int_distribution<int> digits(1, 17);
+    for (int k = 0; k < 20000; ++k) {
+      double x = mantissa(random);
+      if (k % 2 == 0) {  // a value with few digits, the usual case in machine files
+        const double scale = std::pow(10.0, digits(random) - 1);
+        x = std::round(x * scale) / scale;
+      }
+      x *= std::pow(10.0, exponent(random));
+      if (k % 3 == 0) x = -x;
+      REQUIRE_MESSAGE(format_quantity(x, UnitKind::real) == reference(x), x);
+    }
+    for (const double x : {0.0, 1e22, 1e23, 5e-324, 1.7976931348623157e308, 0.1 + 0.2, 1.0 / 3, 9.5, 9.95, 0.00095})
+      CHECK_MESSAGE(format_quantity(x, UnitKind::real) == reference(x), x);
   }
 
   TEST_CASE("accepted_suffixes lists the suffixes of a kind") {
