@@ -168,16 +168,18 @@ MachineDescription load_machine_file(const std::string& path, const machines::Ma
     if (in && looks_like_predictor_par(path, content.str()))
       return parse_predictor_par(content.str(), path, registry);
   }
-  const detail::Document document = detail::parse_file(path);
-  try {
-    MachineDescription machine = detail::parse_machine_map(document.file, document.root, YAML::Node(),
-                                                           detail::MachineForm::file, registry);
-    machine.source = path;
-    if (machine.name.empty()) machine.name = fs::path(path).stem().string();
-    return machine;
-  } catch (const YAML::Exception& error) {  // a yaml-cpp surprise still gets the file and position
-    throw detail::yaml_error(path, error);
-  }
+  return detail::with_positions([&] {
+    const detail::Document document = detail::parse_file(path);
+    try {
+      MachineDescription machine = detail::parse_machine_map(document.file, document.root, YAML::Node(),
+                                                             detail::MachineForm::file, registry);
+      machine.source = path;
+      if (machine.name.empty()) machine.name = fs::path(path).stem().string();
+      return machine;
+    } catch (const YAML::Exception& error) {  // a yaml-cpp surprise still gets the file and position
+      throw detail::yaml_error(path, error);
+    }
+  });
 }
 
 MachineDescription resolve_machine(const std::string& ref, const machines::MachineRegistry& registry) {

@@ -534,24 +534,28 @@ std::string default_scenario_path() {
 
 Scenario load_scenario_file(const std::string& path, const machines::MachineRegistry& registry,
                             const std::vector<std::string>& overrides) {
-  const detail::Document document = detail::parse_file(path);
-  try {
-    return finish(parse_scenario(document, fs::path(path).parent_path().string(), registry), registry,
-                  overrides);
-  } catch (const YAML::Exception& error) {  // a yaml-cpp surprise still gets the file and position
-    throw detail::yaml_error(path, error);
-  }
+  return detail::with_positions([&] {
+    const detail::Document document = detail::parse_file(path);
+    try {
+      return finish(parse_scenario(document, fs::path(path).parent_path().string(), registry), registry,
+                    overrides);
+    } catch (const YAML::Exception& error) {  // a yaml-cpp surprise still gets the file and position
+      throw detail::yaml_error(path, error);
+    }
+  });
 }
 
 Scenario load_scenario_text(const std::string& text, const std::string& file, const std::string& base_dir,
                             const machines::MachineRegistry& registry,
                             const std::vector<std::string>& overrides) {
-  const detail::Document document = detail::parse_text(text, file);
-  try {
-    return finish(parse_scenario(document, base_dir, registry), registry, overrides);
-  } catch (const YAML::Exception& error) {
-    throw detail::yaml_error(file, error);
-  }
+  return detail::with_positions([&] {
+    const detail::Document document = detail::parse_text(text, file);
+    try {
+      return finish(parse_scenario(document, base_dir, registry), registry, overrides);
+    } catch (const YAML::Exception& error) {
+      throw detail::yaml_error(file, error);
+    }
+  });
 }
 
 void apply_override(Scenario& scenario, const std::string& assignment,

@@ -16,7 +16,86 @@ namespace {
 
 int one_based(int coordinate) { return coordinate < 0 ? 0 : coordinate + 1; }
 
+thread_local int precise_positions = 0;
+
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool key_char(char c) { return is_alpha(c) || is_digit(c) || c == '_' || c == '-' || c == '.'; }
+/// Characters of a plain scalar the fast path accepts (a subset of YAML's: no indicator that
+/// could start an alias, anchor, tag, flow collection or quote, no '#').
+bool plain_char(char c) {
+  return is_alpha(c) || is_digit(c) || c == ' ' || c == '_' || c == '.' || c == '/' || c == '+' || c == '-' ||
+         c == ':' || c == '=' || c == '~' || c == ',' || c == '(' || c == ')';
+}
+/// yaml-cpp reads these plain scalars as null, not as text.
+bool null_word(std::string_view word) { return word == "null" || word == "Null" || word == "NULL" || word == "~"; }
+
 }  // namespace
+
+PrecisePositions::PrecisePositions() { ++precise_positions; }
+PrecisePositions::~PrecisePositions() { --precise_positions; }
+bool PrecisePositions::active() { return precise_positions > 0; }
+
+std::optional<YAML::Node> parse_flat_map(std::string_view text) {
+  for (const char c : text) {
+    if (c != '\n' && (c < ' ' || c > '~')) return std::nullopt;  // tabs, CR, UTF-8, control characters
+  }
+  YAML::Node root(YAML::NodeType::Map);
+  std::vector<std::string_view> keys;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    const std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    std::size_t i = 0;
+    while (i < line.size() && line[i] == ' ') ++i;
+    if (i == line.size() || line[i] == '#') continue;  // blank or comment
+    if (i != 0 || !(is_alpha(line[0]) || line[0] == '_')) return std::nullopt;  // nesting, "---", "- x", …
+    std::size_t k = 1;
+    while (k < line.size() && key_char(line[k])) ++k;
+    if (k + 1 >= line.size() || line[k] != ':' || line[k + 1] != ' ') return std::nullopt;
+    const std::string_view key = line.substr(0, k);
+    if (null_word(key)) return std::nullopt;
+    std::size_t v = k + 1;
+    while (v < line.size() && line[v] == ' ') ++v;
+    if (v == line.size() || line[v] == '#') return std::nullopt;  // no value: a null node
+    std::string_view value;
+    if (line[v] == '"') {
+      std::size_t close = v + 1;
+      while (close < line.size() && line[close] != '"' && line[close] != '\\') ++close;
+      if (close == line.size() || line[close] != '"') return std::nullopt;  // escapes, several lines
+      value = line.substr(v + 1, close - v - 1);
+      std::size_t rest = close + 1;
+      while (rest < line.size() && line[rest] == ' ') ++rest;
+      if (rest != line.size() && !(line[rest] == '#' && rest > close + 1)) return std::nullopt;
+    } else {
+      const char first = line[v];
+      const bool starts_plain = is_alpha(first) || is_digit(first) || first == '_' || first == '.' ||
+                                first == '/' || first == '+' ||
+                                (first == '-' && v + 1 < line.size() && (is_digit(line[v + 1]) || line[v + 1] == '.'));
+      if (!starts_plain) return std::nullopt;
+      std::size_t end = v;
+      std::size_t last = v;  // one past the last non-blank
+      while (end < line.size()) {
+        const char c = line[end];
+        if (c == ' ' && end + 1 < line.size() && line[end + 1] == '#') break;  // a comment
+        if (c == ':' && (end + 1 == line.size() || line[end + 1] == ' ')) return std::nullopt;  // a nested key
+        if (!plain_char(c)) return std::nullopt;
+        ++end;
+        if (c != ' ') last = end;
+      }
+      value = line.substr(v, last - v);
+      if (null_word(value)) return std::nullopt;
+    }
+    for (const std::string_view seen : keys)
+      if (seen == key) return std::nullopt;  // yaml-cpp keeps both; MapReader reports it, positioned
+    keys.push_back(key);
+    root.force_insert(std::string(key), std::string(value));
+  }
+  if (keys.empty()) return std::nullopt;
+  return root;
+}
 
 ConfigError yaml_error(const std::string& file, const YAML::Exception& error) {
   const YAML::Mark& mark = error.mark;
@@ -25,6 +104,9 @@ ConfigError yaml_error(const std::string& file, const YAML::Exception& error) {
 }
 
 Document parse_text(const std::string& text, const std::string& file) {
+  if (precise_positions == 0) {
+    if (std::optional<YAML::Node> flat = parse_flat_map(text)) return Document{file, std::move(*flat)};
+  }
   try {
     return Document{file, YAML::Load(text)};
   } catch (const YAML::Exception& error) {
