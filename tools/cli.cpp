@@ -446,6 +446,7 @@ int predict(const CommandLine& cl, const machines::MachineRegistry& registry, st
   opts.max_events = cl.max_events;
   opts.max_time = cl.max_time;
   opts.wait_states = cl.wait_states;
+  opts.machine_params = !cl.json.empty();
   const auto results = run_scenario(sc, registry, opts);
   const models::report::VariantResult& v = results.front();
   // 3.1 writes its report only after a whole run; a run stopped by --max-events/--max-time is
@@ -554,6 +555,7 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     opts.max_time = cl.max_time;
     opts.characteristics = cl.characteristics;
     opts.wait_states = cl.wait_states;
+    opts.machine_params = !sc.outputs.json.empty();
     if (cl.command == "step") {
       opts.step_in = &in;
       opts.step_out = &out;

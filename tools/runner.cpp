@@ -304,7 +304,7 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   result.trace = variant.trace_path;
   result.machine_name = variant.machine.name;
   result.machine_model = variant.machine.model;
-  result.machine_params = variant.machine.params.describe();
+  if (options.machine_params) result.machine_params = variant.machine.params.describe();
   result.swept = variant.swept;
   result.collectives = scenario.model.collectives;
 

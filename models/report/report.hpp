@@ -30,7 +30,8 @@ struct VariantResult {
   std::string trace;                  ///< trace path as given
   std::string machine_name;
   std::string machine_model;
-  std::vector<std::pair<std::string, std::string>> machine_params;  ///< sorted by name
+  /// Sorted by name; the JSON report lists them. `augur run` leaves them empty when it writes no JSON.
+  std::vector<std::pair<std::string, std::string>> machine_params;
   std::vector<std::pair<std::string, std::string>> swept;           ///< sweep values of this variant
   std::string collectives;            ///< "default", "analytic", or an algorithm
   std::string outcome;                ///< "completed", "deadlock", "error", ...
