@@ -444,6 +444,48 @@ TEST_SUITE("unit") {
     }
   }
 
+  // Past 64 entries the index's folder is listed once instead of a stat per rank file: the same
+  // entries resolve to the same files before and after that point, whatever they name.
+  TEST_CASE("TiTrace resolves rank files the same with and without the folder listing") {
+    TempDir dir;
+    TempDir elsewhere;
+    const std::string body = "0 init\n0 compute 5\n0 finalize\n";
+    write_file(dir.file("plain.txt"), body);
+    write_zstd(dir.file("packed.txt.zst"), body);
+    write_file(elsewhere.file("target.txt"), body);
+    fs::create_symlink(elsewhere.file("target.txt"), dir.file("link.txt"));  // DT_LNK: checked by stat
+    fs::create_symlink(elsewhere.file("gone.txt"), dir.file("dangling.txt"));
+    write_zstd(dir.file("dangling.txt.zst"), body);   // the dangling link is skipped for this one
+    fs::create_directories(dir.file("sub"));
+    write_file(dir.file("sub/inner.txt"), body);
+    const std::vector<std::string> special{"plain.txt", "packed.txt", "link.txt", "dangling.txt", "sub/inner.txt",
+                                           elsewhere.file("target.txt")};
+    std::string index;
+    for (const std::string& entry : special) index += entry + "\n";
+    for (std::size_t r = special.size(); r < 64; ++r) index += "plain.txt\n";
+    for (const std::string& entry : special) index += entry + "\n";  // ranks 64..69, listed
+    write_file(dir.file("trace.txt"), index);
+    const auto source = open_ti_trace(dir.file("trace.txt"));
+    REQUIRE(source->rank_count() == 64 + static_cast<int>(special.size()));
+    for (std::size_t k = 0; k < special.size(); ++k) {
+      CAPTURE(special[k]);
+      CHECK(source->file_name(static_cast<int>(64 + k)) == source->file_name(static_cast<int>(k)));
+    }
+    CHECK(source->file_name(0) == dir.file("plain.txt"));
+    CHECK(source->file_name(2) == dir.file("link.txt"));
+    CHECK(source->file_name(4) == dir.file("sub/inner.txt"));
+    CHECK(source->file_name(5) == elsewhere.file("target.txt"));
+    CHECK(source->file_name(1) == dir.file("packed.txt.zst"));
+    CHECK(source->file_name(3) == dir.file("dangling.txt.zst"));
+
+    // A missing file past the listing point is reported at its index line, as before it.
+    write_file(dir.file("missing.txt"), index + "nowhere.txt\n");
+    CHECK_THROWS_WITH_AS(open_ti_trace(dir.file("missing.txt")),
+                         doctest::Contains("missing.txt:71: error: cannot open rank 70 trace 'nowhere.txt': No such "
+                                           "file or directory"),
+                         TraceError);
+  }
+
   TEST_CASE("TiTrace rejects a rank that does not exist") {
     const auto source = open_ti_trace(fixtures + "old_grammar.txt");
     MpRecord record;

@@ -2,12 +2,16 @@
 // each rank's actions through its own LineReader (opened on first use, kept open to the end).
 #include "traces/ti/ti_trace.hpp"
 
+#include <dirent.h>
+
 #include <algorithm>
 #include <array>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <system_error>
+#include <unordered_set>
 #include <utility>
 
 #include "traces/line_reader.hpp"
@@ -141,12 +145,45 @@ std::optional<std::string> existing_variant(const std::filesystem::path& path) {
   return std::nullopt;
 }
 
+/// The regular files of a folder by name, read once with readdir: an index of thousands of rank
+/// files is resolved with one directory read instead of a stat per candidate (16,384 stats are
+/// ~30 ms, a tenth of such a run). A name listed here is a regular file, which
+/// std::filesystem::exists would find too; a name not listed is checked with exists, so that
+/// symbolic links, file systems without d_type and files created since give the same answer.
+class FolderListing {
+ public:
+  explicit FolderListing(const std::filesystem::path& folder) {
+    DIR* dir = ::opendir(folder.empty() ? "." : folder.c_str());
+    if (dir == nullptr) return;
+    while (const dirent* entry = ::readdir(dir)) {
+      if (entry->d_type == DT_REG) names_.emplace(entry->d_name);
+    }
+    ::closedir(dir);
+  }
+  bool has(const std::string& name) const { return names_.contains(name); }
+
+ private:
+  std::unordered_set<std::string> names_;
+};
+
+/// Rank files resolved one by one before a folder is listed (small traces need no listing).
+constexpr std::size_t entries_before_listing = 64;
+
 /// A rank file named by an index: absolute as is; relative against the index's folder first,
-/// then against the working directory.
+/// then against the working directory. `listing`, when given, lists the index's folder.
 std::optional<std::string> resolve_rank_file(const std::filesystem::path& index_folder,
-                                             std::string_view entry) {
+                                             std::string_view entry, const FolderListing* listing) {
   const std::filesystem::path written(entry);
   if (written.is_absolute()) return existing_variant(written);
+  if (listing != nullptr && entry.find('/') == std::string_view::npos) {
+    for (const char* suffix : {"", ".zst", ".gz"}) {
+      std::string name(entry);
+      name += suffix;
+      std::filesystem::path candidate = index_folder / name;
+      if (listing->has(name) || file_exists(candidate)) return candidate.string();
+    }
+    return existing_variant(written);
+  }
   if (auto beside_index = existing_variant(index_folder / written)) return beside_index;
   return existing_variant(written);
 }
@@ -181,12 +218,14 @@ std::vector<RankCursor> read_index(const std::string& path, LineReader& reader,
                                    std::string_view first_line) {
   const std::filesystem::path folder = std::filesystem::path(path).parent_path();
   std::vector<RankCursor> cursors;
+  std::optional<FolderListing> listing;
   std::string_view line = first_line;
   do {
     if (is_skipped_ti_line(line)) continue;
     const std::string_view entry = trim(line);
     const auto rank = static_cast<std::int32_t>(cursors.size());
-    std::optional<std::string> resolved = resolve_rank_file(folder, entry);
+    if (!listing && cursors.size() == entries_before_listing) listing.emplace(folder);
+    std::optional<std::string> resolved = resolve_rank_file(folder, entry, listing ? &*listing : nullptr);
     if (!resolved) {
       throw TraceError(path, reader.line_number(),
                        "cannot open rank " + std::to_string(rank) + " trace '" +
