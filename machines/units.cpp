@@ -116,8 +116,8 @@ std::string expected_dimensioned(UnitKind kind) {
 /// digits, of decimal exponent X(p), with an exponent when X(p) < -4 or X(p) >= p. X(p) never
 /// grows with p (rounding to more digits carries less), so: after an accepted or later text of
 /// exponent X < -4 every longer one has an exponent too (stop), and the precisions below X
-/// still write one (skip to X). Same result as trying all, ~60 % fewer conversions on the
-/// parameters of a machine file (a third of a 600-action run's start-up).
+/// still write one (skip to X). Same result as trying all; `ParamSet::describe` of compare.sh's
+/// machine 330,000 -> 250,000 instructions.
 template <typename Accept>
 std::string shortest_text(double x, Accept accept) {
   std::array<char, 64> buffer{};

@@ -1,6 +1,6 @@
 // Numbers of the text reports appended in place: fixed-point with a precision and right-aligned
 // in a column, the bytes fmt writes for "{:>W.Pf}" without fmt's per-call format parsing and
-// big-number conversion (~700 instructions per number; a 4-rank run's report is ~3,000 numbers).
+// big-number conversion (~1,100 instructions per number; a 4-rank run's report has ~1,200).
 #pragma once
 #include <cstdint>
 #include <string>
