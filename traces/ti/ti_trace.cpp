@@ -134,17 +134,6 @@ bool file_exists(const std::filesystem::path& path) {
   return std::filesystem::exists(path, error);
 }
 
-/// `path` itself, else its compressed sibling `path`.zst or `path`.gz (SimGrid's index names
-/// rank<r>.txt; the files are often kept compressed next to it).
-std::optional<std::string> existing_variant(const std::filesystem::path& path) {
-  for (const char* suffix : {"", ".zst", ".gz"}) {
-    std::filesystem::path candidate = path;
-    candidate += suffix;
-    if (file_exists(candidate)) return candidate.string();
-  }
-  return std::nullopt;
-}
-
 /// The regular files of a folder by name, read once with readdir: an index of thousands of rank
 /// files is resolved with one directory read instead of a stat per candidate (16,384 stats are
 /// ~30 ms, a tenth of such a run). A name listed here is a regular file, which
@@ -166,6 +155,20 @@ class FolderListing {
   std::unordered_set<std::string> names_;
 };
 
+/// `path` itself, else its compressed sibling `path`.zst or `path`.gz (SimGrid's index names
+/// rank<r>.txt; the files are often kept compressed next to it). `listing`, when given, lists
+/// the folder of `path`: a candidate it names needs no stat.
+std::optional<std::string> existing_variant(const std::filesystem::path& path,
+                                            const FolderListing* listing = nullptr) {
+  for (const char* suffix : {"", ".zst", ".gz"}) {
+    std::filesystem::path candidate = path;
+    candidate += suffix;
+    if ((listing != nullptr && listing->has(candidate.filename().string())) || file_exists(candidate))
+      return candidate.string();
+  }
+  return std::nullopt;
+}
+
 /// Rank files resolved one by one before a folder is listed (small traces need no listing).
 constexpr std::size_t entries_before_listing = 64;
 
@@ -175,16 +178,9 @@ std::optional<std::string> resolve_rank_file(const std::filesystem::path& index_
                                              std::string_view entry, const FolderListing* listing) {
   const std::filesystem::path written(entry);
   if (written.is_absolute()) return existing_variant(written);
-  if (listing != nullptr && entry.find('/') == std::string_view::npos) {
-    for (const char* suffix : {"", ".zst", ".gz"}) {
-      std::string name(entry);
-      name += suffix;
-      std::filesystem::path candidate = index_folder / name;
-      if (listing->has(name) || file_exists(candidate)) return candidate.string();
-    }
-    return existing_variant(written);
-  }
-  if (auto beside_index = existing_variant(index_folder / written)) return beside_index;
+  // The listing names the index's folder's own files: not those of an entry with a sub-folder.
+  const FolderListing* beside = entry.find('/') == std::string_view::npos ? listing : nullptr;
+  if (auto beside_index = existing_variant(index_folder / written, beside)) return beside_index;
   return existing_variant(written);
 }
 
