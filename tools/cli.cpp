@@ -68,7 +68,7 @@ const char* const usage_text =
     "  --max-events N           stop each variant after N events\n"
     "  --max-time SECONDS       stop each variant at this simulated time\n"
     "  --characteristics auto|on|off  characteristics of message-passing runs (spec section 8); auto: up to\n"
-    "                           65536 processors (about 1 KB each)\n"
+    "                           65536 processors (about 230 bytes each)\n"
     "  --wait-states on|off     wait states, root causes, wait sites and advice (spec section 9; default on);\n"
     "                           off: the predicted times and the time per processor only, faster (prediction\n"
     "                           only: --wait-states off --characteristics off)\n"

@@ -418,7 +418,7 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
     result.intervals = std::make_shared<models::analysis::IntervalTree>(std::move(characteristics->tree()));
     result.intervals_rule = models::analysis::IntegrateRule::complete;
   } else if (options.characteristics == CharacteristicsMode::automatic) {
-    result.warnings.push_back(fmt::format("characteristics not computed: {} processors are more than {} (about 1 KB "
+    result.warnings.push_back(fmt::format("characteristics not computed: {} processors are more than {} (about 230 bytes "
                                           "each; --characteristics on computes them)",
                                           ranks, characteristics_limit));
   }

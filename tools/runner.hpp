@@ -15,14 +15,16 @@
 namespace augur::tools {
 
 /// Whether message-passing runs compute their characteristics (spec section 8; DVM runs always
-/// do): they cost about 1 KB per processor and interval shown, and on fine-grained runs up to
+/// do): they cost about 230 bytes per processor and interval shown (120 plus 56 per operation
+/// kind present), and on fine-grained runs up to
 /// about 15 % more CPU (docs/performance.md).
 enum class CharacteristicsMode : std::uint8_t {
   automatic,  ///< up to `characteristics_limit` processors (a warning says when they are not)
   on,
   off,
 };
-/// The most processors `CharacteristicsMode::automatic` computes characteristics for (64 MB).
+/// The most processors `CharacteristicsMode::automatic` computes characteristics for (~15 MB for
+/// Main, as much again for its report).
 inline constexpr int characteristics_limit = 65536;
 
 /// Options of a run that are not part of the scenario.

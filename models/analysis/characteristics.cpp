@@ -60,6 +60,33 @@ std::string_view title(IntervalType type) {
   return "?";
 }
 
+void ProcessorTable::resize(std::size_t processors) {
+  procs_.resize(processors);
+  for (std::vector<OpTimes>& c : ops_) {
+    if (!c.empty()) c.resize(processors);
+  }
+}
+
+OpTimes* ProcessorTable::add_column(OpKind k) {
+  std::vector<OpTimes>& c = ops_[static_cast<std::size_t>(k)];
+  if (c.empty()) c.resize(procs_.size());
+  return c.data();
+}
+
+const OpTimes& ProcessorTable::op(std::size_t p, OpKind k) const {
+  static const OpTimes zero{};
+  const std::vector<OpTimes>& c = ops_[static_cast<std::size_t>(k)];
+  return c.empty() ? zero : c[p];
+}
+
+double ProcessorTable::transfer(std::size_t p) const {
+  double t = 0;
+  for (const std::vector<OpTimes>& c : ops_) {
+    if (!c.empty()) t += c[p].transfer;
+  }
+  return t;
+}
+
 IntervalTree::IntervalTree(int processors, std::string source_file, int source_line)
     : processors_(processors), root_(std::make_unique<Interval>()) {
   root_->id = next_id_++;
@@ -142,8 +169,6 @@ void IntervalTree::integrate(Interval& interval, IntegrateRule rule) {
     t.cpu_sys += p.cpu_sys;
     t.lost += p.lost;
     t.communication += p.communication;
-    for (std::size_t k = 0; k < op_kind_count; ++k)
-      add_nested(t.ops[k], p.ops[k], IntegrateRule::complete, static_cast<OpKind>(k));
     t.insuff_usr += p.insuff_usr;
     t.insuff_sys += p.insuff_sys;
     t.synchronization += p.synchronization;
@@ -153,6 +178,12 @@ void IntervalTree::integrate(Interval& interval, IntegrateRule rule) {
     t.load_imbalance += p.load_imbalance;
     t.overlap += p.overlap;
     max_exec = std::max(max_exec, p.execution);
+  }
+  // Per kind, its column over the processors in order (the same sums as processor by processor;
+  // a kind without a column adds only zeros).
+  for (OpKind k : all_op_kinds) {
+    OpTimes& sum = t.ops[static_cast<std::size_t>(k)];
+    for (const OpTimes& o : interval.procs.column(k)) add_nested(sum, o, IntegrateRule::complete, k);
   }
   t.idle = idle;
   t.lost += idle;

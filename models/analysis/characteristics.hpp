@@ -74,10 +74,47 @@ struct ProcessorTimes {
   double lost = 0;             ///< Lost time before Idle: insufficient parallelism + communication
   double idle = 0;             ///< Idle (set by close_interval: max execution − own execution)
   double load_imbalance = 0;   ///< Load imbalance (set by close_interval)
-  std::array<OpTimes, op_kind_count> ops{};
+};
+static_assert(sizeof(ProcessorTimes) == 120, "ProcessorTimes without its operation kinds (ProcessorTable keeps them)");
 
-  OpTimes& op(OpKind k) { return ops[static_cast<std::size_t>(k)]; }
-  const OpTimes& op(OpKind k) const { return ops[static_cast<std::size_t>(k)]; }
+/// The figures of every processor in one interval: a ProcessorTimes per processor and, per
+/// operation kind, a column of OpTimes with one per processor — allocated (zeroed) when the kind
+/// first gets a figure, so that a run pays for the kinds it has (a message-passing run point-to-point
+/// and a collective or two, a DVM run its five rows): 120 bytes per processor plus 56 per kind
+/// present, instead of 1,016 with every kind. A kind without a column reads as zeros.
+class ProcessorTable {
+ public:
+  ProcessorTable() = default;
+  explicit ProcessorTable(std::size_t processors) : procs_(processors) {}
+
+  std::size_t size() const { return procs_.size(); }
+  bool empty() const { return procs_.empty(); }
+  /// Resizes to `processors` (new processors and new column entries zero).
+  void resize(std::size_t processors);
+
+  ProcessorTimes& operator[](std::size_t p) { return procs_[p]; }
+  const ProcessorTimes& operator[](std::size_t p) const { return procs_[p]; }
+  auto begin() { return procs_.begin(); }
+  auto end() { return procs_.end(); }
+  auto begin() const { return procs_.begin(); }
+  auto end() const { return procs_.end(); }
+
+  /// Whether kind `k` has a column (it may still hold only zeros).
+  bool has(OpKind k) const { return !ops_[static_cast<std::size_t>(k)].empty(); }
+  /// Kind `k`'s column, one per processor; created (zeroed) when absent.
+  OpTimes* add_column(OpKind k);
+  /// Kind `k`'s column; empty when absent.
+  const std::vector<OpTimes>& column(OpKind k) const { return ops_[static_cast<std::size_t>(k)]; }
+  /// Processor `p`'s figures of kind `k` (the column created when absent).
+  OpTimes& op(std::size_t p, OpKind k) { return add_column(k)[p]; }
+  /// Processor `p`'s figures of kind `k`; zeros when the kind has no column.
+  const OpTimes& op(std::size_t p, OpKind k) const;
+  /// Sum over the kinds (in OpKind order) of processor `p`'s transfer.
+  double transfer(std::size_t p) const;
+
+ private:
+  std::vector<ProcessorTimes> procs_;
+  std::array<std::vector<OpTimes>, op_kind_count> ops_;
 };
 
 /// Type of a code region: the analyzer's Main, Seq, Par, User, and Phase — a stretch of a
@@ -129,12 +166,15 @@ struct Interval {
   std::optional<long> index;        ///< binter_'s optional expression value
   Interval* parent = nullptr;
   std::vector<std::unique_ptr<Interval>> children;
-  std::vector<ProcessorTimes> procs;                  ///< one per processor of the root system
+  ProcessorTable procs;             ///< one per processor of the root system
   std::array<std::uint64_t, op_kind_count> operations{};  ///< operation counts in this interval
   IntervalTotals totals;            ///< filled by IntervalTree::integrate
 
   ProcessorTimes& proc(int p) { return procs[static_cast<std::size_t>(p)]; }
   const ProcessorTimes& proc(int p) const { return procs[static_cast<std::size_t>(p)]; }
+  /// Processor `p`'s figures of operation kind `k` (see ProcessorTable::op).
+  OpTimes& op(int p, OpKind k) { return procs.op(static_cast<std::size_t>(p), k); }
+  const OpTimes& op(int p, OpKind k) const { return procs.op(static_cast<std::size_t>(p), k); }
   void count_op(OpKind k) { ++operations[static_cast<std::size_t>(k)]; }
 };
 

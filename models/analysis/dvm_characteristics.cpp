@@ -18,6 +18,8 @@ void DvmCharacteristics::on_event(const Event& e) {
   ProcessorTimes& p = in.proc(static_cast<int>(e.lp));
   const double dt = e.clock_after - e.clock_before;
   const auto kind = static_cast<OpKind>(e.detail);
+  // The event's operation kind on this processor (its column is created on first use).
+  const auto op = [&]() -> OpTimes& { return in.op(static_cast<int>(e.lp), kind); };
   switch (e.kind) {
     case EventKind::compute: {
       const auto cat = static_cast<ComputeCategory>(e.detail);
@@ -62,19 +64,19 @@ void DvmCharacteristics::on_event(const Event& e) {
       }
       if (e.tag == 2) {  // synchronisation of the kind counted, clock unchanged (I/O mode)
         p.synchronization += e.waited;
-        p.op(kind).synchronization += e.waited;
+        op().synchronization += e.waited;
         break;
       }
       if (e.tag == 3) {  // time variation of the kind, clock unchanged (ACROSS pipelines)
         p.variation += e.waited;
-        p.op(kind).variation += e.waited;
+        op().variation += e.waited;
         break;
       }
       p.synchronization += dt;
-      p.op(kind).synchronization += dt;
+      op().synchronization += dt;
       p.execution += dt;
       p.communication += dt;
-      p.op(kind).communication += dt;
+      op().communication += dt;
       p.lost += dt;
       break;
     }
@@ -85,21 +87,21 @@ void DvmCharacteristics::on_event(const Event& e) {
     case EventKind::collective_wait: {
       if ((e.internal & 2) != 0) {  // the overlap is given
         p.overlap += e.waited;
-        p.op(kind).overlap += e.waited;
+        op().overlap += e.waited;
       } else if (e.tag != 0) {
         auto& v = starts_[e.lp];
         auto it = std::find_if(v.begin(), v.end(), [&](const auto& s) { return s.first == e.tag; });
         if (it != v.end()) {
           const double overlap = e.clock_before - it->second;
           p.overlap += overlap;
-          p.op(kind).overlap += overlap;
+          op().overlap += overlap;
           v.erase(it);
         }
       }
       if ((e.internal & 1) != 0) in.count_op(kind);
       p.execution += dt;
       p.communication += dt;
-      p.op(kind).communication += dt;
+      op().communication += dt;
       p.lost += dt;
       break;
     }

@@ -78,7 +78,7 @@ MpCharacteristics::MpCharacteristics(std::uint32_t lp_count, MpCharacteristicsOp
   const std::size_t fit = options_.phase_budget / std::max<std::size_t>(lp_count, 1);
   max_phases_ = fit > 3 ? std::min(options_.max_phases, fit - 3) : 0;
   phases_ = max_phases_ > 0;
-  main_.full = tree_.root().procs.data();
+  main_.full = &tree_.root().procs;
   for (engine::LpId p = 0; p < lp_count; ++p) {
     lps_[p].signature = signature_seed;
     point_outside_regions(p);
@@ -136,10 +136,11 @@ void MpCharacteristics::add_communication(Sheet& s, engine::LpId p, OpKind kind,
 void MpCharacteristics::spill(Lp& l, engine::LpId lp) {
   Sheet& s = *l.sheet;
   if (s.full != nullptr) {
-    ProcessorTimes& t = s.full[lp];
+    ProcessorTimes& t = (*s.full)[lp];
     t.execution += l.execution;
     t.cpu_usr += l.cpu_usr;
-    t.op(OpKind::point_to_point).overlap += l.p2p_overlap;
+    // (adding 0 changes no sum: no point-to-point column for it)
+    if (l.p2p_overlap != 0) s.full->op(lp, OpKind::point_to_point).overlap += l.p2p_overlap;
   } else {
     Base& b = s.base[lp];
     b.execution += l.execution;
@@ -178,25 +179,26 @@ void MpCharacteristics::switch_kind(Lp& l, engine::LpId lp, OpKind kind) {
 
 // The figures the hot path leaves out: per operation kind waiting = real_sync and transfer =
 // communication − waiting; per processor the sums over kinds (communication, real_sync,
-// synchronization, variation, overlap) and lost before idle = communication (message-passing
-// traces have no insufficient parallelism).
-void MpCharacteristics::complete(ProcessorTimes& t) {
-  double comm = 0, wait = 0, sync = 0, var = 0, overlap = 0;
-  for (OpTimes& o : t.ops) {
-    o.waiting = o.real_sync;
-    o.transfer = o.communication - o.real_sync;
-    comm += o.communication;
-    wait += o.real_sync;
-    sync += o.synchronization;
-    var += o.variation;
-    overlap += o.overlap;
+// synchronization, variation, overlap, in OpKind order; kinds without a column add only zeros) and
+// lost before idle = communication (message-passing traces have no insufficient parallelism).
+void MpCharacteristics::complete(ProcessorTable& t) {
+  for (ProcessorTimes& p : t) p.communication = p.real_sync = p.synchronization = p.variation = p.overlap = 0;
+  for (OpKind k : all_op_kinds) {
+    if (!t.has(k)) continue;
+    OpTimes* column = t.add_column(k);
+    for (std::size_t p = 0; p < t.size(); ++p) {
+      OpTimes& o = column[p];
+      ProcessorTimes& s = t[p];
+      o.waiting = o.real_sync;
+      o.transfer = o.communication - o.real_sync;
+      s.communication += o.communication;
+      s.real_sync += o.real_sync;
+      s.synchronization += o.synchronization;
+      s.variation += o.variation;
+      s.overlap += o.overlap;
+    }
   }
-  t.communication = comm;
-  t.real_sync = wait;
-  t.synchronization = sync;
-  t.variation = var;
-  t.overlap = overlap;
-  t.lost = comm;
+  for (ProcessorTimes& p : t) p.lost = p.communication;
 }
 
 // The call and where it goes (kind, detail, peer, tag folded into one word), not its duration or
@@ -300,7 +302,7 @@ double MpCharacteristics::lost(const Sheet& f) const {
 
 void MpCharacteristics::add_to(Sheet& to, const Sheet& from) const {
   if (to.full != nullptr) {
-    add_to(to.full, from);
+    add_to(*to.full, from);
     for (std::size_t k = 0; k < op_kind_count; ++k) to.operations[k] += from.operations[k];
     return;
   }
@@ -328,8 +330,9 @@ void MpCharacteristics::add_to(Sheet& to, const Sheet& from) const {
   for (std::size_t k = 0; k < op_kind_count; ++k) to.operations[k] += from.operations[k];
 }
 
-// A compact sheet's figures added to ProcessorTimes, one per processor.
-void MpCharacteristics::add_to(ProcessorTimes* to, const Sheet& from) {
+// A compact sheet's figures added to a processor table (each figure's sum is the same, in the same
+// order, as adding processor by processor).
+void MpCharacteristics::add_to(ProcessorTable& to, const Sheet& from) {
   for (std::size_t p = 0; p < from.base.size(); ++p) {
     ProcessorTimes& t = to[p];
     const Base& f = from.base[p];
@@ -337,11 +340,15 @@ void MpCharacteristics::add_to(ProcessorTimes* to, const Sheet& from) {
     t.cpu_usr += f.cpu_usr;
     t.cpu_sys += f.cpu_sys;
     t.io += f.io;
-    t.op(OpKind::point_to_point).overlap += f.overlap;
-    for (std::size_t k = 0; k < op_kind_count; ++k) {
-      if ((from.used >> k & 1) == 0) continue;
-      const KindFigures& x = from.kinds[k][p];
-      OpTimes& o = t.ops[k];
+    if (f.overlap != 0) to.op(p, OpKind::point_to_point).overlap += f.overlap;  // adding 0 changes no sum
+  }
+  for (std::size_t k = 0; k < op_kind_count; ++k) {
+    if ((from.used >> k & 1) == 0) continue;
+    OpTimes* column = to.add_column(static_cast<OpKind>(k));
+    const std::vector<KindFigures>& kind = from.kinds[k];
+    for (std::size_t p = 0; p < kind.size(); ++p) {
+      const KindFigures& x = kind[p];
+      OpTimes& o = column[p];
       o.communication += x.communication;
       o.real_sync += x.real_sync;
       o.synchronization += x.synchronization;
@@ -462,7 +469,7 @@ void MpCharacteristics::build_phase_intervals() {
   auto add = [&](const Sheet& f, const std::string& name, std::uint64_t line, std::uint64_t count) {
     Interval& i = tree_.enter(IntervalType::phase, name, static_cast<int>(line), std::nullopt);
     tree_.leave({});
-    add_to(i.procs.data(), f);
+    add_to(i.procs, f);
     i.operations = f.operations;
     i.exe_count = count;
   };
@@ -494,7 +501,7 @@ void MpCharacteristics::enter_region(const engine::Event& e) {
   if (region_sheets_.size() <= id) region_sheets_.resize(id + 1);
   if (!region_sheets_[id]) {
     region_sheets_[id] = std::make_unique<Sheet>();
-    region_sheets_[id]->full = region.procs.data();
+    region_sheets_[id]->full = &region.procs;
   }
   l.sheet = region_sheets_[id].get();
   if (entries_.size() <= id) entries_.resize(id + 1);
@@ -517,10 +524,10 @@ void MpCharacteristics::on_event(const engine::Event& e) {
       const double d = std::max(0.0, e.clock_after - e.clock_before);
       switch (static_cast<engine::ComputeCategory>(e.detail)) {
         case engine::ComputeCategory::system:
-          (l.sheet->full != nullptr ? l.sheet->full[e.lp].cpu_sys : l.sheet->base[e.lp].cpu_sys) += d;
+          (l.sheet->full != nullptr ? (*l.sheet->full)[e.lp].cpu_sys : l.sheet->base[e.lp].cpu_sys) += d;
           break;
         case engine::ComputeCategory::io:
-          (l.sheet->full != nullptr ? l.sheet->full[e.lp].io : l.sheet->base[e.lp].io) += d;
+          (l.sheet->full != nullptr ? (*l.sheet->full)[e.lp].io : l.sheet->base[e.lp].io) += d;
           break;
         default: l.cpu_usr += d; break;
       }
@@ -604,7 +611,7 @@ void MpCharacteristics::on_finish(engine::SimTime end) {
   std::vector<int> all(lps_.size());
   for (std::size_t p = 0; p < all.size(); ++p) all[p] = static_cast<int>(p);
   auto close = [&](auto& self, Interval& i) -> void {
-    for (ProcessorTimes& t : i.procs) complete(t);
+    complete(i.procs);
     IntervalTree::close_interval(i, all);
     const auto id = static_cast<std::size_t>(i.id - 1);
     if (i.type == IntervalType::user && id < entries_.size() && !entries_[id].empty()) {

@@ -42,7 +42,8 @@ struct MpCharacteristicsOptions {
   CallLocator locator;    ///< trace positions of rank 0's global synchronisations in phase names
   /// Phase intervals kept (those with the most lost time); the other phases are added up in one
   /// "other phases" interval. Fewer when the processors are many: phase intervals cost the tree
-  /// one ProcessorTimes (about 1 KB) per processor each, and counted with "other phases" and the
+  /// one processor record (ProcessorTable: 120 bytes plus 56 per operation kind present) per
+  /// processor each, and counted with "other phases" and the
   /// two phases being accumulated they stay within `phase_budget` of them; when none fits,
   /// phases are not tracked. (While the run goes, phases are accumulated in compact sheets of
   /// 40 bytes per processor plus 32 per operation kind with figures; the budget is still counted
@@ -85,7 +86,8 @@ struct MpCharacteristicsOptions {
 /// across ranks, so Main's integrated execution time (the sum over its intervals of their longest
 /// processor) differs from the predicted time (by the spread of exits from the global
 /// synchronisations, plus, for recurring phases, the imbalance that evens out between occurrences).
-/// Memory: Main and the regions have their ProcessorTimes (about 1 KB per processor) in the tree
+/// Memory: Main and the regions have their processor records (120 bytes per processor plus 56 per
+/// operation kind with figures) in the tree
 /// from the start; phases, while the run goes, are compact sheets (40 bytes per processor, plus 32
 /// per operation kind that has figures) that on_finish adds to the tree's ProcessorTimes, the same
 /// sums in the same order as if they had been ProcessorTimes all along.
@@ -106,7 +108,7 @@ class MpCharacteristics final : public engine::Observer {
   using Counts = std::array<std::uint64_t, op_kind_count>;
 
   /// Per processor, what the run accumulates of a phase besides the per-kind figures: the
-  /// compact form of ProcessorTimes (40 bytes instead of about 1 KB), added to the tree's
+  /// compact form of ProcessorTimes (40 bytes instead of 120), added to the tree's
   /// ProcessorTimes once the run is over.
   struct Base {
     double execution = 0;
@@ -128,7 +130,7 @@ class MpCharacteristics final : public engine::Observer {
   /// Phases, compact: a Base each and a column of KindFigures per operation kind (allocated when
   /// the kind first gets a figure; a kind without one has only zeros), added to the tree at the end.
   struct Sheet {
-    ProcessorTimes* full = nullptr;  ///< the interval's ProcessorTimes; nullptr: compact
+    ProcessorTable* full = nullptr;  ///< the interval's processor figures; nullptr: compact
     std::vector<Base> base;
     std::array<std::vector<KindFigures>, op_kind_count> kinds;
     Counts operations{};
@@ -198,7 +200,7 @@ class MpCharacteristics final : public engine::Observer {
   void communicate(Lp& l, engine::LpId lp, OpKind kind, const engine::Event& e);
   void switch_kind(Lp& l, engine::LpId lp, OpKind kind);
   void enter_region(const engine::Event& e);
-  static void complete(ProcessorTimes& t);
+  static void complete(ProcessorTable& t);
   void sign(Lp& l, const engine::Event& e);
   void spill(Lp& l, engine::LpId lp);
   void point_outside_regions(engine::LpId lp);
@@ -210,7 +212,7 @@ class MpCharacteristics final : public engine::Observer {
   template <typename F>
   void on_kind(Sheet& s, engine::LpId p, OpKind kind, F&& f) const {
     if (s.full != nullptr) {
-      f(s.full[p].op(kind));
+      f(s.full->op(p, kind));
     } else {
       f(column(s, kind)[p]);
     }
@@ -221,7 +223,7 @@ class MpCharacteristics final : public engine::Observer {
   void flush(std::uint64_t phase);
   void add_record(Pending& p, std::uint64_t number, std::uint64_t key);
   void add_to(Sheet& to, const Sheet& from) const;
-  static void add_to(ProcessorTimes* to, const Sheet& from);
+  static void add_to(ProcessorTable& to, const Sheet& from);
   void add_communication(Sheet& s, engine::LpId p, OpKind kind, double comm, double wait) const;
   double lost(const Sheet& f) const;
   void build_phase_intervals();

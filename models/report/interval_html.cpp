@@ -20,6 +20,7 @@ namespace augur::models::report {
 using analysis::Interval;
 using analysis::IntervalTotals;
 using analysis::OpKind;
+using analysis::ProcessorTable;
 using analysis::ProcessorTimes;
 
 namespace {
@@ -299,7 +300,7 @@ constexpr Segment segments[] = {{"compute", "#4caf50", &BarParts::compute},
                                 {"idle", "#bdbdbd", &BarParts::idle},
                                 {"insufficient parallelism", "#ff9800", &BarParts::insufficient}};
 
-void stacked_bars(std::string& o, const std::vector<ProcessorTimes>& procs) {
+void stacked_bars(std::string& o, const ProcessorTable& procs) {
   constexpr int label_w = 56, bar_w = 560, row_h = 16, gap = 4, legend_h = 22;
   double longest = 0;
   std::vector<BarParts> parts;
@@ -337,7 +338,7 @@ void stacked_bars(std::string& o, const std::vector<ProcessorTimes>& procs) {
   o += "\n</svg>\n";
 }
 
-void processor_table(std::string& o, const std::vector<ProcessorTimes>& procs) {
+void processor_table(std::string& o, const ProcessorTable& procs) {
   o += R"(<TABLE BORDER=1 CELLPADDING=2 BGCOLOR="#FFFFFF">)";
   o += "\n<TR BGCOLOR=\"#33CCFF\"><TH>Processor</TH><TH>Execution</TH><TH>CPU</TH><TH>Sys</TH><TH>I/O</TH>"
        "<TH>Insufficient parallelism</TH><TH>Communication</TH><TH>Real sync</TH><TH>Idle</TH>"
@@ -370,7 +371,7 @@ void augur_section(std::string& o, const Interval& root, const IntervalReportMet
                      analysis::title(i.type), i.level, i.source_line,
                      i.index ? fmt::format(" (expr {})", *i.index) : std::string(), escape(i.source_file),
                      i.exe_count);
-    const std::vector<ProcessorTimes>& procs = inclusive.of(i);
+    const ProcessorTable& procs = inclusive.of(i);
     processor_table(o, procs);
     stacked_bars(o, procs);
   });

@@ -87,7 +87,7 @@ ordered_json interval(const Interval& i, const detail::InclusiveTimes& inclusive
   j["overlap"] = t.overlap;
   j["collectives"] = collectives(t);
   ordered_json procs = ordered_json::array();
-  const std::vector<ProcessorTimes>& times = inclusive.of(i);
+  const analysis::ProcessorTable& times = inclusive.of(i);
   for (std::size_t p = 0; p < times.size(); ++p) procs.push_back(processor(p, times[p]));
   j["per_processor"] = std::move(procs);
   ordered_json nested = ordered_json::array();

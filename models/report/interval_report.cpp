@@ -4,63 +4,75 @@
 
 #include "models/report/interval_report_internal.hpp"
 
+#include <algorithm>
+
 namespace augur::models::report {
 
 using analysis::IntegrateRule;
 using analysis::Interval;
+using analysis::ProcessorTable;
 using analysis::ProcessorTimes;
 
 const Interval* predictor_report_root(const analysis::IntervalTree& tree) { return &tree.current(); }
 
 namespace {
 
-void add_nested(ProcessorTimes& to, const ProcessorTimes& from, IntegrateRule rule) {
-  to.execution += from.execution;
-  to.cpu_usr += from.cpu_usr;
-  to.cpu_sys += from.cpu_sys;
-  to.io += from.io;
-  to.insuff_usr += from.insuff_usr;
-  to.insuff_sys += from.insuff_sys;
-  to.insuff_par += from.insuff_par;
-  to.communication += from.communication;
-  to.real_sync += from.real_sync;
-  to.synchronization += from.synchronization;
-  to.variation += from.variation;
-  to.overlap += from.overlap;
-  to.lost += from.lost;
-  to.idle += from.idle;
-  to.load_imbalance += from.load_imbalance;
-  for (std::size_t k = 0; k < analysis::op_kind_count; ++k)
-    analysis::add_nested(to.ops[k], from.ops[k], rule, static_cast<analysis::OpKind>(k));
+// Adds `from` to `to` processor by processor as Integrate adds a nested interval (`rule` for the
+// operation kinds); `leaf`: `from` is a leaf interval's own record, whose Lost gets its Idle first.
+void add_nested(ProcessorTable& to, const ProcessorTable& from, IntegrateRule rule, bool leaf) {
+  const std::size_t n = std::min(to.size(), from.size());
+  for (std::size_t p = 0; p < n; ++p) {
+    ProcessorTimes& t = to[p];
+    const ProcessorTimes& f = from[p];
+    t.execution += f.execution;
+    t.cpu_usr += f.cpu_usr;
+    t.cpu_sys += f.cpu_sys;
+    t.io += f.io;
+    t.insuff_usr += f.insuff_usr;
+    t.insuff_sys += f.insuff_sys;
+    t.insuff_par += f.insuff_par;
+    t.communication += f.communication;
+    t.real_sync += f.real_sync;
+    t.synchronization += f.synchronization;
+    t.variation += f.variation;
+    t.overlap += f.overlap;
+    t.lost += leaf ? f.lost + f.idle : f.lost;
+    t.idle += f.idle;
+    t.load_imbalance += f.load_imbalance;
+  }
+  // Kind by kind (each figure's sum as processor by processor; a kind `from` has no column for
+  // adds only zeros).
+  for (analysis::OpKind k : analysis::all_op_kinds) {
+    if (!from.has(k)) continue;
+    analysis::OpTimes* column = to.add_column(k);
+    const std::vector<analysis::OpTimes>& add = from.column(k);
+    for (std::size_t p = 0; p < n; ++p) analysis::add_nested(column[p], add[p], rule, k);
+  }
 }
 
 }  // namespace
 
 namespace detail {
 
-void InclusiveTimes::fill(const Interval& interval, std::vector<ProcessorTimes>& times) const {
-  times.assign(interval.procs.begin(), interval.procs.end());
+void InclusiveTimes::fill(const Interval& interval, ProcessorTable& times) const {
+  times = interval.procs;
   // Own lost time is recorded before Idle; the interval's Lost time includes it.
   for (ProcessorTimes& t : times) t.lost += t.idle;
-  std::vector<ProcessorTimes> nested;
+  ProcessorTable nested;
   for (const auto& child : interval.children) {
     if (child->children.empty()) {
       // A leaf's inclusive record is its own with Idle in Lost: added record by record.
-      for (std::size_t p = 0; p < times.size() && p < child->procs.size(); ++p) {
-        ProcessorTimes own = child->procs[p];
-        own.lost += own.idle;
-        add_nested(times[p], own, rule_);
-      }
+      add_nested(times, child->procs, rule_, true);
       continue;
     }
     fill(*child, nested);
-    for (std::size_t p = 0; p < times.size() && p < nested.size(); ++p) add_nested(times[p], nested[p], rule_);
+    add_nested(times, nested, rule_, false);
   }
 }
 
 }  // namespace detail
 
-std::vector<ProcessorTimes> inclusive_processor_times(const Interval& interval, IntegrateRule rule) {
+ProcessorTable inclusive_processor_times(const Interval& interval, IntegrateRule rule) {
   return detail::InclusiveTimes(rule).of(interval);
 }
 

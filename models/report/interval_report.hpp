@@ -28,11 +28,10 @@ struct IntervalReportMeta {
 /// printed; in traces without intervals the root).
 const analysis::Interval* predictor_report_root(const analysis::IntervalTree& tree);
 
-/// One processor's figures of an interval including its nested intervals, added the way
+/// Every processor's figures of an interval including its nested intervals, added the way
 /// Integrate adds them (`rule`). Unlike analysis::ProcessorTimes::lost, `lost` here includes the
 /// processor's idle time (Lost = insufficient parallelism + communication + idle).
-std::vector<analysis::ProcessorTimes> inclusive_processor_times(const analysis::Interval& interval,
-                                                                analysis::IntegrateRule rule);
+analysis::ProcessorTable inclusive_processor_times(const analysis::Interval& interval, analysis::IntegrateRule rule);
 
 // ---------------------------------------------------------------------------------------------
 // HTML (interval_html.cpp)

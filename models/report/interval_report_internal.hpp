@@ -26,21 +26,22 @@ inline std::string grid_text(const analysis::IntervalTree& tree, const IntervalR
 /// inclusive_processor_times of the intervals of a report, one at a time: `of` computes an
 /// interval's records into a buffer it reuses, so that a report of N intervals holds one
 /// interval's records (plus one per level of nesting below it) instead of N — at 16,384
-/// processors each is 16 MB (docs/performance.md, seventh round). Same arithmetic, in the same
+/// processors each was 16 MB before the operation kinds became columns (docs/performance.md, seventh
+/// round; now 120 bytes per processor plus 56 per kind present). Same arithmetic, in the same
 /// order, as computing every interval once bottom-up.
 class InclusiveTimes {
  public:
   explicit InclusiveTimes(analysis::IntegrateRule rule) : rule_(rule) {}
   /// The records of `interval` with its nested intervals'; valid until the next call.
-  const std::vector<analysis::ProcessorTimes>& of(const analysis::Interval& interval) const {
+  const analysis::ProcessorTable& of(const analysis::Interval& interval) const {
     fill(interval, buffer_);
     return buffer_;
   }
 
  private:
-  void fill(const analysis::Interval& interval, std::vector<analysis::ProcessorTimes>& times) const;
+  void fill(const analysis::Interval& interval, analysis::ProcessorTable& times) const;
   analysis::IntegrateRule rule_;
-  mutable std::vector<analysis::ProcessorTimes> buffer_;
+  mutable analysis::ProcessorTable buffer_;
 };
 
 /// Visits the subtree of `i` in pre-order.

@@ -21,6 +21,7 @@ using analysis::Interval;
 using analysis::IntervalTotals;
 using analysis::OpKind;
 using analysis::OpTimes;
+using analysis::ProcessorTable;
 using analysis::ProcessorTimes;
 
 namespace {
@@ -34,16 +35,10 @@ constexpr std::string_view rule_line =
 /// A per-processor characteristic of the comparative and execution parts (PPPA nameGen order).
 struct General {
   std::string_view name;  // padded to 23 characters as the analyzer prints it
-  double (*value)(const ProcessorTimes& p, int processors);
+  double (*value)(const ProcessorTimes& p, int processors);  ///< nullptr: the transfer (see TextWriter::value)
   int precision;
 };
 
-// Transfer (message-passing runs: communication while data moved) is 0 in DVM runs, so left out.
-double transfer(const ProcessorTimes& p) {
-  double t = 0;
-  for (const OpTimes& o : p.ops) t += o.transfer;
-  return t;
-}
 
 constexpr std::array<General, 17> generals{{
     {"Lost time              ", [](const ProcessorTimes& p, int) { return p.lost; }, prec},
@@ -51,7 +46,9 @@ constexpr std::array<General, 17> generals{{
     {"Sys.insufficient par.  ", [](const ProcessorTimes& p, int) { return p.insuff_sys; }, prec},
     {"Idle time              ", [](const ProcessorTimes& p, int) { return p.idle; }, prec},
     {"Communication          ", [](const ProcessorTimes& p, int) { return p.communication; }, prec},
-    {"Transfer               ", [](const ProcessorTimes& p, int) { return transfer(p); }, prec},
+    // Transfer (message-passing runs: communication while data moved; 0 in DVM runs, so left
+    // out there): the sum over the operation kinds' columns, see value().
+    {"Transfer               ", nullptr, prec},
     {"Real synchronization   ", [](const ProcessorTimes& p, int) { return p.real_sync; }, prec},
     {"Synchronization        ", [](const ProcessorTimes& p, int) { return p.synchronization; }, prec},
     {"Variation              ", [](const ProcessorTimes& p, int) { return p.variation; }, prec},
@@ -130,7 +127,12 @@ class TextWriter {
   TextWriter(std::string& out, int processors, const TextReportOptions& options)
       : o_(out), n_(processors), options_(options) {}
 
-  void interval(const Interval& i, const std::vector<ProcessorTimes>& procs) {
+  /// General `g` of processor `p`: its function, or for Transfer the sum over the kinds' columns.
+  double value(const General& g, const ProcessorTable& procs, std::size_t p) const {
+    return g.value != nullptr ? g.value(procs[p], n_) : procs.transfer(p);
+  }
+
+  void interval(const Interval& i, const ProcessorTable& procs) {
     const IntervalTotals& t = i.totals;
     if (width_ == 0) width_ = column_width(t);
     o_ += rule_line;
@@ -243,7 +245,7 @@ class TextWriter {
     }
   }
 
-  void comparative_part(const IntervalTotals& t, const std::vector<ProcessorTimes>& procs, std::uint64_t ncall) {
+  void comparative_part(const IntervalTotals& t, const ProcessorTable& procs, std::uint64_t ncall) {
     o_ += "--- The comparative characteristics --- \n";
     o_.append(24, ' ');
     append_right(o_, "Tmin", width_);
@@ -256,7 +258,7 @@ class TextWriter {
     o_ += '\n';
     for (const General& g : generals) {
       Spread s;
-      for (std::size_t p = 0; p < procs.size(); ++p) s.add(g.value(procs[p], n_), static_cast<int>(p) + 1);
+      for (std::size_t p = 0; p < procs.size(); ++p) s.add(value(g, procs, p), static_cast<int>(p) + 1);
       if (!(s.sum > 0)) continue;
       o_ += g.name;
       o_ += ' ';
@@ -280,10 +282,12 @@ class TextWriter {
       }
     o_ += '\n';
     for (OpKind k : analysis::all_op_kinds) {
+      const std::vector<OpTimes>& column = procs.column(k);
+      if (column.empty()) continue;  // no figures of this kind: a row of zeros
       std::array<Spread, columns.size()> s{};
       bool any = false;
       for (std::size_t c = 0; c < columns.size(); ++c) {
-        for (std::size_t p = 0; p < procs.size(); ++p) s[c].add(procs[p].op(k).*columns[c].op, static_cast<int>(p) + 1);
+        for (std::size_t p = 0; p < column.size(); ++p) s[c].add(column[p].*columns[c].op, static_cast<int>(p) + 1);
         any = any || s[c].sum != 0;
       }
       if (!any) continue;
@@ -329,7 +333,7 @@ class TextWriter {
     return shown_;
   }
 
-  void processor_part(const IntervalTotals& t, const std::vector<ProcessorTimes>& procs, std::uint64_t ncall) {
+  void processor_part(const IntervalTotals& t, const ProcessorTable& procs, std::uint64_t ncall) {
     o_ += "--- The execution characteristics --- \n";
     o_.append(23, ' ');
     for (std::size_t p : shown(procs.size())) {
@@ -339,11 +343,11 @@ class TextWriter {
     o_ += '\n';
     for (const General& g : generals) {
       double sum = 0;
-      for (const ProcessorTimes& p : procs) sum += g.value(p, n_);
+      for (std::size_t p = 0; p < procs.size(); ++p) sum += value(g, procs, p);
       if (sum == 0) continue;
       o_ += g.name;
       for (std::size_t p : shown(procs.size())) {
-        time(g.value(procs[p], n_), g.precision);
+        time(value(g, procs, p), g.precision);
         o_ += ' ';
       }
       o_ += '\n';
@@ -356,12 +360,13 @@ class TextWriter {
       o_ += '\n';
       for (OpKind k : analysis::all_op_kinds) {
         double sum = 0;
-        for (const ProcessorTimes& p : procs) sum += p.op(k).*c.op;
+        const std::vector<OpTimes>& column = procs.column(k);
+        for (const OpTimes& o : column) sum += o.*c.op;
         if (sum == 0) continue;
         append_kind_name(o_, k);
         o_ += "       ";
         for (std::size_t p : shown(procs.size())) {
-          time(procs[p].op(k).*c.op);
+          time(column[p].*c.op);
           o_ += ' ';
         }
         o_ += '\n';

@@ -231,10 +231,10 @@ TEST_CASE("DvmAcross pipeline of across_2d.ptr on a bus of 2, by hand") {
   const auto& p0 = tree.root().proc(0);
   const auto& p1 = tree.root().proc(1);
   using augur::models::analysis::OpKind;
-  CHECK(p1.op(OpKind::shadow).communication == doctest::Approx(890e-6).epsilon(1e-9));
-  CHECK(p0.op(OpKind::shadow).communication == doctest::Approx(0.0));
-  CHECK(p0.op(OpKind::shadow).variation == doctest::Approx(890e-6).epsilon(1e-9));
-  CHECK(p1.op(OpKind::shadow).variation == doctest::Approx(0.0));
+  CHECK(tree.root().op(1, OpKind::shadow).communication == doctest::Approx(890e-6).epsilon(1e-9));
+  CHECK(tree.root().op(0, OpKind::shadow).communication == doctest::Approx(0.0));
+  CHECK(tree.root().op(0, OpKind::shadow).variation == doctest::Approx(890e-6).epsilon(1e-9));
+  CHECK(tree.root().op(1, OpKind::shadow).variation == doctest::Approx(0.0));
   CHECK(p1.execution - p0.execution == doctest::Approx(890e-6).epsilon(1e-9));
   // Both ran 4500 us of the loop as user time (plus their share of the first dopl_'s 1 us).
   CHECK(p1.cpu_usr - p0.cpu_usr == doctest::Approx(0.0).epsilon(1e-12));

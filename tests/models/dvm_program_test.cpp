@@ -189,6 +189,9 @@ bool same_figures(const IntervalTree& a, const IntervalTree& b) {
     if (x.procs.size() != y.procs.size() || x.operations != y.operations || x.exe_count != y.exe_count) return false;
     for (std::size_t p = 0; p < x.procs.size(); ++p) {
       if (std::memcmp(&x.procs[p], &y.procs[p], sizeof(x.procs[p])) != 0) return false;
+      for (augur::models::analysis::OpKind kind : augur::models::analysis::all_op_kinds) {
+        if (std::memcmp(&x.procs.op(p, kind), &y.procs.op(p, kind), sizeof(augur::models::analysis::OpTimes)) != 0) return false;
+      }
     }
     if (std::memcmp(&x.totals, &y.totals, sizeof(x.totals)) != 0) return false;
   }
@@ -269,7 +272,7 @@ TEST_SUITE("unit") {
       const Run r = run(calls, *m, {2, 2});
       const auto& t = r.root().totals;
       CHECK(t.nop(OpKind::reduction) == 1);
-      CHECK(r.root().proc(3).op(OpKind::reduction).communication == seconds(0.528e-3));
+      CHECK(r.root().op(3, OpKind::reduction).communication == seconds(0.528e-3));
       CHECK(t.op(OpKind::reduction).communication == seconds(4 * 0.528e-3));
       CHECK(t.op(OpKind::reduction).overlap == seconds(4 * 0.12e-3));
       CHECK(t.op(OpKind::reduction).synchronization == 0.0);
@@ -287,7 +290,7 @@ TEST_SUITE("unit") {
       // 108us · (D = 4, + 2 + 2) = 864us → t1 = 1.114ms; clock at waitrd_ 0.37ms: wait 0.744ms
       auto m = transputer(16);
       const Run r = run(calls, *m, {4, 4});
-      CHECK(r.root().proc(15).op(OpKind::reduction).communication == seconds(0.744e-3));
+      CHECK(r.root().op(15, OpKind::reduction).communication == seconds(0.744e-3));
       CHECK(r.root().totals.op(OpKind::reduction).communication == seconds(16 * 0.744e-3));
     }
     {
@@ -321,7 +324,7 @@ TEST_SUITE("unit") {
     for (int p = 0; p < 4; ++p) {
       CAPTURE(p);
       CHECK(r.root().proc(p).insuff_par == seconds(0.5e-3));
-      CHECK(r.root().proc(p).op(OpKind::reduction).communication == seconds(0.312e-3));
+      CHECK(r.root().op(p, OpKind::reduction).communication == seconds(0.312e-3));
     }
     const auto& t = r.root().totals;
     // Execution: 1ms + 120us (strtrd_) + 0.312ms + 30us (waitrd_) = 1.462ms; Total = 4 · 1.462
@@ -361,7 +364,7 @@ TEST_SUITE("unit") {
       const Run r = run(calls, *m, {2, 2});
       const auto& t = r.root().totals;
       CHECK(t.nop(OpKind::shadow) == 1);
-      CHECK(r.root().proc(0).op(OpKind::shadow).communication == seconds(0.936e-3));
+      CHECK(r.root().op(0, OpKind::shadow).communication == seconds(0.936e-3));
       CHECK(t.op(OpKind::shadow).communication == seconds(4 * 0.936e-3));
       CHECK(t.op(OpKind::shadow).overlap == seconds(4 * 0.12e-3));
     }
@@ -424,7 +427,7 @@ TEST_SUITE("unit") {
       const Run r = run(setup + redis(0), *m, {2});
       const auto& t = r.root().totals;
       CHECK(t.nop(OpKind::redistribution) == 1);
-      CHECK(r.root().proc(1).op(OpKind::redistribution).communication == seconds(328e-6));
+      CHECK(r.root().op(1, OpKind::redistribution).communication == seconds(328e-6));
       CHECK(t.execution == seconds(328e-6));
     }
     {
@@ -471,9 +474,9 @@ TEST_SUITE("unit") {
     const Run r = run(calls, *m, {2});
     const Interval& root = r.root();
     CHECK(root.totals.nop(OpKind::io) == 3);  // dvm_printf, biof_, dvm_fwrite
-    CHECK(root.proc(0).op(OpKind::io).communication == seconds(100e-6));
-    CHECK(root.proc(1).op(OpKind::io).communication == seconds(0.4e-3 + 300e-6));
-    CHECK(root.proc(1).op(OpKind::io).synchronization == seconds(0.4e-3));
+    CHECK(root.op(0, OpKind::io).communication == seconds(100e-6));
+    CHECK(root.op(1, OpKind::io).communication == seconds(0.4e-3 + 300e-6));
+    CHECK(root.op(1, OpKind::io).synchronization == seconds(0.4e-3));
     CHECK(root.proc(0).io == seconds(0.4e-3 + 0.18e-3 + 2e-3));
     CHECK(root.proc(0).execution == seconds(4.2e-3));
     CHECK(root.proc(1).execution == seconds(2.22e-3));

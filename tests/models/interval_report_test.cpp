@@ -54,11 +54,11 @@ IntervalTree jac1d_2x2() {
   p.communication = 0.007914365;
   p.synchronization = 0.006464220;
   p.overlap = 0.000226800;
-  p.op(OpKind::reduction).communication = 0.007701853;
-  p.op(OpKind::reduction).synchronization = 0.006464220;
-  p.op(OpKind::reduction).overlap = 0.000125680;
-  p.op(OpKind::shadow).communication = 0.000212512;
-  p.op(OpKind::shadow).overlap = 0.000101120;
+  main.op(0, OpKind::reduction).communication = 0.007701853;
+  main.op(0, OpKind::reduction).synchronization = 0.006464220;
+  main.op(0, OpKind::reduction).overlap = 0.000125680;
+  main.op(0, OpKind::shadow).communication = 0.000212512;
+  main.op(0, OpKind::shadow).overlap = 0.000101120;
   for (int k = 0; k < 14; ++k) main.count_op(OpKind::io);
   for (int k = 0; k < 11; ++k) main.count_op(OpKind::reduction);
   for (int k = 0; k < 11; ++k) main.count_op(OpKind::shadow);
@@ -218,7 +218,7 @@ const Interval* tree_from_figures(IntervalTree& tree, const std::vector<FigureRo
     p.overlap = own("over");
     for (std::size_t k = 0; k < 5; ++k) {
       const std::string kind = kinds[k];
-      analysis::OpTimes& op = p.op(analysis::dvm_op_kinds[k]);
+      analysis::OpTimes& op = interval->op(0, analysis::dvm_op_kinds[k]);
       op.communication = own(kind + "_comm");
       op.synchronization = own(kind + "_synch");
       op.overlap = own(kind + "_overlap");
@@ -359,8 +359,8 @@ TEST_CASE("Interval JSON has stable keys and the integrated values") {
   seq.proc(1).execution = 0.25;
   seq.proc(1).communication = 0.25;
   seq.proc(1).lost = 0.25;
-  seq.proc(1).op(OpKind::shadow).communication = 0.25;
-  seq.proc(1).op(OpKind::shadow).real_sync = 0.1;
+  seq.op(1, OpKind::shadow).communication = 0.25;
+  seq.op(1, OpKind::shadow).real_sync = 0.1;
   seq.count_op(OpKind::shadow);
   tree.leave({0, 1});
   IntervalTree::close_interval(main, {0, 1});
@@ -454,8 +454,8 @@ IntervalTree four_processors() {
     t.communication = exec[p] - usr[p] - 0.25 - t.io;
     t.lost = t.insuff_usr + t.communication;
     t.synchronization = sync[p];
-    t.op(OpKind::reduction).communication = t.communication;
-    t.op(OpKind::reduction).synchronization = sync[p];
+    i.op(p, OpKind::reduction).communication = t.communication;
+    i.op(p, OpKind::reduction).synchronization = sync[p];
   }
   for (int k = 0; k < 3; ++k) i.count_op(OpKind::reduction);
   for (int k = 0; k < 2; ++k) i.count_op(OpKind::io);
@@ -578,6 +578,65 @@ TEST_CASE("Interval text report limits the interval level") {
   report::TextReportOptions options;
   options.max_level = 1;
   CHECK(headers(report::interval_text(tree, meta, nullptr, options)).size() == 3);
+}
+
+
+TEST_CASE("ProcessorTable: operation kinds are columns created on first use, absent ones read as zeros") {
+  analysis::ProcessorTable t(3);
+  const analysis::ProcessorTable& ct = t;
+  CHECK(t.size() == 3);
+  for (OpKind k : analysis::all_op_kinds) CHECK_FALSE(t.has(k));
+  // Reading through the const table creates nothing and gives zeros.
+  CHECK(ct.op(2, OpKind::allreduce).communication == 0.0);
+  CHECK(ct.column(OpKind::allreduce).empty());
+  CHECK_FALSE(t.has(OpKind::allreduce));
+  // Writing creates the kind's column for every processor, zeroed but for the figure written.
+  t.op(1, OpKind::allreduce).transfer = 0.25;
+  CHECK(t.has(OpKind::allreduce));
+  REQUIRE(ct.column(OpKind::allreduce).size() == 3);
+  CHECK(ct.op(0, OpKind::allreduce).transfer == 0.0);
+  CHECK(ct.op(2, OpKind::allreduce).transfer == 0.0);
+  t.add_column(OpKind::point_to_point)[1].transfer = 0.5;
+  t.op(1, OpKind::io).transfer = 0.125;
+  // transfer(p): the sum over the kinds in OpKind order: io, point_to_point, allreduce.
+  CHECK(ct.transfer(1) == 0.125 + 0.5 + 0.25);
+  CHECK(ct.transfer(0) == 0.0);
+  // Growing keeps the figures and gives new processors zeros in every column present.
+  t.resize(5);
+  CHECK(ct.column(OpKind::allreduce).size() == 5);
+  CHECK(ct.column(OpKind::point_to_point).size() == 5);
+  CHECK(ct.op(1, OpKind::allreduce).transfer == 0.25);
+  CHECK(ct.op(4, OpKind::point_to_point).transfer == 0.0);
+  CHECK_FALSE(t.has(OpKind::barrier));
+  // A copy assigned over a table with other kinds has exactly the source's kinds.
+  analysis::ProcessorTable u(5);
+  u.op(0, OpKind::barrier).communication = 1.0;
+  u = ct;
+  CHECK_FALSE(u.has(OpKind::barrier));
+  CHECK(u.has(OpKind::allreduce));
+  CHECK(u.op(1, OpKind::allreduce).transfer == 0.25);
+  // A ProcessorTimes holds no operation kinds any more (120 bytes, not 1,016).
+  CHECK(sizeof(analysis::ProcessorTimes) == 120);
+}
+
+TEST_CASE("Inclusive processor figures add a nested interval's kinds, also the ones the parent lacks") {
+  IntervalTree tree(2);
+  Interval& seq = tree.enter(IntervalType::seq, "t.c", 3, std::nullopt);
+  seq.op(1, OpKind::shadow).communication = 0.25;
+  seq.proc(1).idle = 0.5;
+  seq.proc(1).lost = 0.25;
+  tree.leave({});
+  tree.root().op(0, OpKind::reduction).communication = 1.0;
+  const analysis::ProcessorTable incl = report::inclusive_processor_times(tree.root(), analysis::IntegrateRule::complete);
+  CHECK(incl.has(OpKind::shadow));
+  CHECK(incl.has(OpKind::reduction));
+  CHECK(incl.op(1, OpKind::shadow).communication == 0.25);
+  CHECK(incl.op(0, OpKind::shadow).communication == 0.0);
+  CHECK(incl.op(0, OpKind::reduction).communication == 1.0);
+  CHECK(incl.op(1, OpKind::reduction).communication == 0.0);
+  // A leaf's Lost gets its Idle: 0.25 + 0.5 on processor 1.
+  CHECK(incl[1].lost == 0.75);
+  CHECK(incl[1].idle == 0.5);
 }
 
 }  // TEST_SUITE

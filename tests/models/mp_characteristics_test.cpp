@@ -103,9 +103,9 @@ TEST_CASE("MpCharacteristics splits a late sender into compute transfer waiting 
   CHECK(m.proc(0).communication == doctest::Approx(0.0));
   CHECK(m.proc(0).idle == doctest::Approx(1.01 * us));
   CHECK(m.proc(1).execution == doctest::Approx(11.01 * us));
-  CHECK(m.proc(1).op(OpKind::point_to_point).communication == doctest::Approx(11.01 * us));
-  CHECK(m.proc(1).op(OpKind::point_to_point).waiting == doctest::Approx(10 * us));
-  CHECK(m.proc(1).op(OpKind::point_to_point).transfer == doctest::Approx(1.01 * us));
+  CHECK(m.op(1, OpKind::point_to_point).communication == doctest::Approx(11.01 * us));
+  CHECK(m.op(1, OpKind::point_to_point).waiting == doctest::Approx(10 * us));
+  CHECK(m.op(1, OpKind::point_to_point).transfer == doctest::Approx(1.01 * us));
   CHECK(m.proc(1).real_sync == doctest::Approx(10 * us));
   CHECK(m.proc(1).load_imbalance == doctest::Approx(10 * us));
   CHECK(m.proc(1).idle == doctest::Approx(0.0));
@@ -131,12 +131,12 @@ TEST_CASE("MpCharacteristics measures synchronization at an analytic barrier") {
                            {compute_us(4), coll(MpOpKind::barrier)}},
                           analytic());
   const Interval& m = run.main();
-  CHECK(m.proc(0).op(OpKind::barrier).synchronization == doctest::Approx(3 * us));
-  CHECK(m.proc(1).op(OpKind::barrier).synchronization == doctest::Approx(2 * us));
-  CHECK(m.proc(2).op(OpKind::barrier).synchronization == doctest::Approx(0.0));
-  CHECK(m.proc(0).op(OpKind::barrier).communication == doctest::Approx(13 * us));
-  CHECK(m.proc(0).op(OpKind::barrier).waiting == doctest::Approx(3 * us));
-  CHECK(m.proc(0).op(OpKind::barrier).transfer == doctest::Approx(10 * us));
+  CHECK(m.op(0, OpKind::barrier).synchronization == doctest::Approx(3 * us));
+  CHECK(m.op(1, OpKind::barrier).synchronization == doctest::Approx(2 * us));
+  CHECK(m.op(2, OpKind::barrier).synchronization == doctest::Approx(0.0));
+  CHECK(m.op(0, OpKind::barrier).communication == doctest::Approx(13 * us));
+  CHECK(m.op(0, OpKind::barrier).waiting == doctest::Approx(3 * us));
+  CHECK(m.op(0, OpKind::barrier).transfer == doctest::Approx(10 * us));
   const auto& t = m.totals;
   CHECK(t.synchronization == doctest::Approx(5 * us));
   CHECK(t.real_sync == doctest::Approx(5 * us));
@@ -157,12 +157,12 @@ TEST_CASE("MpCharacteristics measures time variation of an expanded broadcast") 
   // The message counts for the bcast row (transfer 1.01 on rank 1, no waiting), not point-to-point.
   auto run = characterise({{coll(MpOpKind::bcast, 0, 10)}, {compute_us(5), coll(MpOpKind::bcast, 0, 10)}});
   const Interval& m = run.main();
-  CHECK(m.proc(0).op(OpKind::bcast).synchronization == doctest::Approx(5 * us));
-  CHECK(m.proc(1).op(OpKind::bcast).synchronization == doctest::Approx(0.0));
-  CHECK(m.proc(0).op(OpKind::bcast).variation == doctest::Approx(6.01 * us));
-  CHECK(m.proc(1).op(OpKind::bcast).variation == doctest::Approx(0.0));
-  CHECK(m.proc(1).op(OpKind::bcast).transfer == doctest::Approx(1.01 * us));
-  CHECK(m.proc(1).op(OpKind::bcast).waiting == doctest::Approx(0.0));
+  CHECK(m.op(0, OpKind::bcast).synchronization == doctest::Approx(5 * us));
+  CHECK(m.op(1, OpKind::bcast).synchronization == doctest::Approx(0.0));
+  CHECK(m.op(0, OpKind::bcast).variation == doctest::Approx(6.01 * us));
+  CHECK(m.op(1, OpKind::bcast).variation == doctest::Approx(0.0));
+  CHECK(m.op(1, OpKind::bcast).transfer == doctest::Approx(1.01 * us));
+  CHECK(m.op(1, OpKind::bcast).waiting == doctest::Approx(0.0));
   CHECK(m.totals.op(OpKind::point_to_point).communication == doctest::Approx(0.0));
   CHECK(m.totals.nop(OpKind::bcast) == 1);
   CHECK(m.totals.nop(OpKind::point_to_point) == 0);
@@ -179,7 +179,7 @@ TEST_CASE("MpCharacteristics counts computation between irecv and wait as overla
                            {compute_us(2), rec(MpOpKind::send, 0, 0, 10)}});
   const Interval& m = run.main();
   CHECK(m.proc(0).overlap == doctest::Approx(5 * us));
-  CHECK(m.proc(0).op(OpKind::point_to_point).overlap == doctest::Approx(5 * us));
+  CHECK(m.op(0, OpKind::point_to_point).overlap == doctest::Approx(5 * us));
   CHECK(m.proc(0).cpu_usr == doctest::Approx(6 * us));
   CHECK(m.proc(0).communication == doctest::Approx(0.0));
   CHECK(m.proc(1).overlap == doctest::Approx(0.0));
@@ -250,7 +250,9 @@ TEST_CASE("MpCharacteristics accounts for every second of a real trace") {
       CHECK(m.proc(p).execution == 0.0);  // every second is in a phase
       CHECK(t.execution == doctest::Approx(t.cpu_usr + t.communication).epsilon(1e-9));
       double ops = 0;
-      for (const auto& o2 : t.ops) ops += o2.transfer + o2.waiting;
+      for (models::analysis::OpKind k : models::analysis::all_op_kinds) {
+        ops += procs.op(static_cast<std::size_t>(p), k).transfer + procs.op(static_cast<std::size_t>(p), k).waiting;
+      }
       CHECK(ops == doctest::Approx(t.communication).epsilon(1e-9));
       // Each rank's phases add up to its own run time.
       double own_end = 0;
@@ -319,9 +321,9 @@ TEST_CASE("MpCharacteristics splits a run without regions into phases between gl
   CHECK(p1.proc(1).execution == doctest::Approx(12 * us));
   CHECK(p1.proc(0).cpu_usr == doctest::Approx(1 * us));
   CHECK(p1.proc(0).communication == doctest::Approx(11 * us));
-  CHECK(p1.proc(0).op(OpKind::allreduce).waiting == doctest::Approx(1 * us));
-  CHECK(p1.proc(0).op(OpKind::allreduce).transfer == doctest::Approx(10 * us));
-  CHECK(p1.proc(0).op(OpKind::allreduce).synchronization == doctest::Approx(1 * us));
+  CHECK(p1.op(0, OpKind::allreduce).waiting == doctest::Approx(1 * us));
+  CHECK(p1.op(0, OpKind::allreduce).transfer == doctest::Approx(10 * us));
+  CHECK(p1.op(0, OpKind::allreduce).synchronization == doctest::Approx(1 * us));
   CHECK(p1.proc(1).communication == doctest::Approx(10 * us));
   CHECK(p1.totals.nop(OpKind::allreduce) == 1);
   CHECK(p1.totals.nop(OpKind::barrier) == 0);
@@ -332,8 +334,8 @@ TEST_CASE("MpCharacteristics splits a run without regions into phases between gl
   CHECK(p2.proc(0).communication == doctest::Approx(20 * us));
   CHECK(p2.proc(1).cpu_usr == doctest::Approx(2 * us));
   CHECK(p2.proc(1).communication == doctest::Approx(22 * us));
-  CHECK(p2.proc(1).op(OpKind::bcast).waiting == doctest::Approx(2 * us));
-  CHECK(p2.proc(1).op(OpKind::bcast).synchronization == doctest::Approx(2 * us));
+  CHECK(p2.op(1, OpKind::bcast).waiting == doctest::Approx(2 * us));
+  CHECK(p2.op(1, OpKind::bcast).synchronization == doctest::Approx(2 * us));
   CHECK(p2.proc(1).load_imbalance == doctest::Approx(2 * us));
   CHECK(p2.totals.nop(OpKind::bcast) == 1);
   CHECK(p2.totals.nop(OpKind::barrier) == 1);
@@ -394,7 +396,7 @@ TEST_CASE("MpCharacteristics merges phases that recur with the same calls") {
   CHECK(loop.proc(1).execution == doctest::Approx(26 * us));
   CHECK(loop.proc(0).cpu_usr == doctest::Approx(6 * us));
   CHECK(loop.proc(1).communication == doctest::Approx(24 * us));
-  CHECK(loop.proc(1).op(OpKind::allreduce).waiting == doctest::Approx(4 * us));
+  CHECK(loop.op(1, OpKind::allreduce).waiting == doctest::Approx(4 * us));
   CHECK(loop.proc(1).load_imbalance == doctest::Approx(4 * us));
   CHECK(loop.totals.nop(OpKind::allreduce) == 2);
   CHECK(m.totals.execution == doctest::Approx(37 * us));
@@ -475,23 +477,23 @@ TEST_CASE("MpCharacteristics adds the phases to Main once a region appears") {
   CHECK(a.type == models::analysis::IntervalType::user);
   CHECK(m.proc(0).execution == doctest::Approx(24 * us));
   CHECK(m.proc(0).cpu_usr == doctest::Approx(3 * us));
-  CHECK(m.proc(0).op(OpKind::allreduce).communication == doctest::Approx(21 * us));
-  CHECK(m.proc(0).op(OpKind::allreduce).synchronization == doctest::Approx(1 * us));
-  CHECK(m.proc(0).op(OpKind::barrier).communication == doctest::Approx(0.0));
+  CHECK(m.op(0, OpKind::allreduce).communication == doctest::Approx(21 * us));
+  CHECK(m.op(0, OpKind::allreduce).synchronization == doctest::Approx(1 * us));
+  CHECK(m.op(0, OpKind::barrier).communication == doctest::Approx(0.0));
   CHECK(m.proc(0).idle == doctest::Approx(13 * us));
   CHECK(m.proc(1).execution == doctest::Approx(37 * us));
   CHECK(m.proc(1).cpu_usr == doctest::Approx(4 * us));
-  CHECK(m.proc(1).op(OpKind::allreduce).communication == doctest::Approx(21 * us));
-  CHECK(m.proc(1).op(OpKind::allreduce).waiting == doctest::Approx(1 * us));
-  CHECK(m.proc(1).op(OpKind::allreduce).synchronization == doctest::Approx(1 * us));
-  CHECK(m.proc(1).op(OpKind::barrier).communication == doctest::Approx(12 * us));
-  CHECK(m.proc(1).op(OpKind::barrier).waiting == doctest::Approx(2 * us));
-  CHECK(m.proc(1).op(OpKind::barrier).synchronization == doctest::Approx(2 * us));
+  CHECK(m.op(1, OpKind::allreduce).communication == doctest::Approx(21 * us));
+  CHECK(m.op(1, OpKind::allreduce).waiting == doctest::Approx(1 * us));
+  CHECK(m.op(1, OpKind::allreduce).synchronization == doctest::Approx(1 * us));
+  CHECK(m.op(1, OpKind::barrier).communication == doctest::Approx(12 * us));
+  CHECK(m.op(1, OpKind::barrier).waiting == doctest::Approx(2 * us));
+  CHECK(m.op(1, OpKind::barrier).synchronization == doctest::Approx(2 * us));
   CHECK(m.proc(1).communication == doctest::Approx(33 * us));
   CHECK(a.proc(0).execution == doctest::Approx(13 * us));
   CHECK(a.proc(0).cpu_usr == doctest::Approx(3 * us));
-  CHECK(a.proc(0).op(OpKind::barrier).communication == doctest::Approx(10 * us));
-  CHECK(a.proc(0).op(OpKind::barrier).synchronization == doctest::Approx(0.0));
+  CHECK(a.op(0, OpKind::barrier).communication == doctest::Approx(10 * us));
+  CHECK(a.op(0, OpKind::barrier).synchronization == doctest::Approx(0.0));
   CHECK(a.proc(1).execution == doctest::Approx(0.0));
   CHECK(m.operations[static_cast<std::size_t>(OpKind::allreduce)] == 2);
   CHECK(m.totals.nop(OpKind::allreduce) == 2);
@@ -526,7 +528,7 @@ TEST_CASE("MpCharacteristics gives ranks that enter the same location one interv
   CHECK(a->proc(0).idle == doctest::Approx(3 * us));
   CHECK(b->proc(0).execution == doctest::Approx(17 * us));
   CHECK(b->proc(0).communication == doctest::Approx(15 * us));
-  CHECK(b->proc(0).op(OpKind::barrier).waiting == doctest::Approx(5 * us));
+  CHECK(b->op(0, OpKind::barrier).waiting == doctest::Approx(5 * us));
   CHECK(b->proc(1).execution == doctest::Approx(3 * us));
   CHECK(h->proc(0).execution == doctest::Approx(0.0));
   CHECK(h->proc(1).execution == doctest::Approx(11 * us));
