@@ -106,7 +106,11 @@ class ProcessorTable {
   /// Kind `k`'s column; empty when absent.
   const std::vector<OpTimes>& column(OpKind k) const { return ops_[static_cast<std::size_t>(k)]; }
   /// Processor `p`'s figures of kind `k` (the column created when absent).
-  OpTimes& op(std::size_t p, OpKind k) { return add_column(k)[p]; }
+  OpTimes& op(std::size_t p, OpKind k) {
+    std::vector<OpTimes>& c = ops_[static_cast<std::size_t>(k)];
+    if (c.empty()) [[unlikely]] return add_column(k)[p];
+    return c[p];
+  }
   /// Processor `p`'s figures of kind `k`; zeros when the kind has no column.
   const OpTimes& op(std::size_t p, OpKind k) const;
   /// Sum over the kinds (in OpKind order) of processor `p`'s transfer.

@@ -72,11 +72,12 @@ void DvmCharacteristics::on_event(const Event& e) {
         op().variation += e.waited;
         break;
       }
+      OpTimes& o = op();
       p.synchronization += dt;
-      op().synchronization += dt;
+      o.synchronization += dt;
       p.execution += dt;
       p.communication += dt;
-      op().communication += dt;
+      o.communication += dt;
       p.lost += dt;
       break;
     }
@@ -85,23 +86,24 @@ void DvmCharacteristics::on_event(const Event& e) {
       if (e.internal != 0) in.count_op(kind);
       break;
     case EventKind::collective_wait: {
+      OpTimes& o = op();
       if ((e.internal & 2) != 0) {  // the overlap is given
         p.overlap += e.waited;
-        op().overlap += e.waited;
+        o.overlap += e.waited;
       } else if (e.tag != 0) {
         auto& v = starts_[e.lp];
         auto it = std::find_if(v.begin(), v.end(), [&](const auto& s) { return s.first == e.tag; });
         if (it != v.end()) {
           const double overlap = e.clock_before - it->second;
           p.overlap += overlap;
-          op().overlap += overlap;
+          o.overlap += overlap;
           v.erase(it);
         }
       }
       if ((e.internal & 1) != 0) in.count_op(kind);
       p.execution += dt;
       p.communication += dt;
-      op().communication += dt;
+      o.communication += dt;
       p.lost += dt;
       break;
     }
