@@ -92,6 +92,7 @@ WaitStateAnalyzer::WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t histo
     : lps_(lp_count), by_operation_(2 + static_cast<std::size_t>(CollectiveKind::exscan)),
       collective_seq_(lp_count, 0), history_(history), mask_(history - 1), heads_(lp_count),
       explained_(by_operation_.size(), 0.0), site_(lp_count, 0) {
+  slot_.fill(no_slot);
   if (history == 0 || (history & (history - 1)) != 0 || history > full_history) {
     throw std::invalid_argument(
         fmt::format("wait-state history of {} entries: not a power of two up to {}", history, full_history));
@@ -106,6 +107,7 @@ WaitStateAnalyzer::WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t histo
 
 void WaitStateAnalyzer::release_history() {
   std::vector<LpHead>().swap(heads_);
+  extra_ordinals_.reset();
   std::vector<std::uint16_t>().swap(site_);
   phases_.reset();
   phase_region_.reset();
@@ -117,7 +119,7 @@ void WaitStateAnalyzer::release_history() {
 static_assert(WaitStateAnalyzer::region_limit <= 0x10000, "a phase keeps its region in 16 bits");
 static_assert(WaitStateAnalyzer::region_limit + WaitStateAnalyzer::location_limit <= 0xffff,
               "with the `location` regions, an LP keeps its current region + 1 in 16 bits");
-static_assert(WaitStateAnalyzer::history_bytes(16) == 872 && WaitStateAnalyzer::history_bytes(4) == 320,
+static_assert(WaitStateAnalyzer::history_bytes(16) == 800 && WaitStateAnalyzer::history_bytes(4) == 248,
               "the bytes per LP of models/README.md");
 
 // The region of the phases between a call of code `before` and one of code `after`: created the
@@ -148,13 +150,32 @@ void WaitStateAnalyzer::store_phase(engine::LpId lp, std::uint32_t region) {
   t.pending = false;
 }
 
+// The number of this call among `lp`'s calls of code `call` (from 1): its counter in the header, or
+// beyond the seventh code a run uses in extra_ordinals_.
+std::uint32_t WaitStateAnalyzer::next_ordinal(engine::LpId lp, LpHead& t, std::uint8_t call) {
+  std::uint8_t slot = slot_[call];
+  if (slot == no_slot) [[unlikely]] slot = assign_slot(call);
+  if (slot < inline_ordinals) [[likely]] return ++t.ordinals[slot];
+  constexpr std::size_t extra = call_code_count - inline_ordinals;
+  return ++extra_ordinals_[std::size_t{lp} * extra + (slot - inline_ordinals)];
+}
+
+std::uint8_t WaitStateAnalyzer::assign_slot(std::uint8_t call) {
+  const std::uint8_t slot = slots_used_++;
+  slot_[call] = slot;
+  if (slot == inline_ordinals) {  // the first code beyond the header's: counters for the rest
+    extra_ordinals_ = std::make_unique<std::uint32_t[]>(heads_.size() * (call_code_count - inline_ordinals));
+  }
+  return slot;
+}
+
 // Ends the computation phase before a communication call (or a `location`): inside a marked
 // region, its region is that one; otherwise the pair of calls that bracket it, which remembers
 // where it first ran on the lowest rank.
 void WaitStateAnalyzer::close_phase(engine::LpId lp, const engine::Event& e) {
   LpHead& t = heads_[lp];
   const std::uint8_t call = call_code(e);
-  const std::uint32_t ordinal = ++t.ordinals[call];
+  const std::uint32_t ordinal = next_ordinal(lp, t, call);
   // The pair (previous call, this call): the region of the phase between them and, outside a
   // marked region, the wait site of this call.
   const std::uint32_t site = t.location != 0 ? t.location - 1U : region_of(t.prev_call, call);

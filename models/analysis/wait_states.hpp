@@ -123,7 +123,7 @@ class WaitStateAnalyzer final : public engine::Observer {
   /// Entries each LP keeps of its computation phases, synchronisation points and wait intervals
   /// (the history the indirect waits and root causes look back into).
   static constexpr std::uint32_t full_history = 16;
-  /// The history above `history_limit` LPs (see history_for): 320 instead of 872 bytes per LP.
+  /// The history above `history_limit` LPs (see history_for): 248 instead of 800 bytes per LP.
   static constexpr std::uint32_t reduced_history = 4;
   static constexpr std::uint32_t history_limit = 262144;
   /// full_history up to history_limit LPs, reduced_history above (unless `force_full`).
@@ -148,7 +148,8 @@ class WaitStateAnalyzer final : public engine::Observer {
   /// Frees the per-LP history once the run is over (the results and causes() stay).
   void release_history();
   std::uint32_t history() const { return history_; }
-  /// Bytes of history per LP for `history` entries (the header with the call counters included).
+  /// Bytes of history per LP for `history` entries (the header with the call counters included;
+  /// a run calling more than inline_ordinals kinds of call adds 72 bytes of counters).
   static constexpr std::size_t history_bytes(std::uint32_t history) {
     // per entry: a phase and its region, a sync point and its peer, a wait interval
     return sizeof(LpHead) +
@@ -181,10 +182,15 @@ class WaitStateAnalyzer final : public engine::Observer {
     double begin;
     double end;
   };
-  /// Per LP: the open phase and the counters; the rings (history_ entries each) live in flat
-  /// arrays indexed lp · history_ + slot (not zeroed: slots are written before they are read).
-  /// An event touches this header and one slot of a ring.
-  struct LpHead {
+  /// Call codes whose per-LP call counters live in the header: the first seven codes a run uses,
+  /// in order of appearance (a message-passing program rarely calls more kinds); the counters of
+  /// further codes are in `extra_ordinals_`.
+  static constexpr std::size_t inline_ordinals = 7;
+  static constexpr std::uint8_t no_slot = 0xff;
+  /// Per LP: the open phase and the counters, one cache line; the rings (history_ entries each)
+  /// live in flat arrays indexed lp · history_ + slot (not zeroed: slots are written before they
+  /// are read). An event touches this header and one slot of a ring.
+  struct alignas(64) LpHead {
     double pending_begin = 0;
     double pending_end = 0;
     std::uint32_t phase_count = 0;
@@ -194,9 +200,10 @@ class WaitStateAnalyzer final : public engine::Observer {
     std::uint8_t prev_call = 0;      ///< code of the last communication call (0 = the start)
     bool pending = false;            ///< a computation phase is open
     std::uint16_t location = 0;      ///< the marked (`location`) region the LP is in, id + 1; 0 = none
-    std::array<std::uint32_t, call_code_count> ordinals{};  ///< calls of each code so far
+    /// Calls so far of the codes with slots 0 to 6 (slot_): their numbers in the names.
+    std::array<std::uint32_t, inline_ordinals> ordinals{};
   };
-  static_assert(sizeof(LpHead) == 136, "the per-LP header of models/README.md");
+  static_assert(sizeof(LpHead) == 64, "the per-LP header of models/README.md: one cache line");
   /// A region: a pair of call codes and where it first ran on its lowest rank, or a `location`
   /// region (file and line); its attributions.
   struct Region {
@@ -234,6 +241,8 @@ class WaitStateAnalyzer final : public engine::Observer {
               engine::LpId q, bool wrong_order = false);
   void attribute(engine::LpId p, engine::LpId q, std::size_t op, double enter_p, double enter_q, double direct);
   void close_phase(engine::LpId lp, const engine::Event& e);
+  std::uint32_t next_ordinal(engine::LpId lp, LpHead& t, std::uint8_t call);
+  [[gnu::noinline]] std::uint8_t assign_slot(std::uint8_t call);
   void add_sync(engine::LpId lp, double at, std::uint32_t with);
   void classify(const engine::Event& e);
   double last_sync(engine::LpId lp, engine::LpId peer, double before, bool sends) const;
@@ -253,6 +262,12 @@ class WaitStateAnalyzer final : public engine::Observer {
   std::uint32_t history_;  ///< ring entries per LP (a power of two)
   std::uint32_t mask_;     ///< history_ − 1
   std::vector<LpHead> heads_;
+  std::array<std::uint8_t, call_code_count> slot_;  ///< call code → its counter's slot; no_slot: not seen yet
+  std::uint8_t slots_used_ = 0;
+  /// Per LP, the counters of the codes beyond inline_ordinals: lp · (call_code_count −
+  /// inline_ordinals) + slot − inline_ordinals; allocated (zeroed) when a run first calls an
+  /// eighth code.
+  std::unique_ptr<std::uint32_t[]> extra_ordinals_;
   std::unique_ptr<Span[]> phases_;                 ///< computation phases…
   std::unique_ptr<std::uint16_t[]> phase_region_;  ///< … and their regions
   std::unique_ptr<double[]> sync_at_;              ///< synchronisation points…

@@ -2,6 +2,8 @@
 // wait propagated across three ranks (test machine: L = 1 us, G = 1 ns/B, eager <= 100 B).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "engine/scheduler.hpp"
 #include "models/analysis/wait_states.hpp"
 #include "models/mp/mp_program.hpp"
@@ -181,8 +183,8 @@ TEST_CASE("WaitStateAnalyzer keeps the full history up to history_limit ranks, a
   CHECK(A::history_for(262145, false) == 4);
   CHECK(A::history_for(1000000, true) == 16);  // forced (--characteristics on)
   // 136 bytes of header + per entry a phase (16 + 2), a sync point (8 + 4) and a wait (16).
-  CHECK(A::history_bytes(16) == 136 + 16 * 46);
-  CHECK(A::history_bytes(4) == 136 + 4 * 46);
+  CHECK(A::history_bytes(16) == 64 + 16 * 46);
+  CHECK(A::history_bytes(4) == 64 + 4 * 46);
   CHECK_THROWS_AS(A(4, 3), std::invalid_argument);   // not a power of two
   CHECK_THROWS_AS(A(4, 32), std::invalid_argument);  // more than full_history
   CHECK_THROWS_AS(A(4, 0), std::invalid_argument);
@@ -351,6 +353,53 @@ TEST_CASE("WaitStateAnalyzer pools the waiting of the same call position of ever
   REQUIRE(find("barrier after barrier (rank 2: barrier #2)") != nullptr);
   // Sorted by waiting, largest first.
   for (std::size_t i = 1; i < a.sites.size(); ++i) CHECK(a.sites[i - 1].total_s() >= a.sites[i].total_s());
+}
+
+TEST_CASE("WaitStateAnalyzer numbers the calls of a program with more than seven kinds of call") {
+  // Seven collective kinds first (the counters an LP keeps in its header), then receives and
+  // sends, the eighth and ninth kinds (counted apart): rank 0 waits 5 us or more in each receive
+  // for rank 1's computation; the names number the calls per kind all the same.
+  std::vector<MpRecord> r0, r1;
+  for (MpOpKind k : {MpOpKind::barrier, MpOpKind::bcast, MpOpKind::reduce, MpOpKind::allreduce, MpOpKind::allgather,
+                     MpOpKind::alltoall, MpOpKind::scan}) {
+    r0.push_back(coll(k));
+    r1.push_back(coll(k));
+  }
+  for (auto* r : {&r0, &r1}) {
+    const bool sender = r == &r1;
+    for (int i = 0; i < 2; ++i) {
+      if (i == 1) r->push_back(coll(MpOpKind::barrier));
+      if (sender) {
+        r->push_back(compute_us(5));
+        r->push_back(rec(MpOpKind::send, 0, 0, 10));
+      } else {
+        r->push_back(rec(MpOpKind::recv, 1, 0, 10));
+      }
+    }
+  }
+  auto a = analyse({r0, r1});
+  auto find = [&](const std::string& name) -> const models::analysis::WaitSite* {
+    for (const auto& site : a.sites) {
+      if (site.name == name) return &site;
+    }
+    return nullptr;
+  };
+  const auto* first = find("recv after scan (rank 0: recv #1)");
+  REQUIRE(first != nullptr);
+  CHECK(first->count() == 1);
+  CHECK(first->patterns[0].total_s >= 5e-6);
+  const auto* second = find("recv after barrier (rank 0: recv #2)");
+  REQUIRE(second != nullptr);
+  CHECK(second->count() == 1);
+  CHECK(second->patterns[0].total_s >= 5e-6);
+  // The causes: rank 1's computations before its sends (send #1 after scan #1; send #2 after
+  // barrier #2, its second barrier).
+  std::vector<std::string> causes;
+  for (const auto& c : a.causes) causes.push_back(c.name);
+  CHECK(std::find(causes.begin(), causes.end(), "compute between scan and send (rank 1: after scan #1, before send #1)") !=
+        causes.end());
+  CHECK(std::find(causes.begin(), causes.end(),
+                  "compute between barrier and send (rank 1: after barrier #2, before send #2)") != causes.end());
 }
 
 TEST_CASE("WaitStateAnalyzer names the `location` region a rank waits in") {
