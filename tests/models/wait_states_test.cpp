@@ -45,6 +45,14 @@ Analysis analyse(std::vector<std::vector<MpRecord>> ranks, models::mp::MpOptions
                   analyzer.sites()};
 }
 
+/// The wait site of `a` named `name`; nullptr when there is none.
+const models::analysis::WaitSite* find_site(const Analysis& a, const std::string& name) {
+  for (const auto& site : a.sites) {
+    if (site.name == name) return &site;
+  }
+  return nullptr;
+}
+
 std::vector<models::analysis::LpWaits> waits(std::vector<std::vector<MpRecord>> ranks, models::mp::MpOptions options = {}) {
   return analyse(std::move(ranks), options).lps;
 }
@@ -329,12 +337,7 @@ TEST_CASE("WaitStateAnalyzer pools the waiting of the same call position of ever
   for (const auto& l : a.lps) by_lps += l.total_s();
   CHECK(by_sites == doctest::Approx(by_lps));
   CHECK(count == models::analysis::sum_waits(a.lps).patterns[0].count + models::analysis::sum_waits(a.lps).patterns[2].count);
-  auto find = [&](const std::string& name) -> const models::analysis::WaitSite* {
-    for (const auto& site : a.sites) {
-      if (site.name == name) return &site;
-    }
-    return nullptr;
-  };
+  auto find = [&](const std::string& name) { return find_site(a, name); };
   // Rank 0's first receive: 5 us late sender; its second, after the barrier, 5 us again.
   const auto* first = find("recv after the start (rank 0: recv #1)");
   REQUIRE(first != nullptr);
@@ -378,12 +381,7 @@ TEST_CASE("WaitStateAnalyzer numbers the calls of a program with more than seven
     }
   }
   auto a = analyse({r0, r1});
-  auto find = [&](const std::string& name) -> const models::analysis::WaitSite* {
-    for (const auto& site : a.sites) {
-      if (site.name == name) return &site;
-    }
-    return nullptr;
-  };
+  auto find = [&](const std::string& name) { return find_site(a, name); };
   const auto* first = find("recv after scan (rank 0: recv #1)");
   REQUIRE(first != nullptr);
   CHECK(first->count() == 1);
