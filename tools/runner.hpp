@@ -16,8 +16,7 @@ namespace augur::tools {
 
 /// Whether message-passing runs compute their characteristics (spec section 8; DVM runs always
 /// do): they cost about 230 bytes per processor and interval shown (120 plus 56 per operation
-/// kind present), and on fine-grained runs up to
-/// about 15 % more CPU (docs/performance.md).
+/// kind present), and on fine-grained runs up to about 15 % more CPU (docs/performance.md).
 enum class CharacteristicsMode : std::uint8_t {
   automatic,  ///< up to `characteristics_limit` processors (a warning says when they are not)
   on,

@@ -43,9 +43,8 @@ struct MpCharacteristicsOptions {
   /// Phase intervals kept (those with the most lost time); the other phases are added up in one
   /// "other phases" interval. Fewer when the processors are many: phase intervals cost the tree
   /// one processor record (ProcessorTable: 120 bytes plus 56 per operation kind present) per
-  /// processor each, and counted with "other phases" and the
-  /// two phases being accumulated they stay within `phase_budget` of them; when none fits,
-  /// phases are not tracked. (While the run goes, phases are accumulated in compact sheets of
+  /// processor each, and counted with "other phases" and the two phases being accumulated they
+  /// stay within `phase_budget` of them; when none fits, phases are not tracked. (While the run goes, phases are accumulated in compact sheets of
   /// 40 bytes per processor plus 32 per operation kind with figures; the budget is still counted
   /// in ProcessorTimes, so which phases are shown does not depend on that.)
   std::size_t max_phases = 8;
@@ -87,10 +86,10 @@ struct MpCharacteristicsOptions {
 /// processor) differs from the predicted time (by the spread of exits from the global
 /// synchronisations, plus, for recurring phases, the imbalance that evens out between occurrences).
 /// Memory: Main and the regions have their processor records (120 bytes per processor plus 56 per
-/// operation kind with figures) in the tree
-/// from the start; phases, while the run goes, are compact sheets (40 bytes per processor, plus 32
-/// per operation kind that has figures) that on_finish adds to the tree's ProcessorTimes, the same
-/// sums in the same order as if they had been ProcessorTimes all along.
+/// operation kind with figures) in the tree from the start; phases, while the run goes, are
+/// compact sheets (40 bytes per processor, plus 32 per operation kind that has figures) that
+/// on_finish adds to the tree's records, the same sums in the same order as if they had been
+/// records of the tree all along.
 class MpCharacteristics final : public engine::Observer {
  public:
   /// `lp_count` processors.
@@ -108,8 +107,8 @@ class MpCharacteristics final : public engine::Observer {
   using Counts = std::array<std::uint64_t, op_kind_count>;
 
   /// Per processor, what the run accumulates of a phase besides the per-kind figures: the
-  /// compact form of ProcessorTimes (40 bytes instead of 120), added to the tree's
-  /// ProcessorTimes once the run is over.
+  /// compact form of ProcessorTimes (40 bytes instead of 120), added to the tree's records once
+  /// the run is over.
   struct Base {
     double execution = 0;
     double cpu_usr = 0;

@@ -39,7 +39,6 @@ struct General {
   int precision;
 };
 
-
 constexpr std::array<General, 17> generals{{
     {"Lost time              ", [](const ProcessorTimes& p, int) { return p.lost; }, prec},
     {"User insufficient par. ", [](const ProcessorTimes& p, int) { return p.insuff_usr; }, prec},
