@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/observer.hpp"
 #include "engine/sim_time.hpp"
 
 namespace augur::engine {
@@ -38,6 +39,8 @@ class Program {
   virtual WaitInfo waits_for(LpId lp) const = 0;
   /// Multi-line description of `lp`'s program state (queue, pending requests, position).
   virtual std::string describe(LpId lp) const = 0;
+  /// Its per-LP records, if any, for the scheduler's prefetch (asked once, when a run starts).
+  virtual PerLpRecords per_lp_records() const { return {}; }
 };
 
 }  // namespace augur::engine

@@ -98,7 +98,21 @@ void Scheduler::fail(LpId id, std::string message) {
   set_status(id, LpStatus::exception, lps_[id].clock);
 }
 
+void Scheduler::collect_per_lp_records(const Program& program) {
+  per_lp_count_ = 0;
+  const auto add = [this](PerLpRecords r) {
+    if (r.base != nullptr && r.bytes != 0 && per_lp_count_ < max_per_lp_records) per_lp_[per_lp_count_++] = r;
+  };
+  add(PerLpRecords{lps_.data(), sizeof(LogicalProcess)});
+  add(program.per_lp_records());
+  for (const Observer* o : observers_) add(o->per_lp_records());
+  std::size_t bytes = 0;
+  for (std::size_t i = 0; i < per_lp_count_; ++i) bytes += per_lp_[i].bytes * lps_.size();
+  if (bytes < prefetch_min_bytes) per_lp_count_ = 0;  // all cached anyway: the hints would only cost
+}
+
 RunResult Scheduler::run(Program& program, const RunLimits& limits) {
+  collect_per_lp_records(program);
   RunResult result;
   Ready next = 0;
   bool have_next = false;  // `next` already taken out of the queue by an exchange
@@ -109,6 +123,7 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
         break;
       }
       next = heap_pop();
+      prefetch_top();
     }
     have_next = false;
     const LpId lp = ready_lp(next);
@@ -135,6 +150,7 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
             if (!p.queued && !stop_requested_ && !(limits.max_events > 0 && events_ >= limits.max_events)) {
               p.queued = true;
               next = heap_replace_top(ready(p.clock, lp));
+              prefetch_top();
               have_next = true;
             } else {
               push(lp, p.clock);

@@ -1,6 +1,7 @@
 // The central conservative scheduler (spec section 4.3): advances the runnable LP with the
 // smallest clock; ties broken by LP id, so the order of every operation is total and fixed.
 #pragma once
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <string>
@@ -39,6 +40,17 @@ struct RunResult {
   std::vector<LpId> cycle;             ///< deadlock: a wait-for cycle (first LP repeated at end)
   std::string message;                 ///< deadlock / error explanation, multi-line
 };
+
+/// Asks for the cache line holding `p` (a hint: never faults). Not __builtin_prefetch, which
+/// g++ deletes together with a loop that does nothing else (loops without side effects are
+/// assumed finite and removed, -ffinite-loops).
+inline void prefetch_line(const char* p) {
+#if defined(__x86_64__) || defined(__i386__)
+  asm volatile("prefetcht0 %0" : : "m"(*p));
+#else
+  __builtin_prefetch(p);
+#endif
+}
 
 /// Returns "completed", "deadlock", ...
 const char* to_string(RunOutcome outcome);
@@ -120,10 +132,32 @@ class Scheduler {
     for (Observer* o : observers_) o->on_status(id, from, to, at);
   }
   void diagnose_deadlock(const Program& program, RunResult& result) const;
+  /// The per-LP records of the program, the observers and the scheduler, for `prefetch_top`.
+  void collect_per_lp_records(const Program& program);
+  /// Prefetches the per-LP records of the LP at the top of the ready queue (stepped next unless
+  /// the LP being stepped stays earlier).
+  void prefetch_top() const {
+    if (per_lp_count_ == 0 || heap_.empty()) return;
+    const std::size_t lp = ready_lp(heap_.front());
+    for (std::size_t i = 0; i < per_lp_count_; ++i) {
+      const PerLpRecords& r = per_lp_[i];
+      const char* first = static_cast<const char*>(r.base) + lp * r.bytes;
+      for (std::size_t at = 0; at < r.bytes; at += 64) prefetch_line(first + at);
+      prefetch_line(first + r.bytes - 1);
+    }
+  }
 
   std::vector<LogicalProcess> lps_;
   std::vector<Ready> heap_;
   std::vector<Observer*> observers_;
+  /// At most this many per-LP arrays are prefetched (the scheduler's, the program's, observers').
+  static constexpr std::size_t max_per_lp_records = 8;
+  /// Below this many bytes of per-LP records in all (256 KiB: 64 ranks with every analysis hold
+  /// ~32 KiB, 1,024 ranks ~500 KiB) they stay in the caches and nothing is prefetched: at 64
+  /// ranks the hints cost 3–5 % more instructions for no gain.
+  static constexpr std::size_t prefetch_min_bytes = std::size_t{256} * 1024;
+  std::array<PerLpRecords, max_per_lp_records> per_lp_{};
+  std::size_t per_lp_count_ = 0;
   SimTime now_ = 0;
   std::uint64_t events_ = 0;
   bool stop_requested_ = false;

@@ -96,6 +96,7 @@ class MpCharacteristics final : public engine::Observer {
   explicit MpCharacteristics(std::uint32_t lp_count, MpCharacteristicsOptions options = {});
 
   void on_event(const engine::Event& event) override;
+  engine::PerLpRecords per_lp_records() const override { return {lps_.data(), sizeof(Lp)}; }
   /// Closes every interval (idle, load imbalance) and integrates the tree.
   void on_finish(engine::SimTime end) override;
 

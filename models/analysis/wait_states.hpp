@@ -135,6 +135,7 @@ class WaitStateAnalyzer final : public engine::Observer {
   /// otherwise); full_history unless memory forbids it.
   explicit WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t history = full_history);
   void on_event(const engine::Event& event) override;
+  engine::PerLpRecords per_lp_records() const override { return {heads_.data(), sizeof(LpHead)}; }
 
   /// The file of the `location` region an LP enters, asked at its interval_enter event (whose tag
   /// is the line); the view must stay valid during that call only. MpProgram::current_region(lp)

@@ -30,6 +30,7 @@ class RunStats final : public engine::Observer {
  public:
   explicit RunStats(std::uint32_t lp_count) : lps_(lp_count) {}
   void on_event(const engine::Event& e) override;
+  engine::PerLpRecords per_lp_records() const override { return {lps_.data(), sizeof(LpStats)}; }
   const std::vector<LpStats>& lps() const { return lps_; }
   /// Moves the per-LP records out (lps() is empty afterwards): no copy of P records at the end.
   std::vector<LpStats> take_lps() { return std::move(lps_); }

@@ -133,10 +133,13 @@ TEST_CASE("Scheduler stops at the event limit") {
   CHECK(r.end_time == doctest::Approx(2.0));
 }
 
-TEST_CASE("Scheduler steps thousands of LPs in (time, LP) order, ties and zero durations included") {
-  // Compute-only scripts keep every LP runnable, so the steps must come out sorted by the clock
-  // they start at, then by LP id: checked against an independent reference (sort of all steps).
-  constexpr LpId lps = 3000;
+namespace {
+
+// Compute-only scripts for `lps` LPs (1 to 12 steps each, few distinct durations, zeros among
+// them: many LPs share a clock) and, in `order`, the LP of every step in the order the
+// scheduler must take them: sorted by the clock a step starts at, then by LP id (an independent
+// reference: a sort of all steps).
+std::vector<std::vector<Instr>> random_compute_scripts(LpId lps, std::vector<std::string>& order) {
   std::vector<std::vector<Instr>> scripts(lps);
   std::uint64_t x = 12345;
   auto next = [&x] {
@@ -157,16 +160,62 @@ TEST_CASE("Scheduler steps thousands of LPs in (time, LP) order, ties and zero d
     }
   }
   std::sort(reference.begin(), reference.end());
-  ToyProgram p(scripts);
-  Scheduler s(lps);
-  const RunResult r = s.run(p);
-  CHECK(r.outcome == RunOutcome::completed);
-  REQUIRE(p.order.size() == reference.size());
-  std::vector<std::string> expected;
-  for (const auto& step : reference) expected.push_back(std::to_string(step.second));
+  order.clear();
+  for (const auto& step : reference) order.push_back(std::to_string(step.second));
+  return scripts;
+}
+
+std::vector<std::string> stepped_lps(const ToyProgram& p) {
   std::vector<std::string> got;
   for (const std::string& o : p.order) got.push_back(o.substr(0, o.find(':')));
-  CHECK(got == expected);
+  return got;
+}
+
+// An observer keeping a record of `bytes` bytes per LP, which it declares for the prefetch.
+class RecordsObserver final : public Observer {
+ public:
+  RecordsObserver(LpId lps, std::size_t bytes) : bytes_(bytes), records_(lps * bytes) {}
+  void on_event(const Event& e) override { ++records_[e.lp * bytes_]; }
+  PerLpRecords per_lp_records() const override {
+    ++asked;
+    return {records_.data(), bytes_};
+  }
+  mutable int asked = 0;
+
+ private:
+  std::size_t bytes_;
+  std::vector<char> records_;
+};
+
+}  // namespace
+
+TEST_CASE("Scheduler steps thousands of LPs in (time, LP) order, ties and zero durations included") {
+  // Compute-only scripts keep every LP runnable, so the steps must come out sorted by the clock
+  // they start at, then by LP id.
+  std::vector<std::string> expected;
+  ToyProgram p(random_compute_scripts(3000, expected));
+  Scheduler s(3000);
+  const RunResult r = s.run(p);
+  CHECK(r.outcome == RunOutcome::completed);
+  CHECK(stepped_lps(p) == expected);
+}
+
+TEST_CASE("Scheduler asks for the per-LP records once per run; prefetching them keeps the order") {
+  // 3,000 LPs × 200 bytes (600 KB, over the 256 KiB below which nothing is prefetched) and a
+  // small observer (3,000 × 8 bytes): both are asked when the run starts, not per step, and the
+  // prefetch of the next LP's records leaves the order of the steps as it is.
+  std::vector<std::string> expected;
+  ToyProgram p(random_compute_scripts(3000, expected));
+  Scheduler s(3000);
+  RecordsObserver large(3000, 200);
+  RecordsObserver small(3000, 8);
+  s.add_observer(&large);
+  s.add_observer(&small);
+  const RunResult r = s.run(p);
+  CHECK(r.outcome == RunOutcome::completed);
+  CHECK(large.asked == 1);
+  CHECK(small.asked == 1);
+  CHECK(stepped_lps(p) == expected);
 }
 
 TEST_CASE("format_event prints time LP kind peer bytes and clocks") {
