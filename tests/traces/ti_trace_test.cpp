@@ -771,10 +771,14 @@ TEST_CASE("TI numbers: the reader's fast conversions equal from_chars bit for bi
       write_file(bad, "0 compute " + a + "\n");
       MpRecord record;
       CHECK_THROWS_AS(open_ti_trace(bad)->next(0, record), TraceError);
+      // Followed by another field (the conversion stops at the blank): refused too.
+      write_file(bad, "0 reduce 1 " + a + " 0\n");
+      CHECK_THROWS_AS(open_ti_trace(bad)->next(0, record), TraceError);
       continue;
     }
     accepted.push_back(a);
     trace += "0 compute " + a + "\n";
+    trace += "0 reduce 1 " + a + " 0\n";  // an amount followed by a field
     // Integers also as a tag (up to 9 digits) and as a count (bytes of MPI_BYTE).
     if (a.find_first_not_of("0123456789") == std::string::npos) {
       trace += "0 isend 0 " + (a.size() > 9 ? std::string("7") : a) + " " + a + "\n";
@@ -790,6 +794,9 @@ TEST_CASE("TI numbers: the reader's fast conversions equal from_chars bit for bi
     REQUIRE(record.kind == MpOpKind::compute);
     double expected = 0;
     from_chars_value(a, expected);
+    CHECK(std::memcmp(&record.amount, &expected, sizeof expected) == 0);
+    REQUIRE(source->next(0, record));
+    REQUIRE(record.kind == MpOpKind::reduce);
     CHECK(std::memcmp(&record.amount, &expected, sizeof expected) == 0);
     if (a.find_first_not_of("0123456789") == std::string::npos) {
       REQUIRE(source->next(0, record));

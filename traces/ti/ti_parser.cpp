@@ -294,10 +294,10 @@ constexpr std::array<double, 23> exact_powers_of_ten{1e0,  1e1,  1e2,  1e3,  1e4
 /// resulting power of ten within ±22, the form SimGrid's tracer writes amounts in ("2.33722e+06"):
 /// the digits (< 10^15 < 2^53) and the power of ten are exact doubles, so one IEEE multiplication
 /// or division gives the correctly rounded value — the value from_chars gives (Clinger's fast
-/// path). False for anything else, which from_chars then reads.
-bool exact_decimal(std::string_view text, double& value) {
-  const char* at = text.data();
-  const char* const end = at + text.size();
+/// path). Reads the field at `at` (a non-blank) in one pass: true, `at` at the field's end (the
+/// next blank or `end`), when the whole field has that form; false for anything else (`at`
+/// somewhere in the field), which from_chars then reads.
+bool exact_decimal(const char*& at, const char* const end, double& value) {
   std::uint64_t mantissa = 0;
   int digits = 0;
   int exponent = 0;
@@ -334,7 +334,7 @@ bool exact_decimal(std::string_view text, double& value) {
     if (value_digits == 0) return false;
     exponent += negative ? -power : power;
   }
-  if (at != end || exponent < -22 || exponent > 22) return false;
+  if ((at != end && !is_blank(*at)) || exponent < -22 || exponent > 22) return false;
   const auto m = static_cast<double>(mantissa);
   value = exponent >= 0 ? m * exact_powers_of_ten[static_cast<std::size_t>(exponent)]
                         : m / exact_powers_of_ten[static_cast<std::size_t>(-exponent)];
@@ -382,11 +382,10 @@ class ActionFields {
   double amount(const char* name) {
     if (!more()) missing(name, -1);
     const char* const start = at_;
-    std::uint64_t whole = 0;
-    // Below 10^15 < 2^53 a double holds the integer exactly: what from_chars would give.
-    if (scan_digits<15>(at_, end_, whole)) return static_cast<double>(whole);
     double value = 0;
-    if (exact_decimal(field_from(start), value)) return value;
+    // Plain integers below 10^15 < 2^53 and the tracer's "2.33722e+06" in one pass.
+    if (exact_decimal(at_, end_, value)) return value;
+    while (at_ != end_ && !is_blank(*at_)) ++at_;
     return general_amount(field_from(start), name);
   }
 
