@@ -37,12 +37,24 @@ void Scheduler::heap_push(Ready entry) {
 }
 
 void Scheduler::sift_down(std::size_t i, Ready entry) {
+  // Bottom-up: the hole at i moves down along the smallest children to a leaf without comparing
+  // them with `entry`, which then rises from there. An entry sinks most of the way (most nodes
+  // are near the leaves), so this saves a comparison and a branch per level.
+  const std::size_t start = i;
   const std::size_t n = heap_.size();
   for (;;) {
     const std::size_t first = heap_arity * i + 1;
     if (first >= n) break;
     std::size_t best = first;
     if (first + heap_arity <= n) {
+      // The grandchildren's four blocks, one of which the next level reads, are asked for while
+      // this level compares: below the heap's top 1,024 entries (16 KiB, which stay cached) a
+      // level is otherwise a wait for memory.
+      const std::size_t grand = heap_arity * first + 1;
+      if (grand >= heap_cached_entries && grand < n) {
+        const char* g = reinterpret_cast<const char*>(heap_.data() + grand);
+        for (std::size_t k = 0; k < heap_arity; ++k) prefetch_line(g + k * heap_arity * sizeof(Ready));
+      }
       // A full node: the smallest of four children by a tournament of selects.
       const std::size_t a = before(heap_[first + 1], heap_[first]) ? first + 1 : first;
       const std::size_t b = before(heap_[first + 3], heap_[first + 2]) ? first + 3 : first + 2;
@@ -52,9 +64,14 @@ void Scheduler::sift_down(std::size_t i, Ready entry) {
         if (before(heap_[c], heap_[best])) best = c;
       }
     }
-    if (!before(heap_[best], entry)) break;
     heap_[i] = heap_[best];
     i = best;
+  }
+  while (i > start) {
+    const std::size_t parent = (i - 1) / heap_arity;
+    if (!before(entry, heap_[parent])) break;
+    heap_[i] = heap_[parent];
+    i = parent;
   }
   heap_[i] = entry;
 }

@@ -118,6 +118,9 @@ class Scheduler {
   /// The ready queue: a 4-ary min-heap on (time, LP) in `heap_` (half the depth of a binary
   /// heap; the four children of a node share a cache line).
   static constexpr std::size_t heap_arity = 4;
+  /// The heap's first entries, which stay in the first-level cache (16 KiB): sift_down
+  /// prefetches the grandchildren of a node only below them.
+  static constexpr std::size_t heap_cached_entries = 1024;
   void heap_push(Ready entry);
   Ready heap_pop();
   /// Takes the earliest entry out and puts `entry` in, with one sift instead of a push and a pop.
