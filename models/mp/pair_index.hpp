@@ -77,9 +77,20 @@ class PairIndex {
     Value value{};
   };
 
+  /// Slots in a block: the pairs of 16 consecutive destinations with the same distance to their
+  /// source (dst − src: a ring's, a stencil's neighbour) share 4 cache lines.
+  static constexpr std::size_t block_slots = 16;
+
   std::size_t slot_of(std::uint64_t key) const {
-    // Fibonacci hashing: the high bits of key × 2^64/φ, well spread for consecutive ranks.
-    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift_);
+    // A pair's block: Fibonacci hashing (the high bits of x × 2^64/φ, well spread) of its
+    // distance and its destination's block; within the block, the destination's low bits. The
+    // ranks step in order at equal times, so at many ranks consecutive lookups fall in one
+    // block instead of one cache miss each on a 32 MB table (a million ranks). No two keys share
+    // (distance, block, offset), so a block's own keys never collide.
+    const std::uint64_t dst = key >> 32;
+    const std::uint64_t distance = (dst - key) & 0xFFFFFFFFULL;  // dst − src, modulo 2^32
+    const std::uint64_t block = ((distance << 32) | (dst / block_slots)) * 0x9E3779B97F4A7C15ULL;
+    return (static_cast<std::size_t>(block >> shift_) & ~(block_slots - 1)) | (dst & (block_slots - 1));
   }
 
   void grow() {

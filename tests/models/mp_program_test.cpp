@@ -237,6 +237,43 @@ TEST_CASE("PairIndex finds what was inserted across growth, and nothing else") {
   }
   CHECK(index.find((std::uint64_t{301} << 32) | 5) == nullptr);
 }
+TEST_CASE("PairIndex holds the pairs of a ring, a stencil, all-to-one and any-source together") {
+  // The slot of a pair groups 16 consecutive destinations at the same distance from their source
+  // in one block: patterns with one distance (a ring), a few (a stencil) and all distances to one
+  // destination (a gather, an allreduce's messages to rank 0), and any-source receives (src
+  // 0xFFFFFFFF), inserted together, erased in part and found again.
+  models::mp::PairIndex<std::uint32_t> index;
+  std::map<std::uint64_t, std::uint32_t> reference;
+  const auto key = [](std::uint64_t dst, std::uint64_t src) { return (dst << 32) | (src & 0xFFFFFFFFULL); };
+  constexpr std::uint64_t ranks = 5000;
+  std::uint32_t value = 0;
+  const auto put = [&](std::uint64_t k) {
+    index[k] = ++value;
+    reference[k] = value;
+  };
+  for (std::uint64_t r = 0; r < ranks; ++r) {
+    put(key((r + 1) % ranks, r));                // ring
+    put(key(r, (r + ranks - 70) % ranks));       // stencil rows of 70
+    put(key(r, (r + 70) % ranks));
+    put(key(0, r));                              // all to rank 0
+    if (r % 7 == 0) put(key(r, 0xFFFFFFFFULL));  // any source
+  }
+  CHECK(index.size() == reference.size());
+  for (std::uint64_t r = 0; r < ranks; r += 3) {  // a third of the ring and of the gather leave
+    index.erase(key((r + 1) % ranks, r));
+    reference.erase(key((r + 1) % ranks, r));
+    index.erase(key(0, r));
+    reference.erase(key(0, r));
+  }
+  CHECK(index.size() == reference.size());
+  for (const auto& [k, v] : reference) {
+    const std::uint32_t* found = index.find(k);
+    REQUIRE(found != nullptr);
+    CHECK(*found == v);
+  }
+  CHECK(index.find(key(1, 0)) == nullptr);  // erased (r = 0)
+  CHECK(index.find(key(3, 1)) == nullptr);  // never inserted
+}
 TEST_CASE("PairIndex erases keys (backward shift) and still finds every other key") {
   models::mp::PairIndex<std::uint32_t> index;
   std::map<std::uint64_t, std::uint32_t> reference;
