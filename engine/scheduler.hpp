@@ -116,7 +116,7 @@ class Scheduler {
   }
   static bool before(Ready a, Ready b) { return a < b; }
   /// The ready queue: a 4-ary min-heap on (time, LP) in `heap_` (half the depth of a binary
-  /// heap; the four children of a node share a cache line).
+  /// heap; the four children of a node are 64 adjacent bytes).
   static constexpr std::size_t heap_arity = 4;
   /// The heap's first entries, which stay in the first-level cache (16 KiB): sift_down
   /// prefetches the grandchildren of a node only below them.
