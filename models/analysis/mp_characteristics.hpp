@@ -44,9 +44,10 @@ struct MpCharacteristicsOptions {
   /// "other phases" interval. Fewer when the processors are many: phase intervals cost the tree
   /// one processor record (ProcessorTable: 120 bytes plus 56 per operation kind present) per
   /// processor each, and counted with "other phases" and the two phases being accumulated they
-  /// stay within `phase_budget` of them; when none fits, phases are not tracked. (While the run goes, phases are accumulated in compact sheets of
-  /// 40 bytes per processor plus 32 per operation kind with figures; the budget is still counted
-  /// in ProcessorTimes, so which phases are shown does not depend on that.)
+  /// stay within `phase_budget` of them; when none fits, phases are not tracked. (While the run
+  /// goes, phases are accumulated in compact sheets of 40 bytes per processor plus 32 per
+  /// operation kind with figures; the budget is still counted in processor records, so which
+  /// phases are shown does not depend on that.)
   std::size_t max_phases = 8;
   std::size_t phase_budget = std::size_t{1} << 16;
 };

@@ -40,8 +40,8 @@ void add_nested(ProcessorTable& to, const ProcessorTable& from, IntegrateRule ru
     t.idle += f.idle;
     t.load_imbalance += f.load_imbalance;
   }
-  // Kind by kind (each figure's sum as processor by processor; a kind `from` has no column for
-  // adds only zeros).
+  // Kind by kind (each figure's sum as processor by processor; a kind without a column in `from`
+  // would add only zeros).
   for (analysis::OpKind k : analysis::all_op_kinds) {
     if (!from.has(k)) continue;
     analysis::OpTimes* column = to.add_column(k);

@@ -35,32 +35,38 @@ constexpr std::string_view rule_line =
 /// A per-processor characteristic of the comparative and execution parts (PPPA nameGen order).
 struct General {
   std::string_view name;  // padded to 23 characters as the analyzer prints it
-  double (*value)(const ProcessorTimes& p, int processors);  ///< nullptr: the transfer (see TextWriter::value)
+  double (*value)(const ProcessorTable& procs, std::size_t p, int processors);  ///< processor p's value
   int precision;
 };
 
+/// A General that is one ProcessorTimes figure.
+template <double ProcessorTimes::*figure>
+double field(const ProcessorTable& t, std::size_t p, int) {
+  return t[p].*figure;
+}
+
 constexpr std::array<General, 17> generals{{
-    {"Lost time              ", [](const ProcessorTimes& p, int) { return p.lost; }, prec},
-    {"User insufficient par. ", [](const ProcessorTimes& p, int) { return p.insuff_usr; }, prec},
-    {"Sys.insufficient par.  ", [](const ProcessorTimes& p, int) { return p.insuff_sys; }, prec},
-    {"Idle time              ", [](const ProcessorTimes& p, int) { return p.idle; }, prec},
-    {"Communication          ", [](const ProcessorTimes& p, int) { return p.communication; }, prec},
+    {"Lost time              ", field<&ProcessorTimes::lost>, prec},
+    {"User insufficient par. ", field<&ProcessorTimes::insuff_usr>, prec},
+    {"Sys.insufficient par.  ", field<&ProcessorTimes::insuff_sys>, prec},
+    {"Idle time              ", field<&ProcessorTimes::idle>, prec},
+    {"Communication          ", field<&ProcessorTimes::communication>, prec},
     // Transfer (message-passing runs: communication while data moved; 0 in DVM runs, so left
-    // out there): the sum over the operation kinds' columns, see value().
-    {"Transfer               ", nullptr, prec},
-    {"Real synchronization   ", [](const ProcessorTimes& p, int) { return p.real_sync; }, prec},
-    {"Synchronization        ", [](const ProcessorTimes& p, int) { return p.synchronization; }, prec},
-    {"Variation              ", [](const ProcessorTimes& p, int) { return p.variation; }, prec},
-    {"Overlap                ", [](const ProcessorTimes& p, int) { return p.overlap; }, prec},
-    {"Load imbalance         ", [](const ProcessorTimes& p, int) { return p.load_imbalance; }, prec},
-    {"Execution time         ", [](const ProcessorTimes& p, int) { return p.execution; }, prec},
+    // out there): the sum over the operation kinds' columns.
+    {"Transfer               ", [](const ProcessorTable& t, std::size_t p, int) { return t.transfer(p); }, prec},
+    {"Real synchronization   ", field<&ProcessorTimes::real_sync>, prec},
+    {"Synchronization        ", field<&ProcessorTimes::synchronization>, prec},
+    {"Variation              ", field<&ProcessorTimes::variation>, prec},
+    {"Overlap                ", field<&ProcessorTimes::overlap>, prec},
+    {"Load imbalance         ", field<&ProcessorTimes::load_imbalance>, prec},
+    {"Execution time         ", field<&ProcessorTimes::execution>, prec},
     // The analyzer's user and system CPU times are the productive ones: they sum to the main
     // characteristics' "Productive time ( CPU= Sys= )".
-    {"User CPU time          ", [](const ProcessorTimes& p, int) { return p.cpu_usr - p.insuff_usr; }, prec},
-    {"Sys. CPU time          ", [](const ProcessorTimes& p, int) { return p.cpu_sys - p.insuff_sys; }, prec},
-    {"I/O time               ", [](const ProcessorTimes& p, int) { return p.io; }, prec},
-    {"Start operation        ", [](const ProcessorTimes&, int) { return 0.0; }, prec},
-    {"Processors             ", [](const ProcessorTimes&, int n) { return static_cast<double>(n); }, 0},
+    {"User CPU time          ", [](const ProcessorTable& t, std::size_t p, int) { return t[p].cpu_usr - t[p].insuff_usr; }, prec},
+    {"Sys. CPU time          ", [](const ProcessorTable& t, std::size_t p, int) { return t[p].cpu_sys - t[p].insuff_sys; }, prec},
+    {"I/O time               ", field<&ProcessorTimes::io>, prec},
+    {"Start operation        ", [](const ProcessorTable&, std::size_t, int) { return 0.0; }, prec},
+    {"Processors             ", [](const ProcessorTable&, std::size_t, int n) { return static_cast<double>(n); }, 0},
 }};
 
 /// The columns of the collective-operation tables (PPPA nameOper, and Transfer: the part of
@@ -125,11 +131,6 @@ class TextWriter {
  public:
   TextWriter(std::string& out, int processors, const TextReportOptions& options)
       : o_(out), n_(processors), options_(options) {}
-
-  /// General `g` of processor `p`: its function, or for Transfer the sum over the kinds' columns.
-  double value(const General& g, const ProcessorTable& procs, std::size_t p) const {
-    return g.value != nullptr ? g.value(procs[p], n_) : procs.transfer(p);
-  }
 
   void interval(const Interval& i, const ProcessorTable& procs) {
     const IntervalTotals& t = i.totals;
@@ -257,7 +258,7 @@ class TextWriter {
     o_ += '\n';
     for (const General& g : generals) {
       Spread s;
-      for (std::size_t p = 0; p < procs.size(); ++p) s.add(value(g, procs, p), static_cast<int>(p) + 1);
+      for (std::size_t p = 0; p < procs.size(); ++p) s.add(g.value(procs, p, n_), static_cast<int>(p) + 1);
       if (!(s.sum > 0)) continue;
       o_ += g.name;
       o_ += ' ';
@@ -342,11 +343,11 @@ class TextWriter {
     o_ += '\n';
     for (const General& g : generals) {
       double sum = 0;
-      for (std::size_t p = 0; p < procs.size(); ++p) sum += value(g, procs, p);
+      for (std::size_t p = 0; p < procs.size(); ++p) sum += g.value(procs, p, n_);
       if (sum == 0) continue;
       o_ += g.name;
       for (std::size_t p : shown(procs.size())) {
-        time(value(g, procs, p), g.precision);
+        time(g.value(procs, p, n_), g.precision);
         o_ += ' ';
       }
       o_ += '\n';

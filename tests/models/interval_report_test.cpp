@@ -580,7 +580,6 @@ TEST_CASE("Interval text report limits the interval level") {
   CHECK(headers(report::interval_text(tree, meta, nullptr, options)).size() == 3);
 }
 
-
 TEST_CASE("ProcessorTable: operation kinds are columns created on first use, absent ones read as zeros") {
   analysis::ProcessorTable t(3);
   const analysis::ProcessorTable& ct = t;

@@ -190,7 +190,7 @@ TEST_CASE("WaitStateAnalyzer keeps the full history up to history_limit ranks, a
   CHECK(A::history_for(262144, false) == 16);
   CHECK(A::history_for(262145, false) == 4);
   CHECK(A::history_for(1000000, true) == 16);  // forced (--characteristics on)
-  // 136 bytes of header + per entry a phase (16 + 2), a sync point (8 + 4) and a wait (16).
+  // 64 bytes of header + per entry a phase (16 + 2), a sync point (8 + 4) and a wait (16).
   CHECK(A::history_bytes(16) == 64 + 16 * 46);
   CHECK(A::history_bytes(4) == 64 + 4 * 46);
   CHECK_THROWS_AS(A(4, 3), std::invalid_argument);   // not a power of two

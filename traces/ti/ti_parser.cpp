@@ -385,7 +385,7 @@ class ActionFields {
     double value = 0;
     // Plain integers below 10^15 < 2^53 and the tracer's "2.33722e+06" in one pass.
     if (exact_decimal(at_, end_, value)) return value;
-    while (at_ != end_ && !is_blank(*at_)) ++at_;
+    at_ = find_blank(at_, end_);
     return general_amount(field_from(start), name);
   }
 
