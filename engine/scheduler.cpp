@@ -3,6 +3,7 @@
 #include "engine/scheduler.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <fmt/format.h>
 
 namespace augur::engine {
@@ -20,8 +21,60 @@ const char* to_string(RunOutcome outcome) {
 }
 
 Scheduler::Scheduler(std::uint32_t lp_count) : lps_(lp_count) {
-  heap_.reserve(lp_count);
+  if (lp_count > 1 && lp_count <= ring_max_lps) {
+    ring_.resize(std::bit_ceil(std::size_t{lp_count}));
+    ring_mask_ = ring_.size() - 1;
+  } else {
+    heap_.reserve(lp_count);
+  }
   for (LpId id = 0; id < lp_count; ++id) push(id, 0);
+}
+
+void Scheduler::ring_push(Ready entry) {
+  std::size_t i = ring_size_;
+  while (i > 0) {
+    const Ready prev = ring_at(i - 1);
+    if (!before(entry, prev)) break;
+    ring_at(i) = prev;
+    --i;
+  }
+  ring_at(i) = entry;
+  ++ring_size_;
+}
+
+Scheduler::Ready Scheduler::ring_pop() {
+  const Ready top = ring_[ring_head_];
+  ring_head_ = (ring_head_ + 1) & ring_mask_;
+  --ring_size_;
+  return top;
+}
+
+Scheduler::Ready Scheduler::ring_replace_top(Ready entry) {
+  const Ready top = ring_[ring_head_];
+  const std::size_t n = ring_size_;
+  // Called with an entry later than the top. The stepped LP is not queued, so the slot after the
+  // last entry is free.
+  if (!before(entry, ring_at(n - 1))) {
+    // Behind every entry (the top included: it is earlier), as processors running in step are.
+    ring_at(n) = entry;
+    ring_head_ = (ring_head_ + 1) & ring_mask_;
+    return top;
+  }
+  if (before(entry, ring_at(n / 2))) {
+    // In the first half: the entries before it move one place forward into the top's place.
+    std::size_t i = 0;
+    while (i + 1 < n && before(ring_at(i + 1), entry)) {
+      ring_at(i) = ring_at(i + 1);
+      ++i;
+    }
+    ring_at(i) = entry;
+    return top;
+  }
+  // In the second half: the top leaves, the entry goes in from the back.
+  ring_head_ = (ring_head_ + 1) & ring_mask_;
+  --ring_size_;
+  ring_push(entry);
+  return top;
 }
 
 void Scheduler::heap_push(Ready entry) {
@@ -94,7 +147,7 @@ void Scheduler::push(LpId id, SimTime at) {
   LogicalProcess& p = lps_[id];
   if (p.queued) return;
   p.queued = true;
-  heap_push(ready(at, id));
+  queue_push(ready(at, id));
 }
 
 void Scheduler::wake(LpId id, SimTime at) {
@@ -133,13 +186,13 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
   RunResult result;
   Ready next = 0;
   bool have_next = false;  // `next` already taken out of the queue by an exchange
-  while (have_next || !heap_.empty()) {
+  while (have_next || !queue_empty()) {
     if (!have_next) {
       if (stop_requested_) {
         result.outcome = RunOutcome::stopped;
         break;
       }
-      next = heap_pop();
+      next = queue_pop();
       prefetch_top();
     }
     have_next = false;
@@ -159,14 +212,14 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
       const StepResult r = program.step(lp, *this);
       if (failed_) break;
       if (r == StepResult::advanced) {
-        if (!heap_.empty()) {
-          if (before(heap_.front(), ready(p.clock, lp))) {
+        if (!queue_empty()) {
+          if (before(queue_top(), ready(p.clock, lp))) {
             // The LP yields to an earlier one. Unless the run is about to stop (which the code
             // after this loop and the next turn would see), exchange it with the queue's top:
             // the same entry is stepped next as after a push and a pop.
             if (!p.queued && !stop_requested_ && !(limits.max_events > 0 && events_ >= limits.max_events)) {
               p.queued = true;
-              next = heap_replace_top(ready(p.clock, lp));
+              next = queue_replace_top(ready(p.clock, lp));
               prefetch_top();
               have_next = true;
             } else {

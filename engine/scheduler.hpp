@@ -126,6 +126,25 @@ class Scheduler {
   /// Takes the earliest entry out and puts `entry` in, with one sift instead of a push and a pop.
   Ready heap_replace_top(Ready entry);
   void sift_down(std::size_t index, Ready entry);
+  /// Up to this many LPs the ready queue is instead a sorted ring (`ring_`, earliest entry at
+  /// `ring_head_`): the LP stepped last mostly goes back near either end of the order (behind
+  /// the others when they run in step, as the processors of a DVM grid do; just behind the top
+  /// after a short action), so an exchange moves a few entries, where the heap's sift compares
+  /// its way down every level. A push is one insertion-sort step from the back.
+  static constexpr std::size_t ring_max_lps = 32;
+  Ready& ring_at(std::size_t i) { return ring_[(ring_head_ + i) & ring_mask_]; }
+  void ring_push(Ready entry);
+  Ready ring_pop();
+  Ready ring_replace_top(Ready entry);
+  // The ready queue, whichever its form.
+  bool queue_empty() const { return ring_mask_ != 0 ? ring_size_ == 0 : heap_.empty(); }
+  Ready queue_top() const { return ring_mask_ != 0 ? ring_[ring_head_] : heap_.front(); }
+  void queue_push(Ready entry) {
+    if (ring_mask_ != 0) ring_push(entry);
+    else heap_push(entry);
+  }
+  Ready queue_pop() { return ring_mask_ != 0 ? ring_pop() : heap_pop(); }
+  Ready queue_replace_top(Ready entry) { return ring_mask_ != 0 ? ring_replace_top(entry) : heap_replace_top(entry); }
   void push(LpId id, SimTime at);
   void set_status(LpId id, LpStatus to, SimTime at) {
     LogicalProcess& p = lps_[id];
@@ -140,8 +159,8 @@ class Scheduler {
   /// Prefetches the per-LP records of the LP at the top of the ready queue (stepped next unless
   /// the LP being stepped stays earlier).
   void prefetch_top() const {
-    if (per_lp_count_ == 0 || heap_.empty()) return;
-    const std::size_t lp = ready_lp(heap_.front());
+    if (per_lp_count_ == 0 || queue_empty()) return;
+    const std::size_t lp = ready_lp(queue_top());
     for (std::size_t i = 0; i < per_lp_count_; ++i) {
       const PerLpRecords& r = per_lp_[i];
       const char* first = static_cast<const char*>(r.base) + lp * r.bytes;
@@ -152,6 +171,10 @@ class Scheduler {
 
   std::vector<LogicalProcess> lps_;
   std::vector<Ready> heap_;
+  std::vector<Ready> ring_;     ///< a power of two ≥ the LPs, when ring_max_lps allows
+  std::size_t ring_mask_ = 0;   ///< ring_'s size − 1; 0: the heap is the queue
+  std::size_t ring_head_ = 0;
+  std::size_t ring_size_ = 0;
   std::vector<Observer*> observers_;
   /// At most this many per-LP arrays are prefetched (the scheduler's, the program's, observers').
   static constexpr std::size_t max_per_lp_records = 8;

@@ -200,6 +200,51 @@ TEST_CASE("Scheduler steps thousands of LPs in (time, LP) order, ties and zero d
   CHECK(stepped_lps(p) == expected);
 }
 
+TEST_CASE("Scheduler steps a few LPs in (time, LP) order, in the sorted ring and in the heap") {
+  // Up to 32 LPs the ready queue is a sorted ring, above it the heap: the same order either way,
+  // at the sizes around the switch (a ring of 2, a ring of a power of two and not, its limit).
+  for (const LpId lps : {2U, 3U, 5U, 16U, 17U, 31U, 32U, 33U, 64U}) {
+    CAPTURE(lps);
+    std::vector<std::string> expected;
+    ToyProgram p(random_compute_scripts(lps, expected));
+    Scheduler s(lps);
+    const RunResult r = s.run(p);
+    CHECK(r.outcome == RunOutcome::completed);
+    CHECK(stepped_lps(p) == expected);
+  }
+}
+
+TEST_CASE("Scheduler wakes LPs into the sorted ring in the heap's order") {
+  // 12 LPs pass a token 400 times (the holder signals a random other LP, which waits for it:
+  // one token, so no signal is lost and nothing deadlocks) while all of them compute pieces of
+  // few distinct lengths: woken LPs enter the queue anywhere among the running ones. The same
+  // scripts beside 30 LPs with nothing to do (42 LPs: the heap) must step the same.
+  constexpr LpId lps = 12;
+  std::vector<std::vector<Instr>> scripts(lps);
+  std::uint64_t x = 777;
+  auto next = [&x] {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<unsigned>(x >> 33);
+  };
+  LpId holder = 0;
+  for (int pass = 0; pass < 400; ++pass) {
+    for (LpId lp = 0; lp < lps; ++lp) scripts[lp].push_back({'c', 0.25 * (next() % 5)});
+    const LpId to = (holder + 1 + next() % (lps - 1)) % lps;
+    scripts[holder].push_back({'s', static_cast<double>(to)});
+    scripts[to].push_back({'w', static_cast<double>(holder)});
+    holder = to;
+  }
+  ToyProgram ring(scripts);
+  Scheduler small(lps);
+  CHECK(small.run(ring).outcome == RunOutcome::completed);
+  scripts.resize(lps + 30);
+  ToyProgram heap(scripts);
+  Scheduler large(lps + 30);
+  CHECK(large.run(heap).outcome == RunOutcome::completed);
+  CHECK(ring.order.size() == 400 * lps + 400);  // every computation and every resumption
+  CHECK(ring.order == heap.order);
+}
+
 TEST_CASE("Scheduler asks for the per-LP records once per run; prefetching them keeps the order") {
   // 3,000 LPs × 200 bytes (600 KB, over the 256 KiB below which nothing is prefetched) and a
   // small observer (3,000 × 8 bytes): both are asked when the run starts, not per step, and the
