@@ -18,6 +18,8 @@ class DvmCharacteristics final : public engine::Observer {
   void on_event(const engine::Event& e) override;
 
  private:
+  [[gnu::noinline]] void on_other_event(const engine::Event& e);
+
   IntervalTree& tree_;
   std::vector<Interval*> current_;                              ///< per LP
   std::vector<std::vector<std::pair<std::int32_t, double>>> starts_;  ///< per LP: (op id, t0)

@@ -26,16 +26,23 @@ DvmWaitStates::DvmWaitStates(std::uint32_t lp_count, const std::vector<std::uint
   statement_cache_.fill({~std::uint64_t{0}, 0});
 }
 
+// Compute events (most of a run's) here, the others in on_other_event: the short path then
+// saves no registers for the long one.
 void DvmWaitStates::on_event(const Event& e) {
+  if (e.kind != EventKind::compute) [[unlikely]] {
+    on_other_event(e);
+    return;
+  }
+  const double dt = e.clock_after - e.clock_before;
+  if (e.tag == 0 || !(dt > 0)) return;  // tag 0: a loss without time (replicated assignment)
+  const auto cat = static_cast<ComputeCategory>(e.detail);
+  add(e.lp, cat == ComputeCategory::io ? io_slot : cat == ComputeCategory::system ? system_slot : code_slot, dt);
+}
+
+void DvmWaitStates::on_other_event(const Event& e) {
   const double dt = e.clock_after - e.clock_before;
   const auto kind = static_cast<OpKind>(e.detail);
   switch (e.kind) {
-    case EventKind::compute: {
-      if (e.tag == 0 || !(dt > 0)) break;  // tag 0: a loss without time (replicated assignment)
-      const auto cat = static_cast<ComputeCategory>(e.detail);
-      add(e.lp, cat == ComputeCategory::io ? io_slot : cat == ComputeCategory::system ? system_slot : code_slot, dt);
-      break;
-    }
     case EventKind::loop_block:
       if (dt > 0) add(e.lp, loop_slot, dt);
       break;
@@ -77,13 +84,15 @@ void DvmWaitStates::on_event(const Event& e) {
 void DvmWaitStates::add(engine::LpId lp, std::size_t slot, double dt) {
   Lp& l = lp_[lp];
   const std::uint64_t key = lp < statements_of_.size() ? statements_of_[lp] : 0;
-  if (key != l.key) {
-    flush(l);
-    l.key = key;
-    l.statement = statement_index(key);
-  }
+  if (key != l.key) [[unlikely]] enter_statement(l, key);
   l.pending[slot] += dt;
   l.has_pending = true;
+}
+
+void DvmWaitStates::enter_statement(Lp& l, std::uint64_t key) {
+  flush(l);
+  l.key = key;
+  l.statement = statement_index(key);
 }
 
 // The statement index of `key` (file, line): from the cache, else from statements_, creating the

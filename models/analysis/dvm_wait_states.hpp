@@ -103,7 +103,10 @@ class DvmWaitStates final : public engine::Observer {
     PatternAmounts waited{};  ///< communication regions: waiting in them
   };
 
+  [[gnu::noinline]] void on_other_event(const engine::Event& e);
   void add(engine::LpId lp, std::size_t slot, double dt);
+  /// `l` moves to the statement `key`: its pending times go into `open`.
+  [[gnu::noinline]] void enter_statement(Lp& l, std::uint64_t key);
   void flush(Lp& l);
   std::uint32_t statement_index(std::uint64_t key);
   void add_open(Lp& l, std::uint32_t region, double dt);
