@@ -152,8 +152,13 @@ TEST_SUITE("unit") {
         t += rnd() % 3 != 0 ? static_cast<char>('0' + rnd() % 10) : alphabet[rnd() % alphabet.size()];
       }
       texts.push_back(t);
-      // TIMEs as the runtime prints them.
+      // TIMEs as the runtime prints them, small ones with leading zeros among them, and longer
+      // fractions (eight decimals at a time, then one by one, then past 15 digits).
       texts.push_back(std::to_string(rnd() % 1000) + "." + std::to_string(10000000 + rnd() % 90000000));
+      std::string fraction = std::to_string(rnd() % 100000000);
+      fraction.insert(0, 8 - fraction.size(), '0');
+      texts.push_back("0." + fraction);
+      texts.push_back(std::to_string(rnd() % 100) + "." + fraction + std::to_string(rnd() % 100000000));
     }
     for (const std::string& t : texts) {
       CAPTURE(t);

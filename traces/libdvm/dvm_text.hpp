@@ -2,6 +2,7 @@
 // (std::from_chars / std::to_chars, no locale, no allocation).
 #pragma once
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+
+#include "traces/text_scan.hpp"
 
 namespace augur::traces::libdvm {
 
@@ -90,6 +93,25 @@ inline DvmNumber parse_dvm_integer(std::string_view text, std::int64_t& value) {
 /// significant digits and 22 decimals (every TIME the runtime prints) is m / 10^k in double:
 /// both are exact, and IEEE division rounds correctly, so the result is the double
 /// std::from_chars gives; anything else goes to std::from_chars.
+/// The eight characters at `at` as a number when they are all decimal digits (`value` then set).
+inline bool eight_digits(const char* at, std::uint64_t& value) {
+  if constexpr (std::endian::native != std::endian::little) return false;
+  std::uint64_t word = load_word<std::uint64_t>(at);
+  // Digits are 0x30…0x39: the high nibble 3, and adding 6 leaves it 3.
+  if (((word & 0xF0F0F0F0F0F0F0F0) | (((word + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4)) !=
+      0x3333333333333333) {
+    return false;
+  }
+  word -= 0x3030303030303030;
+  // Pairs, then fours, then the eight (the first character is the lowest byte).
+  word = (word * 10) + (word >> 8);
+  word = (((word & 0x000000FF000000FF) * (100 + (1000000ULL << 32))) +
+          (((word >> 16) & 0x000000FF000000FF) * (1 + (10000ULL << 32)))) >>
+         32;
+  value = word;
+  return true;
+}
+
 inline DvmNumber parse_dvm_real(std::string_view text, double& value) {
   if (text.size() > 1 && text[0] == '+') text.remove_prefix(1);
   if (text.empty()) return DvmNumber::bad;
@@ -105,19 +127,28 @@ inline DvmNumber parse_dvm_real(std::string_view text, double& value) {
       m = m * 10 + static_cast<std::uint64_t>(text[i] - '0');
       if (m != 0) ++digits;
     }
+    // At most 15 significant digits: m < 10^15 (in the integer part m may wrap: digits decides).
+    constexpr std::uint64_t limit = 1'000'000'000'000'000;
     bool simple = i > int_start && digits <= 15;
     int decimals = 0;
     if (simple && i < text.size() && text[i] == '.') {
       ++i;
       const std::size_t frac_start = i;
+      // Eight decimals at a time (a TIME has eight) while m stays below the limit, then one by
+      // one; a digit that takes m to the limit stops the loop before it (the general path then).
+      std::uint64_t eight = 0;
+      while (text.size() - i >= 8 && m < 10'000'000 && decimals <= 14 && eight_digits(text.data() + i, eight)) {
+        m = m * 100'000'000 + eight;
+        i += 8;
+        decimals += 8;
+      }
       for (; i < text.size() && text[i] >= '0' && text[i] <= '9' && decimals <= 22; ++i, ++decimals) {
         m = m * 10 + static_cast<std::uint64_t>(text[i] - '0');
-        if (m != 0) ++digits;
-        if (digits > 15) break;
+        if (m >= limit) break;
       }
       simple = i > frac_start;
     }
-    if (simple && i == text.size() && digits <= 15 && decimals <= 22) {
+    if (simple && i == text.size() && m < limit && decimals <= 22) {
       // m < 10^15 < 2^53: exact; 10^decimals ≤ 10^22: exact.
       const double magnitude = static_cast<double>(m) / powers[decimals];
       value = text[0] == '-' ? -magnitude : magnitude;
@@ -162,13 +193,13 @@ void scan_dvm_tokens(std::string_view text, OnParam&& on_param, OnToken&& on_tok
     while (i < n && (is_blank(text[i]) || text[i] == ';')) ++i;
     if (i == n) break;
     const std::size_t start = i;
-    while (i < n && text[i] != '=' && !is_blank(text[i])) ++i;
+    i = static_cast<std::size_t>(find_first_of<'=', ' ', '\t'>(text.data() + i, text.data() + n) - text.data());
     const std::size_t name_end = i;
     std::size_t eq = i;
     while (eq < n && is_blank(text[eq])) ++eq;
     if (eq < n && text[eq] == '=' && name_end > start) {
-      std::size_t value_end = eq + 1;
-      while (value_end < n && !is_blank(text[value_end])) ++value_end;
+      const auto value_end =
+          static_cast<std::size_t>(find_blank(text.data() + eq + 1, text.data() + n) - text.data());
       on_param(text.substr(start, name_end - start),
                strip_semicolon(text.substr(eq + 1, value_end - eq - 1)));
       i = value_end;

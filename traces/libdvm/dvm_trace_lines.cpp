@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "traces/libdvm/dvm_text.hpp"
+#include "traces/text_scan.hpp"
 #include "traces/trace_error.hpp"
 
 namespace augur::traces::libdvm {
@@ -36,8 +37,7 @@ inline bool header_field(std::string_view& rest, const char (&key)[6], std::stri
   rest = skip_padding(rest);
   if (rest.size() < 5 || std::memcmp(rest.data(), key, 5) != 0) return false;
   rest.remove_prefix(5);
-  std::size_t end = 0;
-  while (end < rest.size() && !is_blank(rest[end])) ++end;
+  const auto end = static_cast<std::size_t>(find_blank(rest.data(), rest.data() + rest.size()) - rest.data());
   value = rest.substr(0, end);
   rest.remove_prefix(end);
   return true;
@@ -51,8 +51,8 @@ inline bool header_field(std::string_view& rest, const char (&key)[6], std::stri
 /// Parses the header of an event line whose prefix (call_, ret_, Event_) is `prefix_size`
 /// characters long.
 void parse_header(std::string_view text, std::size_t prefix_size, DvmLine& out) {
-  std::size_t name_end = prefix_size;
-  while (name_end < text.size() && !is_blank(text[name_end])) ++name_end;
+  const auto name_end =
+      static_cast<std::size_t>(find_blank(text.data() + prefix_size, text.data() + text.size()) - text.data());
   const std::string_view label = text.substr(0, name_end);
   out.name = text.substr(prefix_size, name_end - prefix_size);
   auto fail = [&](const std::string& message) { header_error(out, label, message); };

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 
+#include "traces/text_scan.hpp"
 #include "traces/ti/ti_trace.hpp"
 #include "traces/trace_error.hpp"
 
@@ -98,13 +99,6 @@ constexpr bool keyword_table_complete = [] {
   return true;
 }();
 static_assert(keyword_table_complete, "two TI keywords share a keyword_hash slot: change the hash");
-
-template <typename Word>
-Word load_word(const char* at) {
-  Word word;
-  std::memcpy(&word, at, sizeof word);
-  return word;
-}
 
 /// a == b for two strings of equal size: 4 to 16 characters as two overlapping words (the first
 /// and the last 4 or 8 bytes), without a library call; others by ==.
@@ -239,27 +233,6 @@ std::string ranks_phrase(int rank_count) {
 
 constexpr bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-/// The first blank (space or tab) in [p, end), or `end`: eight characters at a time while eight
-/// remain (a keyword ends within the first word), then one by one.
-const char* find_blank(const char* p, const char* end) {
-  if constexpr (std::endian::native == std::endian::little) {
-    constexpr std::uint64_t ones = 0x0101010101010101;
-    constexpr std::uint64_t highs = 0x8080808080808080;
-    while (end - p >= 8) {
-      const auto word = load_word<std::uint64_t>(p);
-      // A byte of s (t) is zero where the word holds a space (tab); the lowest byte flagged by
-      // (x - 0x01…01) & ~x & 0x80…80 is exactly the first zero byte of x (borrows only reach
-      // the bytes above it).
-      const std::uint64_t s = word ^ (ones * ' ');
-      const std::uint64_t t = word ^ (ones * '\t');
-      const std::uint64_t found = (((s - ones) & ~s) | ((t - ones) & ~t)) & highs;
-      if (found != 0) return p + (std::countr_zero(found) >> 3);
-      p += 8;
-    }
-  }
-  while (p != end && !is_blank(*p)) ++p;
-  return p;
-}
 
 /// Reads the field at `p` (a non-blank) to its end (the next blank or `end`), converting it on
 /// the way: true, with its value, when it is 1 to `max_digits` plain decimal digits — the common
