@@ -60,7 +60,9 @@ SimTime MachineModel::compute_time(int proc, double flops) const {
 }
 
 SimTime MachineModel::scaled_time(int proc, SimTime seconds) const {
-  // t = recorded seconds / power[proc]
+  // t = recorded seconds / power[proc]; without a power list every processor's is 1, and x / 1 is x
+  // (the DVM model asks this twice per call and processor).
+  if (power_.empty()) return seconds;
   return seconds / power(proc);
 }
 

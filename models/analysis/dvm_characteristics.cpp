@@ -30,7 +30,9 @@ double divide_by(double x, std::int32_t c) {
 }  // namespace
 
 DvmCharacteristics::DvmCharacteristics(IntervalTree& tree, std::uint32_t lp_count)
-    : tree_(tree), current_(lp_count, &tree.root()), starts_(lp_count) {}
+    : tree_(tree), current_(lp_count, &tree.root()), times_(lp_count), starts_(lp_count) {
+  for (std::uint32_t lp = 0; lp < lp_count; ++lp) times_[lp] = &tree.root().proc(static_cast<int>(lp));
+}
 
 // Compute events (most of a run's: a call's user and system time on every processor) here, the
 // others in on_other_event: the short path then saves no registers for the long one.
@@ -39,8 +41,7 @@ void DvmCharacteristics::on_event(const Event& e) {
     on_other_event(e);
     return;
   }
-  Interval& in = *current_[e.lp];
-  ProcessorTimes& p = in.proc(static_cast<int>(e.lp));
+  ProcessorTimes& p = *times_[e.lp];
   if (e.tag == 0) {  // a repeated assignment on a replicated array: loss only, no time
     p.insuff_usr += e.waited;
     p.lost += e.waited;
@@ -51,7 +52,7 @@ void DvmCharacteristics::on_event(const Event& e) {
   p.execution += dt;
   if (cat == ComputeCategory::io) {
     p.io += dt;
-    if (e.internal != 0) in.count_op(OpKind::io);
+    if (e.internal != 0) current_[e.lp]->count_op(OpKind::io);
     return;
   }
   // Work replicated on c processors: (c − 1)/c of it is insufficient parallelism.
@@ -135,7 +136,10 @@ void DvmCharacteristics::on_other_event(const Event& e) {
     }
     case EventKind::interval_enter:
     case EventKind::interval_exit:
-      if (Interval* next = tree_.by_id(e.tag)) current_[e.lp] = next;
+      if (Interval* next = tree_.by_id(e.tag)) {
+        current_[e.lp] = next;
+        times_[e.lp] = &next->proc(static_cast<int>(e.lp));
+      }
       break;
     default:
       break;

@@ -22,6 +22,9 @@ class DvmCharacteristics final : public engine::Observer {
 
   IntervalTree& tree_;
   std::vector<Interval*> current_;                              ///< per LP
+  /// Per LP: its figures in current_ (an interval's table is sized when the interval is made and
+  /// never moves), so that a compute event loads one pointer instead of three.
+  std::vector<ProcessorTimes*> times_;
   std::vector<std::vector<std::pair<std::int32_t, double>>> starts_;  ///< per LP: (op id, t0)
 };
 

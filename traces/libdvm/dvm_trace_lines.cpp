@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 
 #include "traces/libdvm/dvm_text.hpp"
@@ -18,17 +19,21 @@ namespace {
 constexpr std::array<int, 2> known_rts_versions{2884, 2889};
 
 /// `text` without its leading blanks; runs of spaces (the runtime pads its event lines to fixed
-/// columns with them) are skipped eight at a time.
+/// columns with them) are skipped eight at a time, to the first other character of a word.
 inline std::string_view skip_padding(std::string_view text) {
   std::size_t i = 0;
-  constexpr std::uint64_t spaces = 0x2020202020202020ULL;
-  while (i + 8 <= text.size()) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, text.data() + i, 8);
-    if (word != spaces) break;
-    i += 8;
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr std::uint64_t spaces = 0x2020202020202020ULL;
+    while (i + 8 <= text.size()) {
+      const std::uint64_t other = load_word<std::uint64_t>(text.data() + i) ^ spaces;  // 0 bytes: spaces
+      if (other != 0) {
+        i += static_cast<std::size_t>(std::countr_zero(other) >> 3);
+        break;
+      }
+      i += 8;
+    }
   }
-  while (i < text.size() && is_blank(text[i])) ++i;
+  while (i < text.size() && is_blank(text[i])) ++i;  // a tab, or the last few spaces
   return text.substr(i);
 }
 
