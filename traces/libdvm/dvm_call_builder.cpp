@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <iterator>
 #include <limits>
 
@@ -85,8 +86,11 @@ static_assert(std::is_sorted(known_names.begin(), known_names.end(),
                                return a.name < b.name;
                              }));
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+/// Whether `text` ends with the literal `suffix` (a comparison of known length: no library call).
+template <std::size_t n>
+bool ends_with(std::string_view text, const char (&suffix)[n]) {
+  constexpr std::size_t size = n - 1;
+  return text.size() >= size && std::memcmp(text.data() + text.size() - size, suffix, size) == 0;
 }
 
 /// Splits `SizeArray[3]` into `SizeArray` and 3; false for a plain name.
