@@ -184,16 +184,37 @@ void Scheduler::collect_per_lp_records(const Program& program) {
 RunResult Scheduler::run(Program& program, const RunLimits& limits) {
   collect_per_lp_records(program);
   RunResult result;
+  if (ring_mask_ != 0) {
+    run_steps<true>(program, limits, result);
+  } else {
+    run_steps<false>(program, limits, result);
+  }
+  result.events = events_;
+  for (const LogicalProcess& p : lps_) result.end_time = std::max(result.end_time, p.clock);
+  if (result.outcome == RunOutcome::completed) {
+    const bool all_done = std::all_of(lps_.begin(), lps_.end(),
+                                      [](const LogicalProcess& p) { return p.status == LpStatus::done; });
+    if (!all_done) {
+      result.outcome = RunOutcome::deadlock;
+      diagnose_deadlock(program, result);
+    }
+  }
+  for (Observer* o : observers_) o->on_finish(result.end_time);
+  return result;
+}
+
+template <bool ring>
+void Scheduler::run_steps(Program& program, const RunLimits& limits, RunResult& result) {
   Ready next = 0;
   bool have_next = false;  // `next` already taken out of the queue by an exchange
-  while (have_next || !queue_empty()) {
+  while (have_next || !queue_empty<ring>()) {
     if (!have_next) {
       if (stop_requested_) {
         result.outcome = RunOutcome::stopped;
         break;
       }
-      next = queue_pop();
-      prefetch_top();
+      next = queue_pop<ring>();
+      prefetch_top<ring>();
     }
     have_next = false;
     const LpId lp = ready_lp(next);
@@ -212,15 +233,15 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
       const StepResult r = program.step(lp, *this);
       if (failed_) break;
       if (r == StepResult::advanced) {
-        if (!queue_empty()) {
-          if (before(queue_top(), ready(p.clock, lp))) {
+        if (!queue_empty<ring>()) {
+          if (before(queue_top<ring>(), ready(p.clock, lp))) {
             // The LP yields to an earlier one. Unless the run is about to stop (which the code
             // after this loop and the next turn would see), exchange it with the queue's top:
             // the same entry is stepped next as after a push and a pop.
             if (!p.queued && !stop_requested_ && !(limits.max_events > 0 && events_ >= limits.max_events)) {
               p.queued = true;
-              next = queue_replace_top(ready(p.clock, lp));
-              prefetch_top();
+              next = queue_replace_top<ring>(ready(p.clock, lp));
+              prefetch_top<ring>();
               have_next = true;
             } else {
               push(lp, p.clock);
@@ -256,18 +277,6 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
       break;
     }
   }
-  result.events = events_;
-  for (const LogicalProcess& p : lps_) result.end_time = std::max(result.end_time, p.clock);
-  if (result.outcome == RunOutcome::completed) {
-    const bool all_done = std::all_of(lps_.begin(), lps_.end(),
-                                      [](const LogicalProcess& p) { return p.status == LpStatus::done; });
-    if (!all_done) {
-      result.outcome = RunOutcome::deadlock;
-      diagnose_deadlock(program, result);
-    }
-  }
-  for (Observer* o : observers_) o->on_finish(result.end_time);
-  return result;
 }
 
 // Builds the deadlock report: every blocked LP with what it waits for, then a wait-for cycle

@@ -136,15 +136,35 @@ class Scheduler {
   void ring_push(Ready entry);
   Ready ring_pop();
   Ready ring_replace_top(Ready entry);
-  // The ready queue, whichever its form.
-  bool queue_empty() const { return ring_mask_ != 0 ? ring_size_ == 0 : heap_.empty(); }
-  Ready queue_top() const { return ring_mask_ != 0 ? ring_[ring_head_] : heap_.front(); }
+  // The ready queue in its form (`ring`: the sorted ring, else the heap): run() picks the form once
+  // and steps with it, so that the heap's path has no test of the form per operation.
+  template <bool ring>
+  bool queue_empty() const {
+    if constexpr (ring) return ring_size_ == 0;
+    else return heap_.empty();
+  }
+  template <bool ring>
+  Ready queue_top() const {
+    if constexpr (ring) return ring_[ring_head_];
+    else return heap_.front();
+  }
+  template <bool ring>
+  Ready queue_pop() {
+    if constexpr (ring) return ring_pop();
+    else return heap_pop();
+  }
+  template <bool ring>
+  Ready queue_replace_top(Ready entry) {
+    if constexpr (ring) return ring_replace_top(entry);
+    else return heap_replace_top(entry);
+  }
   void queue_push(Ready entry) {
     if (ring_mask_ != 0) ring_push(entry);
     else heap_push(entry);
   }
-  Ready queue_pop() { return ring_mask_ != 0 ? ring_pop() : heap_pop(); }
-  Ready queue_replace_top(Ready entry) { return ring_mask_ != 0 ? ring_replace_top(entry) : heap_replace_top(entry); }
+  /// The stepping loop of run() with the queue in its form.
+  template <bool ring>
+  void run_steps(Program& program, const RunLimits& limits, RunResult& result);
   void push(LpId id, SimTime at);
   void set_status(LpId id, LpStatus to, SimTime at) {
     LogicalProcess& p = lps_[id];
@@ -158,9 +178,10 @@ class Scheduler {
   void collect_per_lp_records(const Program& program);
   /// Prefetches the per-LP records of the LP at the top of the ready queue (stepped next unless
   /// the LP being stepped stays earlier).
+  template <bool ring>
   void prefetch_top() const {
-    if (per_lp_count_ == 0 || queue_empty()) return;
-    const std::size_t lp = ready_lp(queue_top());
+    if (per_lp_count_ == 0 || queue_empty<ring>()) return;
+    const std::size_t lp = ready_lp(queue_top<ring>());
     for (std::size_t i = 0; i < per_lp_count_; ++i) {
       const PerLpRecords& r = per_lp_[i];
       const char* first = static_cast<const char*>(r.base) + lp * r.bytes;
