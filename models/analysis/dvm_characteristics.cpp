@@ -14,10 +14,9 @@ using engine::EventKind;
 
 namespace {
 
-// x / c, bit for bit. For c a power of two the quotient is x · 2^−k: the same real number,
-// rounded the same way, and a multiplication instead of a division (c is the replication of
-// work on a grid's processors: 2, 4, 16 … on the usual grids; divisions were ~a fifth of the
-// time of the characteristics of a 4x4 run).
+// x / c for c ≥ 1, bit for bit. For c a power of two the quotient is x · 2^−k: the same real
+// number, rounded the same way, and a multiplication instead of a division (c is the replication
+// of work on a grid's processors: 2, 4, 16 … on the usual grids).
 double divide_by(double x, std::int32_t c) {
   const auto u = static_cast<std::uint32_t>(c);
   if ((u & (u - 1)) == 0) {
