@@ -45,6 +45,9 @@ const char* find_first_of(const char* p, const char* end) {
   return p;
 }
 
+/// A blank of trace text: a space or a tab (the readers' field separator).
+constexpr bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
 /// The first blank (space or tab) in [p, end), or `end`.
 inline const char* find_blank(const char* p, const char* end) { return find_first_of<' ', '\t'>(p, end); }
 

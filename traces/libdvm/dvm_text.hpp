@@ -19,8 +19,6 @@ namespace augur::traces::libdvm {
 /// with `ok`).
 enum class DvmNumber : std::uint8_t { ok, bad, out_of_range };
 
-inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
 /// `text` without its leading blanks.
 inline std::string_view skip_blanks(std::string_view text) {
   std::size_t i = 0;

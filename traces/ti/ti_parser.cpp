@@ -231,8 +231,6 @@ std::string ranks_phrase(int rank_count) {
   return std::to_string(rank_count) + (rank_count == 1 ? " rank" : " ranks");
 }
 
-constexpr bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
 
 /// Reads the field at `p` (a non-blank) to its end (the next blank or `end`), converting it on
 /// the way: true, with its value, when it is 1 to `max_digits` plain decimal digits — the common
