@@ -11,7 +11,6 @@
 #include <boost/asio/thread_pool.hpp>
 #include <fmt/format.h>
 
-#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -114,42 +113,6 @@ class ProgressPrinter {
   std::condition_variable wake_;
   bool stop_ = false;
   std::thread thread_;
-};
-
-// Where rank 0's collective calls are in the trace, for the names of phases: read from a second
-// pass over rank 0's records when first asked (after the run), so that the replay pays nothing.
-class CollectiveLines {
- public:
-  using Open = std::function<std::unique_ptr<traces::MpTraceSource>()>;
-  explicit CollectiveLines(Open open) : open_(std::move(open)) {}
-
-  /// (file name without folders, line) of rank 0's `ordinal`-th call of `kind`; line 0 if unknown.
-  std::pair<std::string, std::uint64_t> find(engine::CollectiveKind kind, std::uint64_t ordinal) {
-    if (!scanned_) scan();
-    const auto& lines = lines_[static_cast<std::size_t>(kind)];
-    if (ordinal == 0 || ordinal > lines.size()) return {file_, 0};
-    return {file_, lines[ordinal - 1]};
-  }
-
- private:
-  void scan() {
-    scanned_ = true;
-    try {
-      const std::unique_ptr<traces::MpTraceSource> trace = open_();
-      file_ = std::filesystem::path(trace->file_name(0)).filename().string();
-      traces::MpRecord r;
-      while (trace->next(0, r)) {
-        if (const auto k = models::mp::collective_of(r.kind)) lines_[static_cast<std::size_t>(*k)].push_back(r.line);
-      }
-    } catch (const std::exception&) {
-      // The run reported the trace's errors already; the names then go without lines.
-    }
-  }
-
-  Open open_;
-  bool scanned_ = false;
-  std::string file_;
-  std::array<std::vector<std::uint64_t>, static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1> lines_;
 };
 
 }  // namespace
@@ -318,13 +281,11 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
     throw InputError(fmt::format("{}: error: trace format '{}' is not supported yet (supported: ti, synthetic)",
                                  scenario.file.empty() ? std::string("--trace") : scenario.file, scenario.trace_format));
   }
-  const CollectiveLines::Open open_trace = [&]() -> std::unique_ptr<traces::MpTraceSource> {
-    if (!synthetic) return traces::ti::open_ti_trace(variant.trace_path);
-    return traces::synthetic::make_synthetic_trace(traces::synthetic::parse_synthetic_spec(
-        scenario.trace_format == "synthetic" ? std::string_view(variant.trace_path)
-                                             : std::string_view(variant.trace_path).substr(10)));
-  };
-  const std::unique_ptr<traces::MpTraceSource> trace = open_trace();
+  const std::unique_ptr<traces::MpTraceSource> trace =
+      !synthetic ? traces::ti::open_ti_trace(variant.trace_path)
+                 : traces::synthetic::make_synthetic_trace(traces::synthetic::parse_synthetic_spec(
+                       scenario.trace_format == "synthetic" ? std::string_view(variant.trace_path)
+                                                            : std::string_view(variant.trace_path).substr(10)));
   const int ranks = trace->rank_count();
   if (variant.processors != 0 && variant.processors != ranks) {
     throw InputError(fmt::format(
@@ -376,10 +337,10 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
     return r != nullptr ? std::pair<std::string, int>{r->file, static_cast<int>(r->line)}
                         : std::pair<std::string, int>{std::string(), tag};
   };
-  analysis.locator = [lines = std::make_shared<CollectiveLines>(open_trace)](engine::CollectiveKind kind,
-                                                                           std::uint64_t ordinal) {
-    return lines->find(kind, ordinal);
-  };
+  // Phases are named by rank 0's calls where they are in the trace: the line of the record it is
+  // executing when it enters one (no second pass over the trace).
+  analysis.call_line = [prog = program.get()](engine::LpId lp) { return prog->current_line(lp); };
+  analysis.call_file = std::filesystem::path(trace->file_name(0)).filename().string();
   const bool characterise = options.characteristics == CharacteristicsMode::on ||
                             (options.characteristics == CharacteristicsMode::automatic && ranks <= characteristics_limit);
   std::optional<models::analysis::MpCharacteristics> characteristics;

@@ -236,6 +236,7 @@ void MpCharacteristics::enter_collective(engine::LpId lp, CollectiveKind ckind, 
     b.known = true;
     b.kind = ckind;
     b.ordinal = ordinal;
+    b.line = options_.call_line ? options_.call_line(0) : 0;
   }
 }
 
@@ -433,9 +434,10 @@ std::string MpCharacteristics::phase_name(const Record& r, std::uint64_t& line) 
   line = 0;
   auto call = [&](const Boundary& b) {
     std::string s = fmt::format("{} #{}", engine::to_string(b.kind), b.ordinal);
-    if (!options_.locator) return s;
-    const auto [file, at] = options_.locator(b.kind, b.ordinal);
-    if (at > 0) s += file.empty() ? fmt::format(" (line {})", at) : fmt::format(" ({}:{})", file, at);
+    const std::uint64_t at = b.line;
+    if (at > 0) {
+      s += options_.call_file.empty() ? fmt::format(" (line {})", at) : fmt::format(" ({}:{})", options_.call_file, at);
+    }
     if (&b == &r.closing) line = at;
     return s;
   };

@@ -30,16 +30,18 @@ bool synchronises_all(engine::CollectiveKind kind);
 /// MpProgram's regions come from TI `location FILE LINE` actions (see runner.cpp for the wiring).
 using RegionNamer = std::function<std::pair<std::string, int>(engine::LpId lp, std::int32_t tag)>;
 
-/// Where rank 0's `ordinal`-th call (from 1) of collective `kind` is in the trace: (file, line);
-/// line 0 when unknown. Asked only for the phases shown, once the run has finished.
-using CallLocator =
-    std::function<std::pair<std::string, std::uint64_t>(engine::CollectiveKind kind, std::uint64_t ordinal)>;
+/// The trace line of the record `lp` is executing (0: unknown). Asked when rank 0 enters a
+/// collective that bounds a phase, while its collective_begin event is being observed.
+using CallLine = std::function<std::uint64_t(engine::LpId lp)>;
 
 /// How MpCharacteristics names and bounds what it builds.
 struct MpCharacteristicsOptions {
   std::string source;     ///< names the Main interval (the trace)
   RegionNamer namer;      ///< names TI `location` regions; empty: (no file, tag)
-  CallLocator locator;    ///< trace positions of rank 0's global synchronisations in phase names
+  /// Trace positions of rank 0's global synchronisations in phase names, "(call_file:line)";
+  /// empty call_line: phases are named without them.
+  CallLine call_line;
+  std::string call_file;  ///< rank 0's trace file, without folders ("" : "(line N)")
   /// Phase intervals kept (those with the most lost time); the other phases are added up in one
   /// "other phases" interval. Fewer when the processors are many: phase intervals cost the tree
   /// one processor record (ProcessorTable: 120 bytes plus 56 per operation kind present) per
@@ -143,6 +145,7 @@ class MpCharacteristics final : public engine::Observer {
     bool known = false;  ///< false: the start of the run (opening) or its end (closing)
     engine::CollectiveKind kind = engine::CollectiveKind::barrier;
     std::uint64_t ordinal = 0;  ///< its number among rank 0's calls of that kind, from 1
+    std::uint64_t line = 0;     ///< rank 0's trace line of that call (0: unknown)
   };
   /// A phase some LP has not left yet.
   struct Pending {

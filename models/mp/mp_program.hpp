@@ -70,6 +70,9 @@ class MpProgram final : public engine::Program {
     const std::int32_t r = ranks_[lp].region;
     return r < 0 ? nullptr : &regions_[static_cast<std::size_t>(r)];
   }
+  /// The trace line of the record `lp` is executing (its last one once finished; 0 before its
+  /// first). Valid while observers see its events.
+  std::uint64_t current_line(LpId lp) const { return ranks_[lp].line; }
 
  private:
   static constexpr std::uint32_t none = 0xffffffffu;

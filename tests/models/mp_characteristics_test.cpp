@@ -57,6 +57,8 @@ Run characterise(traces::MpTraceSource& trace, models::mp::MpOptions options = {
     return r != nullptr ? std::pair<std::string, int>{r->file, static_cast<int>(r->line)}
                         : std::pair<std::string, int>{std::string(), tag};
   };
+  // As tools/runner.cpp: phases named by the trace lines of rank 0's calls, when a test asks.
+  if (!analysis.call_file.empty()) analysis.call_line = [&program](engine::LpId lp) { return program.current_line(lp); };
   run.observer = std::make_unique<models::analysis::MpCharacteristics>(static_cast<std::uint32_t>(trace.rank_count()),
                                                                         std::move(analysis));
   s.add_observer(run.observer.get());
@@ -291,12 +293,7 @@ TEST_CASE("MpCharacteristics splits a run without regions into phases between gl
   // phase 3 (barrier #1 → the end): rank 0 computes 2, rank 1 1: execution 2, idle 1 on rank 1.
   // Main: execution 12 + 24 + 2 = 38 = the predicted time; productive 3 + 6 + 3 = 12; total 76.
   models::analysis::MpCharacteristicsOptions names;
-  names.locator = [](engine::CollectiveKind kind, std::uint64_t ordinal) {
-    const std::uint64_t line = kind == engine::CollectiveKind::allreduce && ordinal == 1 ? 2
-                               : kind == engine::CollectiveKind::barrier && ordinal == 1 ? 6
-                                                                                          : 0;
-    return std::pair<std::string, std::uint64_t>{"rank0.txt", line};
-  };
+  names.call_file = "rank0.txt";  // characterise() wires call_line to the program
   auto run = characterise({{compute_us(1), coll(MpOpKind::allreduce), compute_us(3), coll(MpOpKind::bcast),
                             compute_us(1), coll(MpOpKind::barrier), compute_us(2)},
                            {compute_us(2), coll(MpOpKind::allreduce), compute_us(1), coll(MpOpKind::bcast),
@@ -388,7 +385,7 @@ TEST_CASE("MpCharacteristics merges phases that recur with the same calls") {
   const Interval& first = *m.children[0];
   const Interval& loop = *m.children[1];
   CHECK(first.exe_count == 1);
-  CHECK(first.source_file == "phase 1: from the start to allreduce #1");  // no locator: no lines
+  CHECK(first.source_file == "phase 1: from the start to allreduce #1");  // no call_line: no lines
   CHECK(first.proc(0).execution == doctest::Approx(11 * us));
   CHECK(loop.exe_count == 2);
   CHECK(loop.source_file == "phase 2 (+1 alike): after allreduce #1, before allreduce #2");
