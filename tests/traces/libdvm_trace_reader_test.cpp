@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "traces/libdvm/dvm_call_builder.hpp"
 #include "traces/libdvm/dvm_function.hpp"
 #include "traces/libdvm/dvm_text.hpp"
 #include "traces/libdvm/dvm_trace_reader.hpp"
@@ -28,6 +29,8 @@ using augur::test::TempDir;
 using augur::test::write_file;
 using augur::traces::TraceError;
 using augur::traces::libdvm::DvmCall;
+using augur::traces::libdvm::DvmCallBuilder;
+using augur::traces::libdvm::DvmParamLineCache;
 using augur::traces::libdvm::DvmFunction;
 using augur::traces::libdvm::DvmParamKind;
 using augur::traces::libdvm::DvmPatternType;
@@ -313,6 +316,64 @@ TEST_SUITE("unit") {
     CHECK(end->trace_line == 60);
     DvmCall after;
     CHECK_FALSE(reader.next(after));  // the trailer is never read
+  }
+
+  TEST_CASE("DvmCallBuilder copies a parameter line met before exactly as scanning stores it") {
+    // Each call is built twice, by a builder with the cache and one without; the two calls must
+    // print the same (names, kinds, sides, markers, lines, values). The lines come back in other
+    // contexts: after other parameters (other buffer offsets), on the other side, in a call with
+    // a longer unknown name (characters before them), and after an array of the same name — where
+    // a copy would be wrong: scanning extends that array (SizeArray[0] repeated, [1] appended).
+    struct Line {
+      std::string text;
+      DvmSide side;
+    };
+    const std::string scalars = "LoopRefPtr=12ff10; LoopRef=106d7d8; Rank=2; LoadWeight=0.5; Mode=fast;";
+    const std::string arrays = "SizeArray[0]=8; SizeArray[1]=9; Names[0]=a; Names[1]=bc;";
+    const std::string marked = "PatternRefPtr=51b474; PatternRef=106d008 (DisArray); AMViewRef=1 (AMView)";
+    const std::string interleaved = "InitIndexArray[0]=1; LastIndexArray[0]=5; InitIndexArray[1]=2;";
+    const std::vector<std::pair<std::string, std::vector<Line>>> calls = {
+        {"crtpl_", {{scalars, DvmSide::call}, {arrays, DvmSide::call}, {marked, DvmSide::ret}}},
+        {"crtpl_", {{scalars, DvmSide::call}, {arrays, DvmSide::call}, {marked, DvmSide::ret}}},
+        {"some_unknown_function_", {{"Extra=x; Other=yz;", DvmSide::call}, {marked, DvmSide::call},
+                                    {scalars, DvmSide::ret}, {interleaved, DvmSide::ret}}},
+        {"crtpl_", {{"SizeArray[0]=1;", DvmSide::call}, {arrays, DvmSide::call}, {arrays, DvmSide::ret}}},
+        {"crtpl_", {{"Names[0]=q;", DvmSide::ret}, {arrays, DvmSide::call}, {arrays, DvmSide::ret},
+                    {interleaved, DvmSide::ret}, {scalars, DvmSide::call}}},
+        {"crtpl_", {{"SizeArray[0]=8;", DvmSide::call}, {"SizeArray[1]=9;", DvmSide::call}}},
+    };
+    const auto path = std::make_shared<const std::string>("cache.ptr");
+    DvmParamLineCache cache;
+    DvmCall with;
+    DvmCall without;
+    std::uint64_t line = 10;
+    for (int round = 0; round < 2; ++round) {
+      for (const auto& [name, lines] : calls) {
+        CAPTURE(name);
+        DvmCallBuilder cached(with, &cache);
+        DvmCallBuilder plain(without);
+        for (DvmCallBuilder* b : {&cached, &plain}) {
+          b->reset();
+          b->set_call(find_dvm_function(name), name, 1e-6, 7, "jacobi.cdv", 0, line, path);
+        }
+        for (const Line& l : lines) {
+          ++line;
+          cached.add_params(l.text, line, l.side);
+          plain.add_params(l.text, line, l.side);
+        }
+        CHECK(format_dvm_call(with) == format_dvm_call(without));
+        for (std::size_t i = 0; i < without.param_count(); ++i) {
+          CHECK(with.param(i).line() == without.param(i).line());
+        }
+      }
+    }
+    // The second round copied every line of the first but the ones extending an array.
+    CHECK(cache.hits() >= 12);
+    // The array extended across lines is not kept: its second line alone is still an error.
+    DvmCallBuilder cached(with, &cache);
+    cached.reset();
+    cached.set_call(DvmFunction::crtpl, "crtpl_", 0, 1, "a.cdv", 0, 1, path);
+    CHECK_THROWS_AS(cached.add_params("SizeArray[1]=9;", 2, DvmSide::call), TraceError);
   }
 
   TEST_CASE("DvmTraceReader warns once per unknown function") {

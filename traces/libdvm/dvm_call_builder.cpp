@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "traces/libdvm/dvm_text.hpp"
+#include "traces/text_scan.hpp"
 #include "traces/trace_error.hpp"
 
 namespace augur::traces::libdvm {
@@ -188,7 +189,109 @@ void DvmCallBuilder::fail(std::uint64_t line, const std::string& message) const 
   throw TraceError(call_.trace_path(), line, std::string(call_.name()) + ": " + message);
 }
 
+std::size_t DvmParamLineCache::slot_of(std::string_view text, DvmSide side) {
+  // Every character counts (lines differ anywhere: a handle, an index, a value).
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ (text.size() * 2 + static_cast<std::uint64_t>(side));
+  const char* p = text.data();
+  std::size_t n = text.size();
+  for (; n >= 8; n -= 8, p += 8) h = (h ^ load_word<std::uint64_t>(p)) * 0xC2B2AE3D27D4EB4FULL;
+  if (n > 0) {
+    std::uint64_t tail = 0;
+    std::memcpy(&tail, p, n);
+    h = (h ^ tail) * 0xC2B2AE3D27D4EB4FULL;
+  }
+  h ^= h >> 29;
+  h *= 0x94D049BB133111EBULL;
+  return static_cast<std::size_t>(h >> 52) & (slots - 1);
+}
+
+DvmParamLineCache::Sizes DvmCallBuilder::sizes() const {
+  const DvmCall& c = call_;
+  return {c.params_.size(), c.chars_.size(), c.handles_.size(), c.integers_.size(), c.reals_.size(), c.texts_.size()};
+}
+
+bool DvmCallBuilder::replay(std::string_view text, std::uint64_t line, DvmSide side) {
+  DvmParamLineCache& cache = *cache_;
+  if (cache.index_.empty() || text.size() > DvmParamLineCache::max_text) return false;
+  const std::uint16_t id = cache.index_[DvmParamLineCache::slot_of(text, side)];
+  if (id == 0) return false;
+  const DvmParamLineCache::Entry& e = cache.entries_[id - 1u];
+  if (e.side != side || e.text != text) return false;
+  DvmCall& c = call_;
+  if (e.arrays) {
+    // An array of the call with the name of one of the line's would have taken its elements.
+    for (const DvmParamSlot& old : c.params_) {
+      if (!old.array || old.side != side) continue;
+      const std::string_view old_name = std::string_view(c.chars_).substr(old.name_offset, old.name_size);
+      for (const DvmParamSlot& p : e.params) {
+        if (p.array && p.name_size == old.name_size &&
+            std::string_view(e.chars).substr(p.name_offset, p.name_size) == old_name) {
+          return false;
+        }
+      }
+    }
+  }
+  const DvmParamLineCache::Sizes at = sizes();
+  if (c.params_.capacity() == 0) c.params_.reserve(first_capacity);
+  for (DvmParamSlot p : e.params) {
+    p.line = line;
+    p.name_offset += to_u32(at.chars);
+    switch (p.kind) {
+      case DvmParamKind::handle: p.first += to_u32(at.handles); break;
+      case DvmParamKind::integer: p.first += to_u32(at.integers); break;
+      case DvmParamKind::real: p.first += to_u32(at.reals); break;
+      case DvmParamKind::text: p.first += to_u32(at.texts); break;
+    }
+    c.params_.push_back(p);
+  }
+  c.chars_.append(e.chars);
+  c.handles_.insert(c.handles_.end(), e.handles.begin(), e.handles.end());
+  c.integers_.insert(c.integers_.end(), e.integers.begin(), e.integers.end());
+  c.reals_.insert(c.reals_.end(), e.reals.begin(), e.reals.end());
+  for (auto [offset, size] : e.texts) c.texts_.emplace_back(offset + to_u32(at.chars), size);
+  ++cache.hits_;
+  return true;
+}
+
+void DvmCallBuilder::store(std::string_view text, DvmSide side, const DvmParamLineCache::Sizes& before) {
+  DvmParamLineCache& cache = *cache_;
+  if (text.size() > DvmParamLineCache::max_text) return;
+  if (cache.index_.empty()) cache.index_.assign(DvmParamLineCache::slots, 0);
+  std::uint16_t& id = cache.index_[DvmParamLineCache::slot_of(text, side)];
+  if (id == 0) {
+    if (cache.entries_.size() == DvmParamLineCache::capacity) return;
+    cache.entries_.emplace_back();
+    id = static_cast<std::uint16_t>(cache.entries_.size());
+  }
+  DvmParamLineCache::Entry& e = cache.entries_[id - 1u];
+  const DvmCall& c = call_;
+  e.text.assign(text);
+  e.side = side;
+  e.arrays = false;
+  e.params.assign(c.params_.begin() + static_cast<std::ptrdiff_t>(before.params), c.params_.end());
+  for (DvmParamSlot& p : e.params) {
+    e.arrays = e.arrays || p.array;
+    p.name_offset -= to_u32(before.chars);
+    switch (p.kind) {
+      case DvmParamKind::handle: p.first -= to_u32(before.handles); break;
+      case DvmParamKind::integer: p.first -= to_u32(before.integers); break;
+      case DvmParamKind::real: p.first -= to_u32(before.reals); break;
+      case DvmParamKind::text: p.first -= to_u32(before.texts); break;
+    }
+  }
+  e.chars.assign(c.chars_, before.chars);
+  e.handles.assign(c.handles_.begin() + static_cast<std::ptrdiff_t>(before.handles), c.handles_.end());
+  e.integers.assign(c.integers_.begin() + static_cast<std::ptrdiff_t>(before.integers), c.integers_.end());
+  e.reals.assign(c.reals_.begin() + static_cast<std::ptrdiff_t>(before.reals), c.reals_.end());
+  e.texts.assign(c.texts_.begin() + static_cast<std::ptrdiff_t>(before.texts), c.texts_.end());
+  for (auto& t : e.texts) t.first -= to_u32(before.chars);
+}
+
 void DvmCallBuilder::add_params(std::string_view text, std::uint64_t line, DvmSide side) {
+  if (cache_ != nullptr && replay(text, line, side)) return;
+  const DvmParamLineCache::Sizes before = sizes();
+  // Whether the line only added parameters of its own (then the cache may keep it).
+  bool own = true;
   // `(AMView)` / `(DisArray)` marks the parameter before it on the same line; other tokens
   // without '=' (`***`, `MPI_Group:`) are ignored.
   std::size_t marked = no_param;
@@ -196,12 +299,14 @@ void DvmCallBuilder::add_params(std::string_view text, std::uint64_t line, DvmSi
       text,
       [&](std::string_view name, std::string_view value) {
         marked = add_param(name, value, line, side);
+        own = own && marked != no_param && marked >= before.params;
       },
       [&](std::string_view token) {
         if (marked == no_param) return;
         if (token == "(AMView)") call_.params_[marked].marker = DvmPatternType::am_view;
         if (token == "(DisArray)") call_.params_[marked].marker = DvmPatternType::dis_array;
       });
+  if (cache_ != nullptr && own) store(text, side, before);
 }
 
 std::size_t DvmCallBuilder::add_param(std::string_view written, std::string_view value,

@@ -109,6 +109,7 @@ struct DvmTraceReader::Impl {
   std::deque<std::string> source_files;
   std::uint32_t last_source_file = std::numeric_limits<std::uint32_t>::max();
   std::optional<DvmEndEvent> end;
+  DvmParamLineCache param_lines;  ///< parameter lines met before: copied, not scanned again
   bool done = false;
 
   Impl(const std::string& path, DvmTraceForm requested) {
@@ -187,7 +188,7 @@ struct DvmTraceReader::Impl {
 
   bool next(DvmCall& call) {
     if (done) return false;
-    DvmCallBuilder builder(call);
+    DvmCallBuilder builder(call, &param_lines);
     builder.reset();
     DvmLine line;
     // The call line.
