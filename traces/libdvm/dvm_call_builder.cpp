@@ -196,8 +196,13 @@ std::size_t DvmParamLineCache::slot_of(std::string_view text, DvmSide side) {
   std::size_t n = text.size();
   for (; n >= 8; n -= 8, p += 8) h = (h ^ load_word<std::uint64_t>(p)) * 0xC2B2AE3D27D4EB4FULL;
   if (n > 0) {
+    // The last eight characters (overlapping the words above), or the few of a short line.
     std::uint64_t tail = 0;
-    std::memcpy(&tail, p, n);
+    if (text.size() >= 8) {
+      tail = load_word<std::uint64_t>(text.data() + text.size() - 8);
+    } else {
+      for (; n > 0; --n, ++p) tail = (tail << 8) | static_cast<unsigned char>(*p);
+    }
     h = (h ^ tail) * 0xC2B2AE3D27D4EB4FULL;
   }
   h ^= h >> 29;
@@ -216,7 +221,10 @@ bool DvmCallBuilder::replay(std::string_view text, std::uint64_t line, DvmSide s
   const std::uint16_t id = cache.index_[DvmParamLineCache::slot_of(text, side)];
   if (id == 0) return false;
   const DvmParamLineCache::Entry& e = cache.entries_[id - 1u];
-  if (e.side != side || e.text != text) return false;
+  if (e.side != side || e.text.size() != text.size() ||
+      std::memcmp(e.text.data(), text.data(), text.size()) != 0) {
+    return false;
+  }
   DvmCall& c = call_;
   if (e.arrays) {
     // An array of the call with the name of one of the line's would have taken its elements.
@@ -245,9 +253,10 @@ bool DvmCallBuilder::replay(std::string_view text, std::uint64_t line, DvmSide s
     c.params_.push_back(p);
   }
   c.chars_.append(e.chars);
-  c.handles_.insert(c.handles_.end(), e.handles.begin(), e.handles.end());
-  c.integers_.insert(c.integers_.end(), e.integers.begin(), e.integers.end());
-  c.reals_.insert(c.reals_.end(), e.reals.begin(), e.reals.end());
+  // Most lines hold handles and integers only: the other buffers are left alone.
+  if (!e.handles.empty()) c.handles_.insert(c.handles_.end(), e.handles.begin(), e.handles.end());
+  if (!e.integers.empty()) c.integers_.insert(c.integers_.end(), e.integers.begin(), e.integers.end());
+  if (!e.reals.empty()) c.reals_.insert(c.reals_.end(), e.reals.begin(), e.reals.end());
   for (auto [offset, size] : e.texts) c.texts_.emplace_back(offset + to_u32(at.chars), size);
   ++cache.hits_;
   return true;
