@@ -7,6 +7,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <chrono>
 #include <cstring>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "traces/line_reader.hpp"
+#include "traces/ti/ti_parser.hpp"
 #include "traces/trace_error.hpp"
 
 #include "tests/support/files.hpp"
@@ -31,6 +33,9 @@ using augur::traces::MpTraceSource;
 using augur::traces::TraceError;
 using augur::traces::ti::datatype_size;
 using augur::traces::ti::open_ti_trace;
+using augur::traces::ti::TiLineParser;
+using augur::traces::ti::TiLineSource;
+using augur::traces::ti::TiRankState;
 
 namespace {
 
@@ -723,6 +728,126 @@ TEST_SUITE("unit") {
 // The reader converts plain integers and short decimals ("2.33722e+06") without from_chars
 // (one pass; Clinger's exact fast path for decimals); every field must come out bit for bit as
 // from_chars reads it (strtod's value, truncated for counts), whatever its spelling.
+namespace {
+
+/// What the general path (split, rank_field, parse) makes of `line` for rank state.rank: the
+/// record, or "skipped", "rank N" (another rank's line) or the error message.
+std::string general_ti(const TiLineParser& parser_in, std::string_view line, TiRankState& state, MpRecord& out) {
+  TiLineParser parser = parser_in;
+  const std::string file = "rank.txt";
+  const TiLineSource source{file, 7};
+  try {
+    if (!parser.split(line)) return "skipped";
+    const std::int32_t owner = parser.rank_field(source);
+    if (owner != state.rank) return "rank " + std::to_string(owner);
+    parser.parse(source, state, out);
+    return "record";
+  } catch (const TraceError& error) {
+    return error.what();
+  }
+}
+
+/// Every field of two records, the amount bit for bit (the one-pass path leaves `line` unset).
+void check_same_record(const MpRecord& a, const MpRecord& b) {
+  CHECK(a.kind == b.kind);
+  CHECK(a.rank == b.rank);
+  CHECK(a.peer == b.peer);
+  CHECK(a.peer2 == b.peer2);
+  CHECK(a.tag == b.tag);
+  CHECK(a.root == b.root);
+  CHECK(a.bytes == b.bytes);
+  CHECK(a.bytes2 == b.bytes2);
+  CHECK(a.count == b.count);
+  CHECK(std::bit_cast<std::uint64_t>(a.amount) == std::bit_cast<std::uint64_t>(b.amount));
+  CHECK(a.counts.empty());
+  CHECK(b.counts.empty());
+  CHECK(a.text.empty());
+  CHECK(b.text.empty());
+}
+
+}  // namespace
+
+TEST_CASE("TI lines: the one-pass path reads common lines as the general path does and leaves it the rest") {
+  // Rank 0 of 4 ranks. `true`: the one-pass path must take the line; `false`: it must leave it
+  // (to an error, another rank's line, a form it does not read) — the general path's verdict is
+  // then the reader's.
+  const std::vector<std::pair<std::string, bool>> lines{
+      {"0 compute 27160", true}, {"0 compute 3.52689e+07", true}, {"0 compute 0", true},
+      {"0 sleep 0.5", true}, {"0 isend 2 99 4000 0", true}, {"0 irecv 1 1010 4000", true},
+      {"0 send 3 0 18446744073709551 6", true}, {"0 recv 3 7 12 2 ", true}, {"0 wait 0 2 99", true},
+      {"0 test 3 0 5", true}, {"0 waitall", true}, {"0 waitall 2", true}, {"0 waitall ", true},
+      {"0 allreduce 1 0 1 ", true}, {"0 allreduce 8 12.5", true}, {"0 scan 2 0 6", true},
+      {"0 exscan 2 0", true}, {"0 bcast 1 0 4 ", true}, {"0 bcast 1", true}, {"0 bcast 1 3", true},
+      {"0 reduce 1 0 0 1", true}, {"0 reduce 4 2e3", true}, {"0 barrier", true}, {"0 barrier  ", true},
+      {"0 finalize", true}, {"0 sendRecv 62500 3 62500 1 0 0", true}, {"0 sendRecv 62500 3 62500 1", true},
+      {"0 sendRecv 1 3 2 1 6", true}, {"00 compute 5", true},
+      // Left to the general path: it reads them (other forms) ...
+      {"0  compute 5", false}, {"0 compute\t5", false}, {"\t0 compute 5", false}, {" 0 compute 5", false},
+      {"0 irecv -1 0 10", false}, {"0 isend 1 -3 10", false}, {"0 isend 1 0 1e3", false},
+      {"0 send 3 0 18446744073709551615", false}, {"0 compute +5", false}, {"0 compute 1.", false},
+      {"0 compute 12345678901234567", false}, {"0 init", false}, {"0 init 1", false},
+      {"0 location a.c 3", false}, {"0 gatherv 1 1 1 1 1", false}, {"0 comm_split 1 2", false},
+      {"0 wait 0 2 1234567890", false}, {"0 compute 5 ", true},
+      // ... or reports them, or skips them.
+      {"1 compute 5", false}, {"0 isend 4 0 10", false}, {"0 isend 1 0 10 99", false},
+      {"0 compute -5", false}, {"0 compute 1e400", false}, {"0 compute 5 6", false}, {"0 wait 0 2", false},
+      {"0 waitall 2 3", false}, {"0 bcast 1 0 4 5", false}, {"0 isend 1 0 18446744073709551615 6", false},
+      {"0 computer 5", false}, {"0 compute", false}, {"0", false}, {"0 ", false}, {"# comment", false},
+      {"", false}, {"x compute 5", false}, {"0 barrier 1", false}, {"0 sendRecv 1 3 2 1 6 6 6", false}};
+  for (const unsigned type_size : {1U, 8U}) {
+    const TiLineParser parser(4);
+    for (const auto& [text, fast] : lines) {
+      const std::string& line = text;
+      CAPTURE(line);
+      CAPTURE(type_size);
+      TiRankState state;
+      state.default_type_size = type_size;
+      MpRecord quick;
+      quick.line = 99;
+      const bool took = parser.parse_common(line, state, quick);
+      CHECK(took == fast);
+      MpRecord general;
+      const std::string verdict = general_ti(parser, line, state, general);
+      if (took) {
+        REQUIRE(verdict == "record");
+        CHECK(quick.line == 0);  // left to the caller
+        quick.line = general.line;
+        check_same_record(quick, general);
+      }
+    }
+  }
+  // Every line of the sample traces: what the one-pass path takes, the general path reads the
+  // same; and it takes nearly all of them.
+  std::size_t total = 0;
+  std::size_t taken = 0;
+  for (const auto& entry : fs::directory_iterator(samples)) {
+    if (!entry.is_directory()) continue;
+    for (const auto& file : fs::directory_iterator(entry.path())) {
+      const std::string name = file.path().filename().string();
+      if (!name.starts_with("rank")) continue;
+      CAPTURE(file.path().string());
+      const TiLineParser parser(64);
+      augur::traces::LineReader reader(file.path().string());
+      std::string_view line;
+      while (reader.next(line)) {
+        TiRankState state;
+        state.rank = std::atoi(std::string(line.substr(0, line.find(' '))).c_str());
+        MpRecord quick;
+        const bool took = parser.parse_common(line, state, quick);
+        ++total;
+        if (!took) continue;
+        ++taken;
+        MpRecord general;
+        REQUIRE(general_ti(parser, line, state, general) == "record");
+        quick.line = general.line;
+        check_same_record(quick, general);
+      }
+    }
+  }
+  CHECK(total > 1000000);
+  CHECK(taken * 100 >= total * 95);
+}
+
 TEST_CASE("TI numbers: the reader's fast conversions equal from_chars bit for bit") {
   TempDir dir;
   std::vector<std::string> amounts{"0",        "7",          "2105",         "999999999999999",

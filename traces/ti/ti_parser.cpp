@@ -511,6 +511,179 @@ bool starts_with_integer(std::string_view line) {
   return parse_int(line.substr(first, last - first), value) == NumberStatus::ok;
 }
 
+namespace {
+
+/// ` <digits>` at `at`, up to `max_digits` digits ending at a space or `end`: true with the
+/// value, `at` after the digits; false otherwise (nothing consumed that matters: the line then
+/// goes to the general path).
+template <std::size_t max_digits, typename T>
+inline bool common_digits(const char*& at, const char* end, T& value) {
+  if (end - at < 2 || *at != ' ') return false;
+  const char* p = at + 1;
+  const char* const first = p;
+  T result = 0;
+  while (p != end) {
+    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
+    if (digit > 9) break;
+    result = static_cast<T>(result * 10 + digit);
+    ++p;
+  }
+  const auto digits = static_cast<std::size_t>(p - first);
+  if (digits == 0 || digits > max_digits || (p != end && *p != ' ')) return false;
+  value = result;
+  at = p;
+  return true;
+}
+
+/// ` <rank>`: an existing rank (0 ≤ value < rank_count).
+inline bool common_rank(const char*& at, const char* end, int rank_count, std::int32_t& value) {
+  std::uint32_t v = 0;
+  if (!common_digits<9>(at, end, v) || v >= static_cast<std::uint32_t>(rank_count)) return false;
+  value = static_cast<std::int32_t>(v);
+  return true;
+}
+
+/// ` <int32>` without a sign (|value| < 10^9).
+inline bool common_int(const char*& at, const char* end, std::int32_t& value) {
+  std::uint32_t v = 0;
+  if (!common_digits<9>(at, end, v)) return false;
+  value = static_cast<std::int32_t>(v);
+  return true;
+}
+
+/// ` <amount>` in exact_decimal's form.
+inline bool common_amount(const char*& at, const char* end, double& value) {
+  if (end - at < 2 || *at != ' ') return false;
+  const char* p = at + 1;
+  if (!exact_decimal(p, end, value) || (p != end && *p != ' ')) return false;
+  at = p;
+  return true;
+}
+
+/// Nothing but blanks from `at` on (the tracer ends collective lines with a space).
+inline bool only_blanks(const char* at, const char* end) {
+  while (at != end && is_blank(*at)) ++at;
+  return at == end;
+}
+
+/// The size of the datatype field if one follows, else `fallback`; false for an unknown one.
+inline bool common_type(const char*& at, const char* end, unsigned fallback, unsigned& size) {
+  size = fallback;
+  if (only_blanks(at, end)) return true;
+  std::int32_t id = 0;
+  if (!common_int(at, end, id)) return false;
+  size = datatype_size(id);
+  return size != 0;
+}
+
+/// count × the size of the datatype field if one follows (else `fallback`); false for an
+/// unknown datatype or a product beyond 64 bits.
+inline bool common_bytes(const char*& at, const char* end, std::uint64_t count, unsigned fallback,
+                         std::uint64_t& bytes) {
+  unsigned size = 0;
+  return common_type(at, end, fallback, size) && !__builtin_mul_overflow(count, std::uint64_t{size}, &bytes);
+}
+
+}  // namespace
+
+bool TiLineParser::parse_common(std::string_view line, const TiRankState& state, MpRecord& out) const {
+  const char* at = line.data();
+  const char* const end = at + line.size();
+  // The rank, plain digits, which must be this rank's.
+  std::uint32_t owner = 0;
+  const char* p = at;
+  while (p != end) {
+    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
+    if (digit > 9) break;
+    owner = owner * 10 + digit;
+    ++p;
+  }
+  if (p == at || p - at > 9 || p == end || *p != ' ' || owner != static_cast<std::uint32_t>(state.rank)) return false;
+  const char* const keyword_start = p + 1;
+  const char* const keyword_end = find_blank(keyword_start, end);
+  const ActionInfo* action =
+      find_action(std::string_view(keyword_start, static_cast<std::size_t>(keyword_end - keyword_start)));
+  if (action == nullptr) return false;
+  at = keyword_end;
+  const int ranks = rank_count_;
+  const unsigned fallback = state.default_type_size;
+  MpRecord r;
+  r.kind = action->kind;
+  r.rank = state.rank;
+  switch (action->kind) {
+    case MpOpKind::compute:
+    case MpOpKind::sleep:
+      if (!common_amount(at, end, r.amount)) return false;
+      break;
+    case MpOpKind::send:
+    case MpOpKind::isend:
+    case MpOpKind::recv:
+    case MpOpKind::irecv: {
+      std::uint64_t count = 0;
+      if (!common_rank(at, end, ranks, r.peer) || !common_int(at, end, r.tag) || !common_digits<19>(at, end, count) ||
+          !common_bytes(at, end, count, fallback, r.bytes)) {
+        return false;
+      }
+      break;
+    }
+    case MpOpKind::wait:
+    case MpOpKind::test:
+      if (!common_rank(at, end, ranks, r.peer) || !common_rank(at, end, ranks, r.peer2) || !common_int(at, end, r.tag)) {
+        return false;
+      }
+      break;
+    case MpOpKind::waitall:
+      if (!only_blanks(at, end) && !common_digits<19>(at, end, r.count)) return false;
+      break;
+    case MpOpKind::send_recv: {
+      std::uint64_t send_count = 0;
+      std::uint64_t recv_count = 0;
+      unsigned send_type = 0;
+      unsigned recv_type = 0;
+      if (!common_digits<19>(at, end, send_count) || !common_rank(at, end, ranks, r.peer) ||
+          !common_digits<19>(at, end, recv_count) || !common_rank(at, end, ranks, r.peer2) ||
+          !common_type(at, end, fallback, send_type) || !common_type(at, end, fallback, recv_type) ||
+          __builtin_mul_overflow(send_count, std::uint64_t{send_type}, &r.bytes) ||
+          __builtin_mul_overflow(recv_count, std::uint64_t{recv_type}, &r.bytes2)) {
+        return false;
+      }
+      break;
+    }
+    case MpOpKind::barrier:
+    case MpOpKind::finalize:
+      break;
+    case MpOpKind::bcast: {
+      std::uint64_t count = 0;
+      if (!common_digits<19>(at, end, count)) return false;
+      if (!only_blanks(at, end) && !common_rank(at, end, ranks, r.root)) return false;
+      if (!common_bytes(at, end, count, fallback, r.bytes)) return false;
+      break;
+    }
+    case MpOpKind::reduce: {
+      std::uint64_t count = 0;
+      if (!common_digits<19>(at, end, count) || !common_amount(at, end, r.amount)) return false;
+      if (!only_blanks(at, end) && !common_rank(at, end, ranks, r.root)) return false;
+      if (!common_bytes(at, end, count, fallback, r.bytes)) return false;
+      break;
+    }
+    case MpOpKind::allreduce:
+    case MpOpKind::scan:
+    case MpOpKind::exscan: {
+      std::uint64_t count = 0;
+      if (!common_digits<19>(at, end, count) || !common_amount(at, end, r.amount) ||
+          !common_bytes(at, end, count, fallback, r.bytes)) {
+        return false;
+      }
+      break;
+    }
+    default:
+      return false;  // state changes, per-rank lists, texts: the general path
+  }
+  if (!only_blanks(at, end)) return false;  // a field too many: the general path reports it
+  out = r;
+  return true;
+}
+
 bool TiLineParser::split(std::string_view line) {
   line_ = line;
   const char* at = line.data();

@@ -47,6 +47,15 @@ class TiLineParser {
   /// Parses the action of the line last split into `out` (rank = state.rank); throws TraceError.
   void parse(const TiLineSource& source, TiRankState& state, MpRecord& out) const;
 
+  /// The common line in one pass, without `split`: `<rank> <action> <field>...` of rank
+  /// `state.rank`, fields separated by one space, each plain decimal digits (an amount as
+  /// `exact_decimal` reads it), for the point-to-point actions, waits, computations and the
+  /// collectives without per-rank lists. True when `line` is such a line and `out` holds its
+  /// record, exactly what `split` and `parse` give (`out.line` left to the caller); false for
+  /// anything else — another rank, blanks elsewhere, signs, a field too many or too few, a value
+  /// out of range, another action — which the general path then reads (and reports).
+  bool parse_common(std::string_view line, const TiRankState& state, MpRecord& out) const;
+
  private:
   int rank_count_;
   std::string_view line_;     ///< the line last split

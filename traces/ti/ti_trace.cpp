@@ -71,6 +71,11 @@ class TiTrace final : public MpTraceSource {
     if (!c.reader) open(rank, c);
     std::string_view line;
     while (c.reader->next(line)) {
+      // Most lines take the one-pass path; the rest (and every error) the general one.
+      if (parser_.parse_common(line, c.state, out)) {
+        out.line = c.reader->line_number();
+        return true;
+      }
       if (!parser_.split(line)) continue;
       const TiLineSource source{c.path, c.reader->line_number()};
       const std::int32_t owner = parser_.rank_field(source);
