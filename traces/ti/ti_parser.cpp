@@ -607,7 +607,9 @@ bool TiLineParser::parse_common(std::string_view line, const TiRankState& state,
   at = keyword_end;
   const int ranks = rank_count_;
   const unsigned fallback = state.default_type_size;
-  MpRecord r;
+  // Written in place: on a refusal the general path starts the record afresh.
+  MpRecord& r = out;
+  r = MpRecord{};
   r.kind = action->kind;
   r.rank = state.rank;
   switch (action->kind) {
@@ -679,9 +681,7 @@ bool TiLineParser::parse_common(std::string_view line, const TiRankState& state,
     default:
       return false;  // state changes, per-rank lists, texts: the general path
   }
-  if (!only_blanks(at, end)) return false;  // a field too many: the general path reports it
-  out = r;
-  return true;
+  return only_blanks(at, end);  // else a field too many: the general path reports it
 }
 
 bool TiLineParser::split(std::string_view line) {

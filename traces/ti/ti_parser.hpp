@@ -53,7 +53,8 @@ class TiLineParser {
   /// collectives without per-rank lists. True when `line` is such a line and `out` holds its
   /// record, exactly what `split` and `parse` give (`out.line` left to the caller); false for
   /// anything else — another rank, blanks elsewhere, signs, a field too many or too few, a value
-  /// out of range, another action — which the general path then reads (and reports).
+  /// out of range, another action — which the general path then reads (and reports); `out` is
+  /// then unspecified.
   bool parse_common(std::string_view line, const TiRankState& state, MpRecord& out) const;
 
  private:
