@@ -13,6 +13,7 @@
 #include <climits>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "traces/trace_error.hpp"
 
@@ -286,12 +287,34 @@ LineReader::LineReader(const std::string& path, std::size_t buffer_size)
     : impl_(std::make_unique<Impl>(path, buffer_size)) {}
 
 LineReader::~LineReader() = default;
-LineReader::LineReader(LineReader&&) noexcept = default;
-LineReader& LineReader::operator=(LineReader&&) noexcept = default;
+LineReader::LineReader(LineReader&& other) noexcept
+    : cursor_(std::exchange(other.cursor_, nullptr)),
+      limit_(std::exchange(other.limit_, nullptr)),
+      line_number_(std::exchange(other.line_number_, 0)),
+      impl_(std::move(other.impl_)) {}
 
-bool LineReader::next(std::string_view& line) { return impl_->next(line); }
+LineReader& LineReader::operator=(LineReader&& other) noexcept {
+  cursor_ = std::exchange(other.cursor_, nullptr);
+  limit_ = std::exchange(other.limit_, nullptr);
+  line_number_ = std::exchange(other.line_number_, 0);
+  impl_ = std::move(other.impl_);
+  return *this;
+}
 
-std::uint64_t LineReader::line_number() const { return impl_->line_number; }
+bool LineReader::next_from_file(std::string_view& line) {
+  Impl& impl = *impl_;
+  // Hand the inline scan's position back: [cursor_, limit_) held no newline.
+  if (cursor_ != nullptr) {
+    impl.begin = static_cast<std::size_t>(cursor_ - impl.buf.get());
+    impl.scan = impl.end;
+  }
+  impl.line_number = line_number_;
+  const bool got = impl.next(line);
+  line_number_ = impl.line_number;
+  cursor_ = impl.buf.get() + impl.begin;
+  limit_ = impl.buf.get() + impl.end;
+  return got;
+}
 
 const std::string& LineReader::path() const { return impl_->path; }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -28,15 +29,38 @@ class LineReader {
   LineReader& operator=(LineReader&&) noexcept;
 
   /// Next line without its end-of-line characters; false at end of file. The view is valid
-  /// until the next call. Throws TraceError on a decompression error.
-  bool next(std::string_view& line);
+  /// until the next call. Throws TraceError on a decompression error. A line already in the
+  /// buffer is found here, inline (one memchr); refills and the last line go out of line.
+  bool next(std::string_view& line) {
+    if (cursor_ != limit_) {
+      const void* newline = std::memchr(cursor_, '\n', static_cast<std::size_t>(limit_ - cursor_));
+      if (newline != nullptr) {
+        const char* const stop = static_cast<const char*>(newline);
+        std::size_t length = static_cast<std::size_t>(stop - cursor_);
+        if (length > 0 && stop[-1] == '\r') --length;
+        line = std::string_view(cursor_, length);
+        cursor_ = stop + 1;
+        ++line_number_;
+        return true;
+      }
+    }
+    return next_from_file(line);
+  }
   /// 1-based number of the line last returned.
-  std::uint64_t line_number() const;
+  std::uint64_t line_number() const { return line_number_; }
   const std::string& path() const;
 
   struct Impl;
 
  private:
+  /// next() when the buffer holds no complete line: refills it (or returns the last line).
+  bool next_from_file(std::string_view& line);
+
+  /// The buffer's bytes not returned yet, [cursor_, limit_), of which no complete line was
+  /// looked for beyond what next() found (the implementation's `begin` and `end`).
+  const char* cursor_ = nullptr;
+  const char* limit_ = nullptr;
+  std::uint64_t line_number_ = 0;
   std::unique_ptr<Impl> impl_;
 };
 
