@@ -16,8 +16,10 @@
 #include "traces/trace_error.hpp"
 
 #include "tests/support/files.hpp"
+#include "tests/support/mp_records.hpp"
 
 namespace fs = std::filesystem;
+using augur::test::check_same_record;
 using augur::test::TempDir;
 using augur::test::write_file;
 using augur::traces::MpOpKind;
@@ -43,20 +45,6 @@ std::vector<MpRecord> read_rank(MpTraceSource& source, int rank) {
   return records;
 }
 
-/// Every field of two records (counts and text are empty in this workload, checked on read).
-void check_same(const MpRecord& file, const MpRecord& generated) {
-  CHECK(file.kind == generated.kind);
-  CHECK(file.rank == generated.rank);
-  CHECK(file.peer == generated.peer);
-  CHECK(file.peer2 == generated.peer2);
-  CHECK(file.tag == generated.tag);
-  CHECK(file.root == generated.root);
-  CHECK(file.bytes == generated.bytes);
-  CHECK(file.bytes2 == generated.bytes2);
-  CHECK(file.count == generated.count);
-  CHECK(file.amount == generated.amount);
-  CHECK(file.line == generated.line);
-}
 
 void check_files_match_source(const SyntheticSpec& spec, int zstd_level) {
   const TempDir dir;
@@ -78,7 +66,7 @@ void check_files_match_source(const SyntheticSpec& spec, int zstd_level) {
     REQUIRE(a.size() == b.size());
     for (std::size_t i = 0; i < a.size(); ++i) {
       CAPTURE(i);
-      check_same(a[i], b[i]);
+      check_same_record(a[i], b[i]);
     }
     total += a.size();
   }

@@ -237,9 +237,9 @@ std::string ranks_phrase(int rank_count) {
 /// case, in one pass over the characters. Otherwise false, `p` at the field's end, for the
 /// general conversion of the whole field. (Digits beyond `max_digits` wrap T harmlessly: the
 /// value is then discarded.)
-template <std::size_t max_digits, typename T>
-bool scan_digits(const char*& p, const char* end, T& value) {
-  const char* const start = p;
+/// The decimal digits from `p` on as a number (wrapping past T's range): `p` moves past them.
+template <typename T>
+inline T read_digits(const char*& p, const char* end) {
   T result = 0;
   while (p != end) {
     const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
@@ -247,6 +247,13 @@ bool scan_digits(const char*& p, const char* end, T& value) {
     result = static_cast<T>(result * 10 + digit);
     ++p;
   }
+  return result;
+}
+
+template <std::size_t max_digits, typename T>
+bool scan_digits(const char*& p, const char* end, T& value) {
+  const char* const start = p;
+  const T result = read_digits<T>(p, end);
   const auto digits = static_cast<std::size_t>(p - start);
   if (digits != 0 && digits <= max_digits && (p == end || is_blank(*p))) {
     value = result;
@@ -521,13 +528,7 @@ inline bool common_digits(const char*& at, const char* end, T& value) {
   if (end - at < 2 || *at != ' ') return false;
   const char* p = at + 1;
   const char* const first = p;
-  T result = 0;
-  while (p != end) {
-    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
-    if (digit > 9) break;
-    result = static_cast<T>(result * 10 + digit);
-    ++p;
-  }
+  const T result = read_digits<T>(p, end);
   const auto digits = static_cast<std::size_t>(p - first);
   if (digits == 0 || digits > max_digits || (p != end && *p != ' ')) return false;
   value = result;
@@ -590,14 +591,8 @@ bool TiLineParser::parse_common(std::string_view line, const TiRankState& state,
   const char* at = line.data();
   const char* const end = at + line.size();
   // The rank, plain digits, which must be this rank's.
-  std::uint32_t owner = 0;
   const char* p = at;
-  while (p != end) {
-    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
-    if (digit > 9) break;
-    owner = owner * 10 + digit;
-    ++p;
-  }
+  const auto owner = read_digits<std::uint32_t>(p, end);
   if (p == at || p - at > 9 || p == end || *p != ' ' || owner != static_cast<std::uint32_t>(state.rank)) return false;
   const char* const keyword_start = p + 1;
   const char* const keyword_end = find_blank(keyword_start, end);
