@@ -244,12 +244,7 @@ bool DvmCallBuilder::replay(std::string_view text, std::uint64_t line, DvmSide s
   for (DvmParamSlot p : e.params) {
     p.line = line;
     p.name_offset += to_u32(at.chars);
-    switch (p.kind) {
-      case DvmParamKind::handle: p.first += to_u32(at.handles); break;
-      case DvmParamKind::integer: p.first += to_u32(at.integers); break;
-      case DvmParamKind::real: p.first += to_u32(at.reals); break;
-      case DvmParamKind::text: p.first += to_u32(at.texts); break;
-    }
+    p.first += at.values(p.kind);
     c.params_.push_back(p);
   }
   c.chars_.append(e.chars);
@@ -281,12 +276,7 @@ void DvmCallBuilder::store(std::string_view text, DvmSide side, const DvmParamLi
   for (DvmParamSlot& p : e.params) {
     e.arrays = e.arrays || p.array;
     p.name_offset -= to_u32(before.chars);
-    switch (p.kind) {
-      case DvmParamKind::handle: p.first -= to_u32(before.handles); break;
-      case DvmParamKind::integer: p.first -= to_u32(before.integers); break;
-      case DvmParamKind::real: p.first -= to_u32(before.reals); break;
-      case DvmParamKind::text: p.first -= to_u32(before.texts); break;
-    }
+    p.first -= before.values(p.kind);
   }
   e.chars.assign(c.chars_, before.chars);
   e.handles.assign(c.handles_.begin() + static_cast<std::ptrdiff_t>(before.handles), c.handles_.end());
@@ -355,13 +345,7 @@ std::size_t DvmCallBuilder::add_param(std::string_view written, std::string_view
   // back wider than it was written (a store-forwarding stall on every parameter).
   const auto name_size = static_cast<std::uint16_t>(
       std::min<std::size_t>(base.size(), std::numeric_limits<std::uint16_t>::max()));
-  std::uint32_t first = 0;
-  switch (kind) {
-    case DvmParamKind::handle: first = to_u32(c.handles_.size()); break;
-    case DvmParamKind::integer: first = to_u32(c.integers_.size()); break;
-    case DvmParamKind::real: first = to_u32(c.reals_.size()); break;
-    case DvmParamKind::text: first = to_u32(c.texts_.size()); break;
-  }
+  const std::uint32_t first = sizes().values(kind);
   DvmParamSlot& slot = c.params_.emplace_back();
   slot.line = line;
   slot.name_offset = to_u32(c.chars_.size());

@@ -51,6 +51,16 @@ class DvmParamLineCache {
   /// The buffers' sizes before a line.
   struct Sizes {
     std::size_t params, chars, handles, integers, reals, texts;
+    /// The size of the value vector of `kind` (where a parameter of that kind starts).
+    std::uint32_t values(DvmParamKind kind) const {
+      switch (kind) {
+        case DvmParamKind::handle: return static_cast<std::uint32_t>(handles);
+        case DvmParamKind::integer: return static_cast<std::uint32_t>(integers);
+        case DvmParamKind::real: return static_cast<std::uint32_t>(reals);
+        case DvmParamKind::text: break;
+      }
+      return static_cast<std::uint32_t>(texts);
+    }
   };
   static std::size_t slot_of(std::string_view text, DvmSide side);
 

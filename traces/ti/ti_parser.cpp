@@ -231,12 +231,6 @@ std::string ranks_phrase(int rank_count) {
   return std::to_string(rank_count) + (rank_count == 1 ? " rank" : " ranks");
 }
 
-
-/// Reads the field at `p` (a non-blank) to its end (the next blank or `end`), converting it on
-/// the way: true, with its value, when it is 1 to `max_digits` plain decimal digits — the common
-/// case, in one pass over the characters. Otherwise false, `p` at the field's end, for the
-/// general conversion of the whole field. (Digits beyond `max_digits` wrap T harmlessly: the
-/// value is then discarded.)
 /// The decimal digits from `p` on as a number (wrapping past T's range): `p` moves past them.
 template <typename T>
 inline T read_digits(const char*& p, const char* end) {
@@ -250,6 +244,11 @@ inline T read_digits(const char*& p, const char* end) {
   return result;
 }
 
+/// Reads the field at `p` (a non-blank) to its end (the next blank or `end`), converting it on
+/// the way: true, with its value, when it is 1 to `max_digits` plain decimal digits — the common
+/// case, in one pass over the characters. Otherwise false, `p` at the field's end, for the
+/// general conversion of the whole field. (Digits beyond `max_digits` wrap T harmlessly: the
+/// value is then discarded.)
 template <std::size_t max_digits, typename T>
 bool scan_digits(const char*& p, const char* end, T& value) {
   const char* const start = p;
