@@ -14,6 +14,9 @@ namespace augur::engine {
 struct PerLpRecords {
   const void* base = nullptr;
   std::size_t bytes = 0;
+  /// The array holds one `const char*` per LP (bytes = its size): what is prefetched is the cache
+  /// line each points at (a null pointer is skipped) — say, where a trace's next action is read.
+  bool pointers = false;
 };
 
 /// Called by the scheduler for every event, in the deterministic global order.

@@ -174,7 +174,7 @@ void Scheduler::collect_per_lp_records(const Program& program) {
     if (r.base != nullptr && r.bytes != 0 && per_lp_count_ < max_per_lp_records) per_lp_[per_lp_count_++] = r;
   };
   add(PerLpRecords{lps_.data(), sizeof(LogicalProcess)});
-  add(program.per_lp_records());
+  for (const PerLpRecords& r : program.per_lp_records()) add(r);
   for (const Observer* o : observers_) add(o->per_lp_records());
   std::size_t bytes = 0;
   for (std::size_t i = 0; i < per_lp_count_; ++i) bytes += per_lp_[i].bytes * lps_.size();

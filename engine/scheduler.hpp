@@ -184,6 +184,11 @@ class Scheduler {
     const std::size_t lp = ready_lp(queue_top<ring>());
     for (std::size_t i = 0; i < per_lp_count_; ++i) {
       const PerLpRecords& r = per_lp_[i];
+      if (r.pointers) {
+        const char* at = static_cast<const char* const*>(r.base)[lp];
+        if (at != nullptr) prefetch_line(at);  // one line: a TI action is 20–30 characters
+        continue;
+      }
       const char* first = static_cast<const char*>(r.base) + lp * r.bytes;
       for (std::size_t at = 0; at < r.bytes; at += 64) prefetch_line(first + at);
       prefetch_line(first + r.bytes - 1);

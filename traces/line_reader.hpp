@@ -46,6 +46,9 @@ class LineReader {
     }
     return next_from_file(line);
   }
+  /// Where the bytes not returned yet start in the buffer (valid until the next call; a hint for
+  /// prefetching them: at the buffer's end when a refill is due).
+  const char* unread() const { return cursor_; }
   /// 1-based number of the line last returned.
   std::uint64_t line_number() const { return line_number_; }
   const std::string& path() const;

@@ -806,6 +806,14 @@ StepResult MpProgram::run_op(LpId lp, const Op& op, engine::Scheduler& s) {
   return StepResult::advanced;
 }
 
+std::vector<engine::PerLpRecords> MpProgram::per_lp_records() const {
+  std::vector<engine::PerLpRecords> records{{ranks_.data(), sizeof(Rank)}};
+  const traces::MpPrefetchHints hints = trace_.prefetch_hints();
+  if (hints.records != nullptr) records.push_back({hints.records, hints.record_bytes});
+  if (hints.text != nullptr) records.push_back({hints.text, sizeof(const char*), true});
+  return records;
+}
+
 engine::WaitInfo MpProgram::waits_for(LpId lp) const {
   const Rank& r = ranks_[lp];
   engine::WaitInfo w;

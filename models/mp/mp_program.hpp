@@ -51,7 +51,8 @@ class MpProgram final : public engine::Program {
   engine::StepResult step(LpId lp, engine::Scheduler& scheduler) override;
   engine::WaitInfo waits_for(LpId lp) const override;
   std::string describe(LpId lp) const override;
-  engine::PerLpRecords per_lp_records() const override { return {ranks_.data(), sizeof(Rank)}; }
+  /// Its ranks' records and what its trace source reads per rank (MpPrefetchHints).
+  std::vector<engine::PerLpRecords> per_lp_records() const override;
 
   /// Problems that did not stop the run (unmatched messages, waits on nothing, ...), in order.
   const std::vector<std::string>& warnings() const { return warnings_; }

@@ -64,8 +64,14 @@ class ToyProgram final : public Program {
     return w;
   }
   std::string describe(LpId lp) const override { return "  toy LP " + std::to_string(lp) + "\n"; }
+  std::vector<PerLpRecords> per_lp_records() const override {
+    ++records_asked;
+    return records;
+  }
 
   std::vector<std::string> order;
+  std::vector<PerLpRecords> records;  ///< what per_lp_records() declares
+  mutable int records_asked = 0;
 
  private:
   static std::string fmt(LpId lp, const char* what, double t) {
@@ -260,6 +266,27 @@ TEST_CASE("Scheduler asks for the per-LP records once per run; prefetching them 
   CHECK(r.outcome == RunOutcome::completed);
   CHECK(large.asked == 1);
   CHECK(small.asked == 1);
+  CHECK(p.records_asked == 1);
+  CHECK(stepped_lps(p) == expected);
+}
+
+TEST_CASE("Scheduler prefetches what a program's per-LP pointers point at, nulls skipped, order kept") {
+  // The program declares a record array and an array of one pointer per LP (a trace's next
+  // text): every third pointer null, the others into a buffer. The run asks once and steps in
+  // the same order as without any records.
+  std::vector<std::string> expected;
+  ToyProgram p(random_compute_scripts(3000, expected));
+  const std::vector<char> records(3000 * 128, 'r');
+  const std::string text(3000 * 16, 't');
+  std::vector<const char*> next_text(3000, nullptr);
+  for (std::size_t i = 0; i < next_text.size(); ++i) {
+    if (i % 3 != 0) next_text[i] = text.data() + 16 * i;
+  }
+  p.records = {PerLpRecords{records.data(), 128}, PerLpRecords{next_text.data(), sizeof(const char*), true}};
+  Scheduler s(3000);
+  const RunResult r = s.run(p);
+  CHECK(r.outcome == RunOutcome::completed);
+  CHECK(p.records_asked == 1);
   CHECK(stepped_lps(p) == expected);
 }
 

@@ -26,9 +26,11 @@
 
 namespace fs = std::filesystem;
 using augur::test::check_same_record;
+using augur::test::slurp;
 using augur::test::TempDir;
 using augur::test::write_file;
 using augur::traces::MpOpKind;
+using augur::traces::MpPrefetchHints;
 using augur::traces::MpRecord;
 using augur::traces::MpTraceSource;
 using augur::traces::TraceError;
@@ -395,6 +397,35 @@ TEST_SUITE("unit") {
     CHECK(r1[2].r.bytes == 16);
     const std::vector<Rec> r3 = read_rank(*again, 3);
     CHECK(r3[0].r.line == 2);  // after the comment
+  }
+
+  TEST_CASE("TiTrace's prefetch hints point at each rank's next unread text, null once it ends") {
+    // The scheduler prefetches a rank's next line through these before stepping it: after every
+    // read the pointer must be where the rest of the rank's file begins (plain and CRLF files),
+    // and null after the rank's last record.
+    const auto source = open_ti_trace(fixtures + "index/trace.txt");
+    const MpPrefetchHints hints = source->prefetch_hints();
+    REQUIRE(hints.records != nullptr);
+    CHECK(hints.record_bytes > 0);
+    REQUIRE(hints.text != nullptr);
+    for (const int rank : {0, 3}) {
+      CAPTURE(rank);
+      CHECK(hints.text[rank] == nullptr);  // not opened yet
+      const std::string content = slurp(source->file_name(rank));
+      MpRecord record;
+      std::size_t records = 0;
+      while (source->next(rank, record)) {
+        ++records;
+        // The rest of the file after the line just read (record.line, 1-based).
+        std::size_t at = 0;
+        for (std::uint64_t l = 0; l < record.line; ++l) at = content.find('\n', at) + 1;
+        const std::string rest = content.substr(at);
+        REQUIRE(hints.text[rank] != nullptr);
+        CHECK(std::string_view(hints.text[rank], rest.size()) == rest);
+      }
+      CHECK(records == (rank == 0 ? 4U : 3U));
+      CHECK(hints.text[rank] == nullptr);
+    }
   }
 
   TEST_CASE("TiTrace resolves index entries against the index folder first and then the cwd") {

@@ -59,11 +59,16 @@ class TiTrace final : public MpTraceSource {
       : index_path_(std::move(index_path)),
         shared_(shared),
         cursors_(std::move(cursors)),
+        next_text_(cursors_.size(), nullptr),
         parser_(static_cast<int>(cursors_.size())) {}
 
   int rank_count() const override { return static_cast<int>(cursors_.size()); }
 
   std::string file_name(int rank) const override { return cursor(rank).path; }
+
+  MpPrefetchHints prefetch_hints() const override {
+    return {cursors_.data(), sizeof(RankCursor), next_text_.data()};
+  }
 
   bool next(int rank, MpRecord& out) override {
     RankCursor& c = cursor(rank);
@@ -74,6 +79,7 @@ class TiTrace final : public MpTraceSource {
       // Most lines take the one-pass path; the rest (and every error) the general one.
       if (parser_.parse_common(line, c.state, out)) {
         out.line = c.reader->line_number();
+        next_text_[static_cast<std::size_t>(rank)] = c.reader->unread();
         return true;
       }
       if (!parser_.split(line)) continue;
@@ -86,10 +92,12 @@ class TiTrace final : public MpTraceSource {
                              std::to_string(rank) + "'s");
       }
       parser_.parse(source, c.state, out);
+      next_text_[static_cast<std::size_t>(rank)] = c.reader->unread();
       return true;
     }
     c.done = true;
     c.reader.reset();  // frees the buffers of a finished rank
+    next_text_[static_cast<std::size_t>(rank)] = nullptr;
     return false;
   }
 
@@ -124,6 +132,7 @@ class TiTrace final : public MpTraceSource {
   std::string index_path_;
   bool shared_;
   std::vector<RankCursor> cursors_;
+  std::vector<const char*> next_text_;  ///< per rank, its reader's unread text (prefetch_hints())
   TiLineParser parser_;
 };
 
