@@ -79,8 +79,9 @@ struct LineReader::Impl {
   bool eof = false;
   std::uint64_t line_number = 0;
 
-  Impl(const std::string& file, std::size_t buffer_size) : path(file) {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  Impl(const std::string& file, std::size_t buffer_size, int folder_fd = AT_FDCWD, std::size_t name_offset = 0)
+      : path(file) {
+    fd = ::openat(folder_fd, path.c_str() + std::min(name_offset, path.size()), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw TraceError(path, 0, std::string("cannot open: ") + std::strerror(errno));
     struct stat info {};
     if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
@@ -285,6 +286,9 @@ LineReader::LineReader(const std::string& path) : LineReader(path, default_buffe
 
 LineReader::LineReader(const std::string& path, std::size_t buffer_size)
     : impl_(std::make_unique<Impl>(path, buffer_size)) {}
+
+LineReader::LineReader(const std::string& path, std::size_t buffer_size, int folder_fd, std::size_t name_offset)
+    : impl_(std::make_unique<Impl>(path, buffer_size, folder_fd, name_offset)) {}
 
 LineReader::~LineReader() = default;
 LineReader::LineReader(LineReader&& other) noexcept

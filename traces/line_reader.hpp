@@ -20,6 +20,10 @@ class LineReader {
   /// readers that keep many files open at once (one per rank) use smaller buffers. A regular
   /// file shorter than the buffer gets a buffer of its own size instead.
   LineReader(const std::string& path, std::size_t buffer_size);
+  /// Same, opening `path` by its part from `name_offset` on, relative to the open folder
+  /// `folder_fd` (openat(2): the folder's own path is not walked again for each file, which
+  /// counts for the thousands of rank files of a TI trace). Messages name `path`.
+  LineReader(const std::string& path, std::size_t buffer_size, int folder_fd, std::size_t name_offset);
   /// Size of the read buffer of the one-argument constructor.
   static constexpr std::size_t default_buffer_size = std::size_t{256} * 1024;
   ~LineReader();

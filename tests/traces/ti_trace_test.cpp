@@ -440,6 +440,47 @@ TEST_SUITE("unit") {
     CHECK(read_rank(*source, 2)[1].r.amount == 12);
   }
 
+  TEST_CASE("TiTrace opens the rank files beside the index relative to its folder, the others by path") {
+    // Rank files named by a plain name beside the index are opened relative to the index's
+    // folder, opened once (openat: the folder's path is not walked per file). Seen from outside:
+    // after the folder is renamed they are still read, under the names the messages use, while a
+    // file named by an absolute path (rank 2) or through a sub-folder (rank 1) is opened by its
+    // path and now missing, which the error names at the index line.
+    TempDir dir;
+    const std::filesystem::path before = dir.path / "before";
+    std::filesystem::create_directories(before / "sub");
+    for (int r = 0; r < 4; ++r) {
+      const std::string name = (r == 1 ? "sub/rank" : "rank") + std::to_string(r) + ".txt";
+      write_file((before / name).string(), std::to_string(r) + " init\n" + std::to_string(r) + " compute " +
+                                               std::to_string(100 + r) + "\n" + std::to_string(r) + " finalize\n");
+    }
+    write_zstd((before / "rank3.txt.zst").string(), "3 init\n3 compute 7\n3 finalize\n");
+    std::filesystem::remove(before / "rank3.txt");  // named rank3.txt: found as rank3.txt.zst
+    write_file((before / "trace.txt").string(),
+               "rank0.txt\nsub/rank1.txt\n" + (before / "rank2.txt").string() + "\nrank3.txt\n");
+    const auto source = open_ti_trace((before / "trace.txt").string());
+    REQUIRE(source->rank_count() == 4);
+    CHECK(source->file_name(3) == (before / "rank3.txt.zst").string());
+    std::filesystem::rename(before, dir.path / "after");
+    const std::vector<Rec> rank0 = read_rank(*source, 0);
+    REQUIRE(rank0.size() == 3);
+    CHECK(rank0[1].r.amount == 100);
+    const std::vector<Rec> rank3 = read_rank(*source, 3);
+    REQUIRE(rank3.size() == 3);
+    CHECK(rank3[1].r.amount == 7);
+    MpRecord record;
+    for (const int rank : {1, 2}) {
+      CAPTURE(rank);
+      try {
+        source->next(rank, record);
+        FAIL("rank opened by its path after the folder was renamed");
+      } catch (const TraceError& error) {
+        CHECK(std::string(error.what()).find("trace.txt:" + std::to_string(rank + 1) + ": error: cannot open rank " +
+                                             std::to_string(rank)) != std::string::npos);
+      }
+    }
+  }
+
   TEST_CASE("TiTrace reads a generated index with absolute paths and many ranks") {
     TempDir dir;
     constexpr int ranks = 300;  // alltoallv lines of 600+ counts; 300 readers open at once

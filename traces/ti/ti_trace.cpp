@@ -3,6 +3,8 @@
 #include "traces/ti/ti_trace.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -46,6 +48,10 @@ struct RankCursor {
   std::string path;              ///< the file as opened (index entries: resolved)
   std::string entry;             ///< index mode: the path as written in the index
   std::uint64_t index_line = 0;  ///< index mode: the line naming this file
+  /// Index mode, a file beside the index: where its name starts in `path` (opened relative to
+  /// the index's folder); otherwise not_beside.
+  std::uint32_t name_at = not_beside;
+  static constexpr std::uint32_t not_beside = 0xffffffffU;
   std::optional<LineReader> reader;
   bool done = false;
   TiRankState state;
@@ -60,7 +66,19 @@ class TiTrace final : public MpTraceSource {
         shared_(shared),
         cursors_(std::move(cursors)),
         next_text_(cursors_.size(), nullptr),
-        parser_(static_cast<int>(cursors_.size())) {}
+        parser_(static_cast<int>(cursors_.size())) {
+    const bool any_beside = std::any_of(cursors_.begin(), cursors_.end(),
+                                        [](const RankCursor& c) { return c.name_at != RankCursor::not_beside; });
+    if (!shared_ && any_beside) {
+      const std::string folder = std::filesystem::path(index_path_).parent_path().string();
+      folder_fd_ = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    }
+  }
+  ~TiTrace() override {
+    if (folder_fd_ >= 0) ::close(folder_fd_);
+  }
+  TiTrace(const TiTrace&) = delete;
+  TiTrace& operator=(const TiTrace&) = delete;
 
   int rank_count() const override { return static_cast<int>(cursors_.size()); }
 
@@ -118,7 +136,11 @@ class TiTrace final : public MpTraceSource {
 
   void open(int rank, RankCursor& c) const {
     try {
-      c.reader.emplace(c.path, rank_buffer_size);
+      if (folder_fd_ >= 0 && c.name_at != RankCursor::not_beside) {
+        c.reader.emplace(c.path, rank_buffer_size, folder_fd_, c.name_at);
+      } else {
+        c.reader.emplace(c.path, rank_buffer_size);
+      }
     } catch (const TraceError& error) {
       if (shared_) throw;
       std::string reason = error.message();
@@ -134,6 +156,8 @@ class TiTrace final : public MpTraceSource {
   std::vector<RankCursor> cursors_;
   std::vector<const char*> next_text_;  ///< per rank, its reader's unread text (prefetch_hints())
   TiLineParser parser_;
+  /// Index mode: the index's folder, open, for the rank files beside it (-1: open them by path).
+  int folder_fd_ = -1;
 };
 
 std::string_view trim(std::string_view text) {
@@ -186,16 +210,28 @@ std::optional<std::string> existing_variant(const std::filesystem::path& path,
 /// Rank files resolved one by one before a folder is listed (small traces need no listing).
 constexpr std::size_t entries_before_listing = 64;
 
+/// A rank file as an index names it: its path, and whether it is a file of the index's own folder.
+struct RankFile {
+  std::string path;
+  bool beside_index = false;
+};
+
 /// A rank file named by an index: absolute as is; relative against the index's folder first,
 /// then against the working directory. `listing`, when given, lists the index's folder.
-std::optional<std::string> resolve_rank_file(const std::filesystem::path& index_folder,
-                                             std::string_view entry, const FolderListing* listing) {
+std::optional<RankFile> resolve_rank_file(const std::filesystem::path& index_folder, std::string_view entry,
+                                          const FolderListing* listing) {
   const std::filesystem::path written(entry);
-  if (written.is_absolute()) return existing_variant(written);
+  if (written.is_absolute()) {
+    if (auto found = existing_variant(written)) return RankFile{std::move(*found), false};
+    return std::nullopt;
+  }
   // The listing names the index's folder's own files: not those of an entry with a sub-folder.
-  const FolderListing* beside = entry.find('/') == std::string_view::npos ? listing : nullptr;
-  if (auto beside_index = existing_variant(index_folder / written, beside)) return beside_index;
-  return existing_variant(written);
+  const bool plain_name = entry.find('/') == std::string_view::npos;
+  if (auto beside_index = existing_variant(index_folder / written, plain_name ? listing : nullptr)) {
+    return RankFile{std::move(*beside_index), plain_name};
+  }
+  if (auto found = existing_variant(written)) return RankFile{std::move(*found), false};
+  return std::nullopt;
 }
 
 /// Shared mode: one pass over the file to find the largest rank.
@@ -235,14 +271,18 @@ std::vector<RankCursor> read_index(const std::string& path, LineReader& reader,
     const std::string_view entry = trim(line);
     const auto rank = static_cast<std::int32_t>(cursors.size());
     if (!listing && cursors.size() == entries_before_listing) listing.emplace(folder);
-    std::optional<std::string> resolved = resolve_rank_file(folder, entry, listing ? &*listing : nullptr);
+    std::optional<RankFile> resolved = resolve_rank_file(folder, entry, listing ? &*listing : nullptr);
     if (!resolved) {
       throw TraceError(path, reader.line_number(),
                        "cannot open rank " + std::to_string(rank) + " trace '" +
                            std::string(entry) + "': No such file or directory");
     }
     RankCursor& c = cursors.emplace_back();
-    c.path = std::move(*resolved);
+    c.path = std::move(resolved->path);
+    if (resolved->beside_index) {  // its name: what follows the folder (entry, maybe + .zst / .gz)
+      const std::size_t slash = c.path.rfind('/');
+      c.name_at = slash == std::string::npos ? 0U : static_cast<std::uint32_t>(slash + 1);
+    }
     c.entry = std::string(entry);
     c.index_line = reader.line_number();
     c.state.rank = rank;
