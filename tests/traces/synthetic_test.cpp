@@ -45,7 +45,6 @@ std::vector<MpRecord> read_rank(MpTraceSource& source, int rank) {
   return records;
 }
 
-
 void check_files_match_source(const SyntheticSpec& spec, int zstd_level) {
   const TempDir dir;
   const auto written = write_synthetic_ti(spec, dir.path.string(), zstd_level);

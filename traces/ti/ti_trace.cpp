@@ -48,12 +48,12 @@ struct RankCursor {
   std::string path;              ///< the file as opened (index entries: resolved)
   std::string entry;             ///< index mode: the path as written in the index
   std::uint64_t index_line = 0;  ///< index mode: the line naming this file
-  /// Index mode, a file beside the index: where its name starts in `path` (opened relative to
-  /// the index's folder); otherwise not_beside.
-  std::uint32_t name_at = not_beside;
-  static constexpr std::uint32_t not_beside = 0xffffffffU;
   std::optional<LineReader> reader;
   bool done = false;
+  /// Index mode, a file beside the index: where its name starts in `path` (opened relative to
+  /// the index's folder); otherwise not_beside. (Beside `done`: no padding, 152 bytes.)
+  std::uint32_t name_at = not_beside;
+  static constexpr std::uint32_t not_beside = 0xffffffffU;
   TiRankState state;
 };
 
@@ -71,7 +71,8 @@ class TiTrace final : public MpTraceSource {
                                         [](const RankCursor& c) { return c.name_at != RankCursor::not_beside; });
     if (!shared_ && any_beside) {
       const std::string folder = std::filesystem::path(index_path_).parent_path().string();
-      folder_fd_ = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      // O_PATH: only a handle to look names up from (search permission suffices, as for paths).
+      folder_fd_ = ::open(folder.empty() ? "." : folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     }
   }
   ~TiTrace() override {
@@ -221,14 +222,12 @@ struct RankFile {
 std::optional<RankFile> resolve_rank_file(const std::filesystem::path& index_folder, std::string_view entry,
                                           const FolderListing* listing) {
   const std::filesystem::path written(entry);
-  if (written.is_absolute()) {
-    if (auto found = existing_variant(written)) return RankFile{std::move(*found), false};
-    return std::nullopt;
-  }
-  // The listing names the index's folder's own files: not those of an entry with a sub-folder.
-  const bool plain_name = entry.find('/') == std::string_view::npos;
-  if (auto beside_index = existing_variant(index_folder / written, plain_name ? listing : nullptr)) {
-    return RankFile{std::move(*beside_index), plain_name};
+  if (!written.is_absolute()) {
+    // The listing names the index's folder's own files: not those of an entry with a sub-folder.
+    const bool plain_name = entry.find('/') == std::string_view::npos;
+    if (auto beside_index = existing_variant(index_folder / written, plain_name ? listing : nullptr)) {
+      return RankFile{std::move(*beside_index), plain_name};
+    }
   }
   if (auto found = existing_variant(written)) return RankFile{std::move(*found), false};
   return std::nullopt;
