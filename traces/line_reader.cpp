@@ -15,6 +15,7 @@
 #include <string>
 #include <utility>
 
+#include "traces/text_arena.hpp"
 #include "traces/trace_error.hpp"
 
 namespace augur::traces {
@@ -70,8 +71,10 @@ struct LineReader::Impl {
   bool in_eof = false;
   std::size_t zstd_hint = 0;  ///< ZSTD_decompressStream verdict: 0 = at a frame boundary
 
-  // Decoded text: [begin, end) is not yet returned; [begin, scan) holds no '\n'.
-  std::unique_ptr<char[]> buf;
+  // Decoded text: [begin, end) is not yet returned; [begin, scan) holds no '\n'. `buf` is
+  // `owned`, or a TextArena's (until a long line grows it).
+  char* buf = nullptr;
+  std::unique_ptr<char[]> owned;
   std::size_t capacity = 0;
   std::size_t begin = 0;
   std::size_t scan = 0;
@@ -79,7 +82,7 @@ struct LineReader::Impl {
   bool eof = false;
   std::uint64_t line_number = 0;
 
-  Impl(const std::string& file, std::size_t buffer_size, int folder_fd = AT_FDCWD, std::size_t name_offset = 0)
+  Impl(const std::string& file, std::size_t buffer_size, int folder_fd, std::size_t name_offset, TextArena* arena)
       : path(file) {
     fd = ::openat(folder_fd, path.c_str() + std::min(name_offset, path.size()), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw TraceError(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -95,7 +98,12 @@ struct LineReader::Impl {
     // then cost their text, not 4–8 KiB each. A compressed one decodes into it in several reads;
     // a line longer than the buffer grows it, as always.
     if (file_size != 0 && file_size + 1 < capacity) capacity = std::max<std::size_t>(file_size + 1, 64);
-    buf = std::make_unique_for_overwrite<char[]>(capacity);
+    if (arena != nullptr) {
+      buf = arena->allocate(capacity);
+    } else {
+      owned = std::make_unique_for_overwrite<char[]>(capacity);
+      buf = owned.get();
+    }
   }
 
   /// Reads the first bytes into the text buffer and decides the codec. A compressed file's
@@ -105,11 +113,11 @@ struct LineReader::Impl {
     codec_known = true;
     std::size_t got = 0;
     while (got < 4) {
-      const std::size_t n = read_raw(buf.get() + got, capacity - got);
+      const std::size_t n = read_raw(buf + got, capacity - got);
       if (n == 0) break;
       got += n;
     }
-    codec = detect_codec(reinterpret_cast<const unsigned char*>(buf.get()), got, path);
+    codec = detect_codec(reinterpret_cast<const unsigned char*>(buf), got, path);
     if (codec == Codec::plain) {
       end = got;
       return;
@@ -126,7 +134,7 @@ struct LineReader::Impl {
     }
     in_capacity = std::max(std::min(in_capacity, capacity), got);
     in = std::make_unique_for_overwrite<char[]>(in_capacity);
-    std::memcpy(in.get(), buf.get(), got);
+    std::memcpy(in.get(), buf, got);
     in_pos = 0;
     in_size = got;
     in_eof = got == 0 || (file_size != 0 && file_read == file_size);
@@ -223,15 +231,16 @@ struct LineReader::Impl {
   bool refill() {
     if (end == capacity) {
       if (begin > 0) {
-        std::memmove(buf.get(), buf.get() + begin, end - begin);
+        std::memmove(buf, buf + begin, end - begin);
         end -= begin;
         scan -= begin;
         begin = 0;
       } else {
         if (capacity >= max_line_length) fail("line longer than 1 GiB: not a text trace");
         auto grown = std::make_unique_for_overwrite<char[]>(capacity * 2);
-        std::memcpy(grown.get(), buf.get(), end);
-        buf = std::move(grown);
+        std::memcpy(grown.get(), buf, end);
+        owned = std::move(grown);
+        buf = owned.get();
         capacity *= 2;
       }
     }
@@ -239,7 +248,7 @@ struct LineReader::Impl {
       start();
       if (codec == Codec::plain) return end > 0;
     }
-    char* into = buf.get() + end;
+    char* into = buf + end;
     const std::size_t room = capacity - end;
     std::size_t got = 0;
     switch (codec) {
@@ -253,7 +262,7 @@ struct LineReader::Impl {
 
   bool next(std::string_view& line) {
     for (;;) {
-      const char* base = buf.get();
+      const char* base = buf;
       if (scan < end) {
         const void* newline = std::memchr(base + scan, '\n', end - scan);
         if (newline != nullptr) {
@@ -277,18 +286,19 @@ struct LineReader::Impl {
   void emit(std::string_view& line, std::size_t stop) {
     std::size_t length = stop - begin;
     if (length > 0 && buf[begin + length - 1] == '\r') --length;
-    line = std::string_view(buf.get() + begin, length);
+    line = std::string_view(buf + begin, length);
     ++line_number;
   }
 };
 
 LineReader::LineReader(const std::string& path) : LineReader(path, default_buffer_size) {}
 
-LineReader::LineReader(const std::string& path, std::size_t buffer_size)
-    : impl_(std::make_unique<Impl>(path, buffer_size)) {}
+LineReader::LineReader(const std::string& path, std::size_t buffer_size, TextArena* arena)
+    : impl_(std::make_unique<Impl>(path, buffer_size, AT_FDCWD, 0, arena)) {}
 
-LineReader::LineReader(const std::string& path, std::size_t buffer_size, int folder_fd, std::size_t name_offset)
-    : impl_(std::make_unique<Impl>(path, buffer_size, folder_fd, name_offset)) {}
+LineReader::LineReader(const std::string& path, std::size_t buffer_size, int folder_fd, std::size_t name_offset,
+                       TextArena* arena)
+    : impl_(std::make_unique<Impl>(path, buffer_size, folder_fd, name_offset, arena)) {}
 
 LineReader::~LineReader() = default;
 LineReader::LineReader(LineReader&& other) noexcept
@@ -309,14 +319,14 @@ bool LineReader::next_from_file(std::string_view& line) {
   Impl& impl = *impl_;
   // Hand the inline scan's position back: [cursor_, limit_) held no newline.
   if (cursor_ != nullptr) {
-    impl.begin = static_cast<std::size_t>(cursor_ - impl.buf.get());
+    impl.begin = static_cast<std::size_t>(cursor_ - impl.buf);
     impl.scan = impl.end;
   }
   impl.line_number = line_number_;
   const bool got = impl.next(line);
   line_number_ = impl.line_number;
-  cursor_ = impl.buf.get() + impl.begin;
-  limit_ = impl.buf.get() + impl.end;
+  cursor_ = impl.buf + impl.begin;
+  limit_ = impl.buf + impl.end;
   return got;
 }
 

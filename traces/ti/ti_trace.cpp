@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -17,6 +18,7 @@
 #include <utility>
 
 #include "traces/line_reader.hpp"
+#include "traces/text_arena.hpp"
 #include "traces/ti/ti_parser.hpp"
 #include "traces/trace_error.hpp"
 
@@ -27,6 +29,12 @@ namespace {
 /// robin a few lines at a time, so small chunks are read just before they are parsed (still in
 /// cache) instead of whole files sitting in P large buffers (docs/performance.md, TI reader).
 constexpr std::size_t rank_buffer_size = std::size_t{8} * 1024;
+/// From this many ranks on, the rank buffers come from a TextArena (2 MiB pages): 512 ranks'
+/// buffers fill up to 4 MiB, and each step reads another rank's, so that with 4 KiB pages most
+/// steps of a large trace missed the TLB (docs/performance.md, fifteenth round). Below, the
+/// pages are few enough for the TLB, and a huge page's first touch (2 MiB zeroed) would cost a
+/// run of a few milliseconds more than it saves.
+constexpr std::size_t arena_min_ranks = 512;
 /// A shared file naming a larger rank is taken for corrupt rather than allocating cursors.
 constexpr std::int32_t max_shared_ranks = 1 << 20;
 
@@ -64,6 +72,9 @@ class TiTrace final : public MpTraceSource {
   TiTrace(std::string index_path, bool shared, std::vector<RankCursor> cursors)
       : index_path_(std::move(index_path)),
         shared_(shared),
+        arena_(cursors.size() >= arena_min_ranks ? std::make_unique<TextArena>(std::min(
+                                                       cursors.size() * rank_buffer_size, TextArena::default_chunk_bytes))
+                                                 : nullptr),
         cursors_(std::move(cursors)),
         next_text_(cursors_.size(), nullptr),
         parser_(static_cast<int>(cursors_.size())) {
@@ -115,7 +126,7 @@ class TiTrace final : public MpTraceSource {
       return true;
     }
     c.done = true;
-    c.reader.reset();  // frees the buffers of a finished rank
+    c.reader.reset();  // closes the file, frees the reader (a buffer from the arena stays: the trace owns it)
     next_text_[static_cast<std::size_t>(rank)] = nullptr;
     return false;
   }
@@ -138,9 +149,9 @@ class TiTrace final : public MpTraceSource {
   void open(int rank, RankCursor& c) const {
     try {
       if (folder_fd_ >= 0 && c.name_at != RankCursor::not_beside) {
-        c.reader.emplace(c.path, rank_buffer_size, folder_fd_, c.name_at);
+        c.reader.emplace(c.path, rank_buffer_size, folder_fd_, c.name_at, arena_.get());
       } else {
-        c.reader.emplace(c.path, rank_buffer_size);
+        c.reader.emplace(c.path, rank_buffer_size, arena_.get());
       }
     } catch (const TraceError& error) {
       if (shared_) throw;
@@ -154,6 +165,9 @@ class TiTrace final : public MpTraceSource {
 
   std::string index_path_;
   bool shared_;
+  /// The rank readers' buffers from arena_min_ranks ranks on (declared before the cursors: it
+  /// outlives their readers).
+  std::unique_ptr<TextArena> arena_;
   std::vector<RankCursor> cursors_;
   std::vector<const char*> next_text_;  ///< per rank, its reader's unread text (prefetch_hints())
   TiLineParser parser_;
