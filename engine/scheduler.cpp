@@ -1,5 +1,6 @@
-// The central conservative scheduler: a 4-ary heap of runnable LPs ordered by (time, LP id),
-// deadlock diagnosis with the wait-for cycle.
+// The central conservative scheduler: a ready queue of runnable LPs ordered by (time, LP id) —
+// a sorted ring, a 4-ary heap or a radix heap by the LP count — and deadlock diagnosis with the
+// wait-for cycle.
 #include "engine/scheduler.hpp"
 
 #include <algorithm>
@@ -24,6 +25,9 @@ Scheduler::Scheduler(std::uint32_t lp_count) : lps_(lp_count) {
   if (lp_count > 1 && lp_count <= ring_max_lps) {
     ring_.resize(std::bit_ceil(std::size_t{lp_count}));
     ring_mask_ = ring_.size() - 1;
+    form_ = QueueForm::ring;
+  } else if (lp_count >= radix_min_lps) {
+    form_ = QueueForm::radix;
   } else {
     heap_.reserve(lp_count);
   }
@@ -184,10 +188,10 @@ void Scheduler::collect_per_lp_records(const Program& program) {
 RunResult Scheduler::run(Program& program, const RunLimits& limits) {
   collect_per_lp_records(program);
   RunResult result;
-  if (ring_mask_ != 0) {
-    run_steps<true>(program, limits, result);
-  } else {
-    run_steps<false>(program, limits, result);
+  switch (form_) {
+    case QueueForm::ring: run_steps<QueueForm::ring>(program, limits, result); break;
+    case QueueForm::heap: run_steps<QueueForm::heap>(program, limits, result); break;
+    case QueueForm::radix: run_steps<QueueForm::radix>(program, limits, result); break;
   }
   result.events = events_;
   for (const LogicalProcess& p : lps_) result.end_time = std::max(result.end_time, p.clock);
@@ -203,18 +207,18 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
   return result;
 }
 
-template <bool ring>
+template <Scheduler::QueueForm form>
 void Scheduler::run_steps(Program& program, const RunLimits& limits, RunResult& result) {
   Ready next = 0;
   bool have_next = false;  // `next` already taken out of the queue by an exchange
-  while (have_next || !queue_empty<ring>()) {
+  while (have_next || !queue_empty<form>()) {
     if (!have_next) {
       if (stop_requested_) {
         result.outcome = RunOutcome::stopped;
         break;
       }
-      next = queue_pop<ring>();
-      prefetch_top<ring>();
+      next = queue_pop<form>();
+      prefetch_top<form>();
     }
     have_next = false;
     const LpId lp = ready_lp(next);
@@ -233,15 +237,15 @@ void Scheduler::run_steps(Program& program, const RunLimits& limits, RunResult& 
       const StepResult r = program.step(lp, *this);
       if (failed_) break;
       if (r == StepResult::advanced) {
-        if (!queue_empty<ring>()) {
-          if (before(queue_top<ring>(), ready(p.clock, lp))) {
+        if (!queue_empty<form>()) {
+          if (before(queue_top<form>(), ready(p.clock, lp))) {
             // The LP yields to an earlier one. Unless the run is about to stop (which the code
             // after this loop and the next turn would see), exchange it with the queue's top:
             // the same entry is stepped next as after a push and a pop.
             if (!p.queued && !stop_requested_ && !(limits.max_events > 0 && events_ >= limits.max_events)) {
               p.queued = true;
-              next = queue_replace_top<ring>(ready(p.clock, lp));
-              prefetch_top<ring>();
+              next = queue_replace_top<form>(ready(p.clock, lp));
+              prefetch_top<form>();
               have_next = true;
             } else {
               push(lp, p.clock);

@@ -11,6 +11,7 @@
 #include "engine/logical_process.hpp"
 #include "engine/observer.hpp"
 #include "engine/program.hpp"
+#include "engine/radix_queue.hpp"
 
 namespace augur::engine {
 
@@ -136,34 +137,54 @@ class Scheduler {
   void ring_push(Ready entry);
   Ready ring_pop();
   Ready ring_replace_top(Ready entry);
-  // The ready queue in its form (`ring`: the sorted ring, else the heap): run() picks the form once
-  // and steps with it, so that the heap's path has no test of the form per operation.
-  template <bool ring>
+  /// From this many LPs on the ready queue is a radix heap (RadixQueue): at thousands of LPs a
+  /// 4-ary heap's sift compares its way down six or more levels per step, each a dependent load,
+  /// where the radix heap appends the entry to a bucket and moves each entry down a few buckets
+  /// in its life (docs/performance.md, fifteenth round: −5 % at 16,384 LPs, −15 % at 10⁶,
+  /// −2 % at 1,024; the same order, so the same outputs).
+  static constexpr std::size_t radix_min_lps = 1024;
+  enum class QueueForm : std::uint8_t { ring, heap, radix };
+  RadixQueue radix_;
+  QueueForm form_ = QueueForm::heap;
+  // The ready queue in its form: run() picks the form once and steps with it, so that the
+  // queue's path has no test of the form per operation.
+  template <QueueForm form>
   bool queue_empty() const {
-    if constexpr (ring) return ring_size_ == 0;
-    else return heap_.empty();
+    if constexpr (form == QueueForm::ring) return ring_size_ == 0;
+    else if constexpr (form == QueueForm::heap) return heap_.empty();
+    else return radix_.empty();
   }
-  template <bool ring>
-  Ready queue_top() const {
-    if constexpr (ring) return ring_[ring_head_];
-    else return heap_.front();
+  template <QueueForm form>
+  Ready queue_top() {
+    if constexpr (form == QueueForm::ring) return ring_[ring_head_];
+    else if constexpr (form == QueueForm::heap) return heap_.front();
+    else return radix_.top();
   }
-  template <bool ring>
+  template <QueueForm form>
   Ready queue_pop() {
-    if constexpr (ring) return ring_pop();
-    else return heap_pop();
+    if constexpr (form == QueueForm::ring) return ring_pop();
+    else if constexpr (form == QueueForm::heap) return heap_pop();
+    else return radix_.pop();
   }
-  template <bool ring>
+  template <QueueForm form>
   Ready queue_replace_top(Ready entry) {
-    if constexpr (ring) return ring_replace_top(entry);
-    else return heap_replace_top(entry);
+    if constexpr (form == QueueForm::ring) return ring_replace_top(entry);
+    else if constexpr (form == QueueForm::heap) return heap_replace_top(entry);
+    else {
+      const Ready top = radix_.pop();
+      radix_.push(entry);
+      return top;
+    }
   }
   void queue_push(Ready entry) {
-    if (ring_mask_ != 0) ring_push(entry);
-    else heap_push(entry);
+    switch (form_) {
+      case QueueForm::ring: ring_push(entry); break;
+      case QueueForm::heap: heap_push(entry); break;
+      case QueueForm::radix: radix_.push(entry); break;
+    }
   }
   /// The stepping loop of run() with the queue in its form.
-  template <bool ring>
+  template <QueueForm form>
   void run_steps(Program& program, const RunLimits& limits, RunResult& result);
   void push(LpId id, SimTime at);
   void set_status(LpId id, LpStatus to, SimTime at) {
@@ -178,10 +199,10 @@ class Scheduler {
   void collect_per_lp_records(const Program& program);
   /// Prefetches the per-LP records of the LP at the top of the ready queue (stepped next unless
   /// the LP being stepped stays earlier).
-  template <bool ring>
-  void prefetch_top() const {
-    if (per_lp_count_ == 0 || queue_empty<ring>()) return;
-    const std::size_t lp = ready_lp(queue_top<ring>());
+  template <QueueForm form>
+  void prefetch_top() {
+    if (per_lp_count_ == 0 || queue_empty<form>()) return;
+    const std::size_t lp = ready_lp(queue_top<form>());
     for (std::size_t i = 0; i < per_lp_count_; ++i) {
       const PerLpRecords& r = per_lp_[i];
       if (r.pointers) {

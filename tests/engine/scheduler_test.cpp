@@ -197,7 +197,7 @@ class RecordsObserver final : public Observer {
 
 TEST_CASE("Scheduler steps thousands of LPs in (time, LP) order, ties and zero durations included") {
   // Compute-only scripts keep every LP runnable, so the steps must come out sorted by the clock
-  // they start at, then by LP id.
+  // they start at, then by LP id (3,000 LPs: the radix heap).
   std::vector<std::string> expected;
   ToyProgram p(random_compute_scripts(3000, expected));
   Scheduler s(3000);
@@ -220,11 +220,12 @@ TEST_CASE("Scheduler steps a few LPs in (time, LP) order, in the sorted ring and
   }
 }
 
-TEST_CASE("Scheduler wakes LPs into the sorted ring in the heap's order") {
+TEST_CASE("Scheduler wakes LPs into the sorted ring, the heap and the radix heap in one order") {
   // 12 LPs pass a token 400 times (the holder signals a random other LP, which waits for it:
   // one token, so no signal is lost and nothing deadlocks) while all of them compute pieces of
   // few distinct lengths: woken LPs enter the queue anywhere among the running ones. The same
-  // scripts beside 30 LPs with nothing to do (42 LPs: the heap) must step the same.
+  // scripts beside 30 LPs with nothing to do (42 LPs: the heap) and beside 1,100 (1,112 LPs:
+  // the radix heap) must step the same.
   constexpr LpId lps = 12;
   std::vector<std::vector<Instr>> scripts(lps);
   std::uint64_t x = 777;
@@ -247,8 +248,13 @@ TEST_CASE("Scheduler wakes LPs into the sorted ring in the heap's order") {
   ToyProgram heap(scripts);
   Scheduler large(lps + 30);
   CHECK(large.run(heap).outcome == RunOutcome::completed);
+  scripts.resize(lps + 1100);
+  ToyProgram radix(scripts);
+  Scheduler many(lps + 1100);
+  CHECK(many.run(radix).outcome == RunOutcome::completed);
   CHECK(ring.order.size() == 400 * lps + 400);  // every computation and every resumption
   CHECK(ring.order == heap.order);
+  CHECK(ring.order == radix.order);
 }
 
 TEST_CASE("Scheduler asks for the per-LP records once per run; prefetching them keeps the order") {
