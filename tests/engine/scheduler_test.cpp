@@ -207,9 +207,9 @@ TEST_CASE("Scheduler steps thousands of LPs in (time, LP) order, ties and zero d
 }
 
 TEST_CASE("Scheduler steps a few LPs in (time, LP) order, in the sorted ring and in the heap") {
-  // Up to 32 LPs the ready queue is a sorted ring, above it the heap: the same order either way,
+  // Up to 64 LPs the ready queue is a sorted ring, above it the heap: the same order either way,
   // at the sizes around the switch (a ring of 2, a ring of a power of two and not, its limit).
-  for (const LpId lps : {2U, 3U, 5U, 16U, 17U, 31U, 32U, 33U, 64U}) {
+  for (const LpId lps : {2U, 3U, 5U, 16U, 17U, 32U, 33U, 63U, 64U, 65U, 100U}) {
     CAPTURE(lps);
     std::vector<std::string> expected;
     ToyProgram p(random_compute_scripts(lps, expected));
@@ -224,7 +224,7 @@ TEST_CASE("Scheduler wakes LPs into the sorted ring, the heap and the radix heap
   // 12 LPs pass a token 400 times (the holder signals a random other LP, which waits for it:
   // one token, so no signal is lost and nothing deadlocks) while all of them compute pieces of
   // few distinct lengths: woken LPs enter the queue anywhere among the running ones. The same
-  // scripts beside 30 LPs with nothing to do (42 LPs: the heap) and beside 1,100 (1,112 LPs:
+  // scripts beside 60 LPs with nothing to do (72 LPs: the heap) and beside 1,100 (1,112 LPs:
   // the radix heap) must step the same.
   constexpr LpId lps = 12;
   std::vector<std::vector<Instr>> scripts(lps);
@@ -244,9 +244,9 @@ TEST_CASE("Scheduler wakes LPs into the sorted ring, the heap and the radix heap
   ToyProgram ring(scripts);
   Scheduler small(lps);
   CHECK(small.run(ring).outcome == RunOutcome::completed);
-  scripts.resize(lps + 30);
+  scripts.resize(lps + 60);
   ToyProgram heap(scripts);
-  Scheduler large(lps + 30);
+  Scheduler large(lps + 60);
   CHECK(large.run(heap).outcome == RunOutcome::completed);
   scripts.resize(lps + 1100);
   ToyProgram radix(scripts);
