@@ -95,24 +95,30 @@ class RadixQueue {
       c.count = 0;
       c.next = h;
       head_[b] = fresh;
-      nonempty_[b / word_bits] |= std::uint64_t{1} << (b % word_bits);
+      nonempty_[b / word_bits] |= std::uint64_t{1} << (b % word_bits);  // bucket b has keys
       h = fresh;
     }
     Chunk& c = chunks_[h];
     c.keys[c.count++] = key;
   }
 
-  /// Returns bucket b's chunks to the free list; the bucket is then empty.
-  void release(unsigned b) {
-    std::uint32_t h = head_[b];
-    while (h != none) {
-      const std::uint32_t next = chunks_[h].next;
-      chunks_[h].next = free_;
-      free_ = h;
-      h = next;
-    }
+  /// Empties bucket b and returns its list of chunks, which the caller frees.
+  std::uint32_t detach(unsigned b) {
+    const std::uint32_t list = head_[b];
     head_[b] = none;
     nonempty_[b / word_bits] &= ~(std::uint64_t{1} << (b % word_bits));
+    return list;
+  }
+  /// Puts chunk h on the free list; returns the chunk that followed it in its bucket.
+  std::uint32_t free_chunk(std::uint32_t h) {
+    const std::uint32_t next = chunks_[h].next;
+    chunks_[h].next = free_;
+    free_ = h;
+    return next;
+  }
+  /// Returns bucket b's chunks to the free list; the bucket is then empty.
+  void release(unsigned b) {
+    for (std::uint32_t h = detach(b); h != none;) h = free_chunk(h);
   }
 
   /// Makes bucket 0 hold the radix part's minimum, which becomes `last_`; the radix part must not
@@ -127,27 +133,21 @@ class RadixQueue {
         break;
       }
     }
-    std::uint32_t list = head_[b];
-    Key least = chunks_[list].keys[0];
-    for (std::uint32_t h = list; h != none; h = chunks_[h].next) {
+    Key least = chunks_[head_[b]].keys[0];
+    for (std::uint32_t h = head_[b]; h != none; h = chunks_[h].next) {
       const Chunk& c = chunks_[h];
       for (std::uint32_t i = 0; i < c.count; ++i) least = std::min(least, c.keys[i]);
     }
     last_ = least;
     // Detach the bucket, then move its keys chunk by chunk, each chunk freed once emptied (the
     // moves reuse it): the pool never holds a key twice.
-    head_[b] = none;
-    nonempty_[b / word_bits] &= ~(std::uint64_t{1} << (b % word_bits));
-    while (list != none) {
-      const std::uint32_t next = chunks_[list].next;
-      const std::uint32_t count = chunks_[list].count;
+    for (std::uint32_t h = detach(b); h != none;) {
+      const std::uint32_t count = chunks_[h].count;
       for (std::uint32_t i = 0; i < count; ++i) {
-        const Key key = chunks_[list].keys[i];  // chunks_ may grow below: no reference kept
+        const Key key = chunks_[h].keys[i];  // chunks_ may grow below: no reference kept
         append(bucket_of(key), key);
       }
-      chunks_[list].next = free_;
-      free_ = list;
-      list = next;
+      h = free_chunk(h);
     }
   }
 

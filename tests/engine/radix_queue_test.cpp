@@ -25,10 +25,12 @@ struct Rng {
 
 Key make_key(std::uint64_t high, std::uint64_t low) { return (static_cast<Key>(high) << 64) | low; }
 
-/// Runs `steps` random operations on both queues, checking every top and pop; `next_key(min)`
-/// gives a key to push after a pop of `min` (distinct keys: the low bits carry a counter).
+/// Runs `steps` random operations on a RadixQueue and std::priority_queue, checking every top
+/// and pop; `next_key(min)` gives a key to push after a pop of `min` (distinct keys: the low bits
+/// carry a counter).
 template <class NextKey>
-void compare(RadixQueue& q, std::size_t steps, Rng& rng, NextKey next_key, std::size_t initial) {
+void compare(std::size_t steps, Rng& rng, NextKey next_key, std::size_t initial) {
+  RadixQueue q;
   std::priority_queue<Key, std::vector<Key>, std::greater<>> reference;
   std::uint64_t serial = 0;
   for (std::size_t i = 0; i < initial; ++i) {
@@ -70,11 +72,10 @@ void compare(RadixQueue& q, std::size_t steps, Rng& rng, NextKey next_key, std::
 TEST_SUITE("unit") {
   TEST_CASE("RadixQueue gives a schedule's keys in order: times ahead of the minimum, ties, lows") {
     Rng rng{42};
-    RadixQueue q;
     // Keys as the scheduler packs them: (time bits << 32) | LP. Times a few steps ahead of the
     // minimum, often the same time (ties broken by the low bits), a zero step now and then.
     compare(
-        q, 200'000, rng,
+        200'000, rng,
         [&rng](Key min, std::uint64_t serial) {
           const std::uint64_t time = static_cast<std::uint64_t>(min >> 32) + (rng.next() % 4) * (rng.next() % 1000);
           return (static_cast<Key>(time) << 32) | (serial & 0xffffffffU);
@@ -84,11 +85,10 @@ TEST_SUITE("unit") {
 
   TEST_CASE("RadixQueue keeps the order for keys far apart and keys below the last minimum") {
     Rng rng{7};
-    RadixQueue q;
     // High words anywhere (every bucket used), and one push in four below the current minimum:
     // those go to the binary heap that comes first.
     compare(
-        q, 100'000, rng,
+        100'000, rng,
         [&rng](Key min, std::uint64_t serial) {
           const unsigned kind = static_cast<unsigned>(rng.next() % 4);
           const auto high = static_cast<std::uint64_t>(min >> 64);
