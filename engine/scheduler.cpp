@@ -180,9 +180,17 @@ void Scheduler::collect_per_lp_records(const Program& program) {
   add(PerLpRecords{lps_.data(), sizeof(LogicalProcess)});
   for (const PerLpRecords& r : program.per_lp_records()) add(r);
   for (const Observer* o : observers_) add(o->per_lp_records());
+  lp_prefetch_count_ = 0;
+  for (const Observer* o : observers_) {
+    const LpPrefetch f = o->lp_prefetch();
+    if (f.fn != nullptr && lp_prefetch_count_ < max_per_lp_records) lp_prefetch_[lp_prefetch_count_++] = f;
+  }
   std::size_t bytes = 0;
   for (std::size_t i = 0; i < per_lp_count_; ++i) bytes += per_lp_[i].bytes * lps_.size();
-  if (bytes < prefetch_min_bytes) per_lp_count_ = 0;  // all cached anyway: the hints would only cost
+  if (bytes < prefetch_min_bytes) {  // all cached anyway: the hints would only cost
+    per_lp_count_ = 0;
+    lp_prefetch_count_ = 0;
+  }
 }
 
 RunResult Scheduler::run(Program& program, const RunLimits& limits) {
@@ -223,6 +231,8 @@ void Scheduler::run_steps(Program& program, const RunLimits& limits, RunResult& 
     have_next = false;
     const LpId lp = ready_lp(next);
     const SimTime time = ready_time(next);
+    // The second stage of the records' prefetch (theirs came a step ago): what they point to.
+    for (std::size_t i = 0; i < lp_prefetch_count_; ++i) lp_prefetch_[i].fn(lp_prefetch_[i].self, lp);
     LogicalProcess& p = lps_[lp];
     p.queued = false;
     if (limits.max_time > 0 && time > limits.max_time) {

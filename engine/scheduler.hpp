@@ -42,17 +42,6 @@ struct RunResult {
   std::string message;                 ///< deadlock / error explanation, multi-line
 };
 
-/// Asks for the cache line holding `p` (a hint: never faults). Not __builtin_prefetch, which
-/// g++ deletes together with a loop that does nothing else (loops without side effects are
-/// assumed finite and removed, -ffinite-loops).
-inline void prefetch_line(const char* p) {
-#if defined(__x86_64__) || defined(__i386__)
-  asm volatile("prefetcht0 %0" : : "m"(*p));
-#else
-  __builtin_prefetch(p);
-#endif
-}
-
 /// Returns "completed", "deadlock", ...
 const char* to_string(RunOutcome outcome);
 
@@ -232,6 +221,8 @@ class Scheduler {
   static constexpr std::size_t prefetch_min_bytes = std::size_t{256} * 1024;
   std::array<PerLpRecords, max_per_lp_records> per_lp_{};
   std::size_t per_lp_count_ = 0;
+  std::array<LpPrefetch, max_per_lp_records> lp_prefetch_{};
+  std::size_t lp_prefetch_count_ = 0;  ///< 0 unless per_lp_count_ is
   SimTime now_ = 0;
   std::uint64_t events_ = 0;
   bool stop_requested_ = false;

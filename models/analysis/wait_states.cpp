@@ -226,6 +226,20 @@ void WaitStateAnalyzer::enter_location(const engine::Event& e) {
   heads_[e.lp].location = static_cast<std::uint16_t>(region + 1);
 }
 
+void WaitStateAnalyzer::prefetch_slots(const void* self, engine::LpId lp) {
+  const auto& a = *static_cast<const WaitStateAnalyzer*>(self);
+  const LpHead& t = a.heads_[lp];
+  const std::size_t base = std::size_t{lp} * a.history_;
+  const std::size_t phase = base + (t.phase_count & a.mask_);
+  const std::size_t sync = base + (t.sync_count & a.mask_);
+  engine::prefetch_line(&a.phases_[phase]);
+  engine::prefetch_line(&a.phase_region_[phase]);
+  engine::prefetch_line(&a.sync_at_[sync]);
+  engine::prefetch_line(&a.sync_with_[sync]);
+  engine::prefetch_line(&a.waits_[base + (t.wait_count & a.mask_)]);
+  engine::prefetch_line(&a.lps_[lp]);
+}
+
 void WaitStateAnalyzer::add_sync(engine::LpId lp, double at, std::uint32_t with) {
   LpHead& t = heads_[lp];
   const std::size_t slot = std::size_t{lp} * history_ + (t.sync_count & mask_);

@@ -136,6 +136,7 @@ class WaitStateAnalyzer final : public engine::Observer {
   explicit WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t history = full_history);
   void on_event(const engine::Event& event) override;
   engine::PerLpRecords per_lp_records() const override { return {heads_.data(), sizeof(LpHead)}; }
+  engine::LpPrefetch lp_prefetch() const override { return {&prefetch_slots, this}; }
 
   /// The file of the `location` region an LP enters, asked at its interval_enter event (whose tag
   /// is the line); the view must stay valid during that call only. MpProgram::current_region(lp)
@@ -238,6 +239,8 @@ class WaitStateAnalyzer final : public engine::Observer {
     std::vector<std::uint16_t> site;  ///< wait site per LP (its call of this collective)
   };
 
+  /// The ring slots LP `lp` writes next and its results (lp_prefetch).
+  static void prefetch_slots(const void* self, engine::LpId lp);
   void record(engine::LpId p, WaitPattern pattern, std::size_t op, std::uint32_t site, double enter_p, double enter_q,
               engine::LpId q, bool wrong_order = false);
   void attribute(engine::LpId p, engine::LpId q, std::size_t op, double enter_p, double enter_q, double direct);

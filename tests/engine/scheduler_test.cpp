@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -193,6 +195,36 @@ class RecordsObserver final : public Observer {
   std::vector<char> records_;
 };
 
+// An observer declaring `bytes` per LP and a second-stage prefetch that counts, per LP, the
+// times the scheduler called it; `last` is the LP of the latest call (the one about to step).
+class SecondStageObserver final : public Observer {
+ public:
+  SecondStageObserver(LpId lps, std::size_t bytes) : calls(lps, 0), bytes_(bytes), records_(lps * bytes) {}
+  void on_event(const Event& e) override {
+    ++records_[e.lp * bytes_];
+    if (e.lp != last) mismatched = true;  // an event of an LP the hook was not called for last
+  }
+  PerLpRecords per_lp_records() const override { return {records_.data(), bytes_}; }
+  LpPrefetch lp_prefetch() const override {
+    ++asked;
+    return {&hook, this};
+  }
+  mutable int asked = 0;
+  mutable std::vector<int> calls;
+  mutable LpId last = 0;
+  bool mismatched = false;
+
+ private:
+  static void hook(const void* self, LpId lp) {
+    const auto& o = *static_cast<const SecondStageObserver*>(self);
+    ++o.calls[lp];
+    o.last = lp;
+    prefetch_line(&o.records_[lp * o.bytes_]);
+  }
+  std::size_t bytes_;
+  std::vector<char> records_;
+};
+
 }  // namespace
 
 TEST_CASE("Scheduler steps thousands of LPs in (time, LP) order, ties and zero durations included") {
@@ -294,6 +326,36 @@ TEST_CASE("Scheduler prefetches what a program's per-LP pointers point at, nulls
   CHECK(r.outcome == RunOutcome::completed);
   CHECK(p.records_asked == 1);
   CHECK(stepped_lps(p) == expected);
+}
+
+TEST_CASE("Scheduler calls an observer's second-stage prefetch for each LP it steps, only in large runs") {
+  // 3,000 LPs × 200 bytes (over the 256 KiB of records below which nothing is prefetched): the
+  // hook is asked for once and called each time an LP's turn starts, before its events (every
+  // event is of the LP of the latest call), at least once per LP and at most once per step;
+  // the steps keep their order. 100 LPs × 200 bytes: nothing is prefetched, the hook is never
+  // called.
+  std::vector<std::string> expected;
+  ToyProgram p(random_compute_scripts(3000, expected));
+  Scheduler s(3000);
+  SecondStageObserver large(3000, 200);
+  s.add_observer(&large);
+  const RunResult r = s.run(p);
+  CHECK(r.outcome == RunOutcome::completed);
+  CHECK(large.asked == 1);
+  CHECK_FALSE(large.mismatched);
+  CHECK(std::count(large.calls.begin(), large.calls.end(), 0) == 0);
+  CHECK(std::accumulate(large.calls.begin(), large.calls.end(), std::uint64_t{0}) <= r.steps);
+  CHECK(stepped_lps(p) == expected);
+
+  std::vector<std::string> few;
+  ToyProgram q(random_compute_scripts(100, few));
+  Scheduler t(100);
+  SecondStageObserver small(100, 200);
+  t.add_observer(&small);
+  CHECK(t.run(q).outcome == RunOutcome::completed);
+  CHECK(small.asked == 1);
+  CHECK(std::count(small.calls.begin(), small.calls.end(), 0) == 100);
+  CHECK(stepped_lps(q) == few);
 }
 
 TEST_CASE("format_event prints time LP kind peer bytes and clocks") {
