@@ -15,7 +15,7 @@
 #include <string>
 #include <utility>
 
-#include "traces/text_arena.hpp"
+#include "traces/page_arena.hpp"
 #include "traces/trace_error.hpp"
 
 namespace augur::traces {
@@ -72,7 +72,7 @@ struct LineReader::Impl {
   std::size_t zstd_hint = 0;  ///< ZSTD_decompressStream verdict: 0 = at a frame boundary
 
   // Decoded text: [begin, end) is not yet returned; [begin, scan) holds no '\n'. `buf` is
-  // `owned`, or a TextArena's (until a long line grows it).
+  // `owned`, or a PageArena's (until a long line grows it).
   char* buf = nullptr;
   std::unique_ptr<char[]> owned;
   std::size_t capacity = 0;
@@ -82,7 +82,7 @@ struct LineReader::Impl {
   bool eof = false;
   std::uint64_t line_number = 0;
 
-  Impl(const std::string& file, std::size_t buffer_size, int folder_fd, std::size_t name_offset, TextArena* arena)
+  Impl(const std::string& file, std::size_t buffer_size, int folder_fd, std::size_t name_offset, PageArena* arena)
       : path(file) {
     fd = ::openat(folder_fd, path.c_str() + std::min(name_offset, path.size()), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw TraceError(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -293,11 +293,11 @@ struct LineReader::Impl {
 
 LineReader::LineReader(const std::string& path) : LineReader(path, default_buffer_size) {}
 
-LineReader::LineReader(const std::string& path, std::size_t buffer_size, TextArena* arena)
+LineReader::LineReader(const std::string& path, std::size_t buffer_size, PageArena* arena)
     : impl_(std::make_unique<Impl>(path, buffer_size, AT_FDCWD, 0, arena)) {}
 
 LineReader::LineReader(const std::string& path, std::size_t buffer_size, int folder_fd, std::size_t name_offset,
-                       TextArena* arena)
+                       PageArena* arena)
     : impl_(std::make_unique<Impl>(path, buffer_size, folder_fd, name_offset, arena)) {}
 
 LineReader::~LineReader() = default;

@@ -98,22 +98,33 @@ WaitStateAnalyzer::WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t histo
         fmt::format("wait-state history of {} entries: not a power of two up to {}", history, full_history));
   }
   const std::size_t slots = std::size_t{lp_count} * history;
-  phases_ = std::make_unique_for_overwrite<Span[]>(slots);
-  phase_region_ = std::make_unique_for_overwrite<std::uint16_t[]>(slots);
-  sync_at_ = std::make_unique_for_overwrite<double[]>(slots);
-  sync_with_ = std::make_unique_for_overwrite<std::uint32_t[]>(slots);
-  waits_ = std::make_unique_for_overwrite<Span[]>(slots);
+  // One block, widest elements first (each array's size keeps the next one aligned).
+  const std::size_t bytes = slots * (2 * sizeof(Span) + sizeof(double) + sizeof(std::uint32_t) + sizeof(std::uint16_t));
+  std::byte* block = nullptr;
+  if (bytes >= ring_pages_min_bytes) {
+    ring_pages_ = std::make_unique<traces::PageArena>(bytes);
+    block = reinterpret_cast<std::byte*>(ring_pages_->allocate(bytes));
+  } else {
+    ring_heap_ = std::make_unique_for_overwrite<std::byte[]>(bytes);
+    block = ring_heap_.get();
+  }
+  phases_ = reinterpret_cast<Span*>(block);
+  waits_ = phases_ + slots;
+  sync_at_ = reinterpret_cast<double*>(waits_ + slots);
+  sync_with_ = reinterpret_cast<std::uint32_t*>(sync_at_ + slots);
+  phase_region_ = reinterpret_cast<std::uint16_t*>(sync_with_ + slots);
 }
 
 void WaitStateAnalyzer::release_history() {
   std::vector<LpHead>().swap(heads_);
   extra_ordinals_.reset();
   std::vector<std::uint16_t>().swap(site_);
-  phases_.reset();
-  phase_region_.reset();
-  sync_at_.reset();
-  sync_with_.reset();
-  waits_.reset();
+  phases_ = waits_ = nullptr;
+  phase_region_ = nullptr;
+  sync_at_ = nullptr;
+  sync_with_ = nullptr;
+  ring_pages_.reset();
+  ring_heap_.reset();
 }
 
 static_assert(WaitStateAnalyzer::region_limit <= 0x10000, "a phase keeps its region in 16 bits");

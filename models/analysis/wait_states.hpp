@@ -3,6 +3,7 @@
 // kind, each split into direct waits and indirect (propagated) ones.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -13,6 +14,7 @@
 
 #include "engine/collective_kind.hpp"
 #include "engine/observer.hpp"
+#include "traces/page_arena.hpp"
 
 namespace augur::models::analysis {
 
@@ -272,13 +274,20 @@ class WaitStateAnalyzer final : public engine::Observer {
   /// inline_ordinals) + slot − inline_ordinals; allocated (zeroed) when a run first calls an
   /// eighth code.
   std::unique_ptr<std::uint32_t[]> extra_ordinals_;
-  std::unique_ptr<Span[]> phases_;                 ///< computation phases…
-  std::unique_ptr<std::uint16_t[]> phase_region_;  ///< … and their regions
-  std::unique_ptr<double[]> sync_at_;              ///< synchronisation points…
+  /// The rings' memory, one block (not zeroed): from ring_pages_min_bytes on on 2 MiB pages —
+  /// at 16,384 LPs the rings' first writes took ~1,900 page faults of 4 KiB, −4.5 % of the run
+  /// with every analysis (docs/performance.md, sixteenth round) — below on the heap (a huge
+  /// page's first touch would zero 2 MiB for a small run).
+  static constexpr std::size_t ring_pages_min_bytes = traces::PageArena::huge_page;
+  std::unique_ptr<traces::PageArena> ring_pages_;
+  std::unique_ptr<std::byte[]> ring_heap_;
+  Span* phases_ = nullptr;                 ///< computation phases…
+  std::uint16_t* phase_region_ = nullptr;  ///< … and their regions
+  double* sync_at_ = nullptr;              ///< synchronisation points…
   /// … and with whom: 2·peer + 1 for a message sent to peer (a sync point for the sender only),
   /// 2·peer for a completion that depended on peer, sync_all for a collective.
-  std::unique_ptr<std::uint32_t[]> sync_with_;
-  std::unique_ptr<Span[]> waits_;  ///< recent wait intervals, for indirect waits
+  std::uint32_t* sync_with_ = nullptr;
+  Span* waits_ = nullptr;  ///< recent wait intervals, for indirect waits
   std::vector<double> explained_;
   std::array<std::uint32_t, call_code_count * call_code_count> region_ids_{};  ///< (before, after) → id + 1
   std::vector<Region> regions_;

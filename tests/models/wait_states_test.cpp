@@ -225,6 +225,41 @@ TEST_CASE("WaitStateAnalyzer with a reduced history misses the indirect part of 
   CHECK(r0.indirect_s > 0);
   CHECK(r0.indirect_s < f0.indirect_s - 9e-6);  // the 10 us wait and the first short one fell out of 4
 }
+
+TEST_CASE("WaitStateAnalyzer keeps the rings of many LPs on large pages with the same results") {
+  // The trace of the reduced-history test (indirect waits reaching 6 entries back, root causes)
+  // alone (4 LPs: 2,944 bytes of rings on the heap) and beside 4,000 ranks that only compute
+  // (4,004 LPs: 2.9 MB of rings, over ring_pages_min_bytes, so on 2 MiB pages): the first four
+  // ranks' waits, indirect parts and the causes are the same, to the bit.
+  std::vector<std::vector<MpRecord>> ranks{{rec(MpOpKind::recv, 1, 0, 10)},
+                                           {rec(MpOpKind::recv, 2, 0, 10)},
+                                           {compute_us(10), rec(MpOpKind::send, 1, 0, 10)},
+                                           {compute_us(12)}};
+  for (int i = 0; i < 5; ++i) {
+    ranks[1].push_back(rec(MpOpKind::recv, 3, 0, 10));
+    if (i > 0) ranks[3].push_back(compute_us(2));
+    ranks[3].push_back(rec(MpOpKind::send, 1, 0, 10));
+  }
+  ranks[1].push_back(rec(MpOpKind::send, 0, 0, 10));
+  const Analysis alone = analyse(ranks);
+  ranks.resize(4004, {compute_us(1)});
+  const Analysis many = analyse(ranks);
+  REQUIRE(many.lps.size() == 4004);
+  for (std::size_t lp = 0; lp < 4; ++lp) {
+    for (std::size_t p = 0; p < models::analysis::wait_pattern_count; ++p) {
+      CHECK(many.lps[lp].patterns[p].total_s == alone.lps[lp].patterns[p].total_s);
+      CHECK(many.lps[lp].patterns[p].indirect_s == alone.lps[lp].patterns[p].indirect_s);
+      CHECK(many.lps[lp].patterns[p].count == alone.lps[lp].patterns[p].count);
+    }
+    CHECK(many.lps[lp].caused_s == alone.lps[lp].caused_s);
+  }
+  CHECK(at(many.lps, 0, WaitPattern::late_sender).indirect_s > 10e-6);  // six entries back: all kept
+  REQUIRE(many.causes.size() == alone.causes.size());
+  for (std::size_t i = 0; i < alone.causes.size(); ++i) {
+    CHECK(many.causes[i].name == alone.causes[i].name);
+    CHECK(many.causes[i].caused_s == alone.causes[i].caused_s);
+  }
+}
 }
 
 TEST_SUITE("unit") {

@@ -484,7 +484,7 @@ TEST_SUITE("unit") {
   TEST_CASE("TiTrace reads a generated index with absolute paths and many ranks") {
     TempDir dir;
     // alltoallv lines of 1,200+ counts; 600 readers open at once, past the 512 from which the
-    // trace takes their buffers from its TextArena (the zstd files' buffers, of their compressed
+    // trace takes their buffers from its PageArena (the zstd files' buffers, of their compressed
     // size, are then grown out of it by those lines).
     constexpr int ranks = 600;
     std::string index;

@@ -18,7 +18,7 @@
 #include <utility>
 
 #include "traces/line_reader.hpp"
-#include "traces/text_arena.hpp"
+#include "traces/page_arena.hpp"
 #include "traces/ti/ti_parser.hpp"
 #include "traces/trace_error.hpp"
 
@@ -29,7 +29,7 @@ namespace {
 /// robin a few lines at a time, so small chunks are read just before they are parsed (still in
 /// cache) instead of whole files sitting in P large buffers (docs/performance.md, TI reader).
 constexpr std::size_t rank_buffer_size = std::size_t{8} * 1024;
-/// From this many ranks on, the rank buffers come from a TextArena (2 MiB pages): 512 ranks'
+/// From this many ranks on, the rank buffers come from a PageArena (2 MiB pages): 512 ranks'
 /// buffers fill up to 4 MiB, and each step reads another rank's, so that with 4 KiB pages most
 /// steps of a large trace missed the TLB (docs/performance.md, fifteenth round). Below, the
 /// pages are few enough for the TLB, and a huge page's first touch (2 MiB zeroed) would cost a
@@ -72,8 +72,8 @@ class TiTrace final : public MpTraceSource {
   TiTrace(std::string index_path, bool shared, std::vector<RankCursor> cursors)
       : index_path_(std::move(index_path)),
         shared_(shared),
-        arena_(cursors.size() >= arena_min_ranks ? std::make_unique<TextArena>(std::min(
-                                                       cursors.size() * rank_buffer_size, TextArena::default_chunk_bytes))
+        arena_(cursors.size() >= arena_min_ranks ? std::make_unique<PageArena>(std::min(
+                                                       cursors.size() * rank_buffer_size, PageArena::default_chunk_bytes))
                                                  : nullptr),
         cursors_(std::move(cursors)),
         next_text_(cursors_.size(), nullptr),
@@ -167,7 +167,7 @@ class TiTrace final : public MpTraceSource {
   bool shared_;
   /// The rank readers' buffers from arena_min_ranks ranks on (declared before the cursors: it
   /// outlives their readers).
-  std::unique_ptr<TextArena> arena_;
+  std::unique_ptr<PageArena> arena_;
   std::vector<RankCursor> cursors_;
   std::vector<const char*> next_text_;  ///< per rank, its reader's unread text (prefetch_hints())
   TiLineParser parser_;

@@ -1,5 +1,5 @@
-// TextArena: 2 MiB-aligned anonymous mappings advised MADV_HUGEPAGE, carved in order.
-#include "traces/text_arena.hpp"
+// PageArena: 2 MiB-aligned anonymous mappings advised MADV_HUGEPAGE, carved in order.
+#include "traces/page_arena.hpp"
 
 #include <sys/mman.h>
 
@@ -15,13 +15,13 @@ std::size_t round_up(std::size_t value, std::size_t unit) { return (value + unit
 
 }  // namespace
 
-TextArena::TextArena(std::size_t chunk_bytes) : chunk_bytes_(round_up(chunk_bytes == 0 ? 1 : chunk_bytes, huge_page)) {}
+PageArena::PageArena(std::size_t chunk_bytes) : chunk_bytes_(round_up(chunk_bytes == 0 ? 1 : chunk_bytes, huge_page)) {}
 
-TextArena::~TextArena() {
+PageArena::~PageArena() {
   for (const Chunk& c : chunks_) ::munmap(c.mapping, c.length);
 }
 
-char* TextArena::map_chunk(std::size_t bytes) {
+char* PageArena::map_chunk(std::size_t bytes) {
   // One huge page more than asked, so that an aligned start lies inside; the kernel places a
   // huge page only where a 2 MiB-aligned range lies wholly inside an advised mapping.
   const std::size_t length = bytes + huge_page;
@@ -35,7 +35,7 @@ char* TextArena::map_chunk(std::size_t bytes) {
   return first;
 }
 
-char* TextArena::allocate(std::size_t bytes) {
+char* PageArena::allocate(std::size_t bytes) {
   const std::size_t size = round_up(bytes == 0 ? 1 : bytes, line_bytes);
   if (size > static_cast<std::size_t>(end_ - next_)) {
     if (size > chunk_bytes_) {  // its own chunk; the current one stays in use for the next ones

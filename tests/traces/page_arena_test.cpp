@@ -1,6 +1,6 @@
-// Tests of TextArena: alignment, chunks, requests larger than a chunk; and LineReader reading
+// Tests of PageArena: alignment, chunks, requests larger than a chunk; and LineReader reading
 // through buffers taken from one (the TI reader's rank buffers at 512 ranks and more).
-#include "traces/text_arena.hpp"
+#include "traces/page_arena.hpp"
 
 #include <doctest/doctest.h>
 
@@ -16,7 +16,7 @@
 using augur::test::TempDir;
 using augur::test::write_file;
 using augur::traces::LineReader;
-using augur::traces::TextArena;
+using augur::traces::PageArena;
 
 namespace {
 
@@ -25,15 +25,15 @@ std::uintptr_t address(const char* p) { return reinterpret_cast<std::uintptr_t>(
 }  // namespace
 
 TEST_SUITE("unit") {
-  TEST_CASE("TextArena hands out cache-line aligned buffers in order, a chunk at a time") {
-    TextArena arena(1);  // rounded up to one 2 MiB chunk
+  TEST_CASE("PageArena hands out cache-line aligned buffers in order, a chunk at a time") {
+    PageArena arena(1);  // rounded up to one 2 MiB chunk
     char* const a = arena.allocate(100);
     char* const b = arena.allocate(5000);
     char* const c = arena.allocate(0);
     CHECK(arena.chunks() == 1);
     // A chunk starts on a 2 MiB boundary (what a huge page needs); buffers follow at 64-byte
     // steps: 100 -> 128, 5000 -> 5056, 0 -> 64.
-    CHECK(address(a) % TextArena::huge_page == 0);
+    CHECK(address(a) % PageArena::huge_page == 0);
     CHECK(address(b) == address(a) + 128);
     CHECK(address(c) == address(b) + 5056);
     CHECK(arena.used() == 128 + 5056 + 64);
@@ -43,26 +43,26 @@ TEST_SUITE("unit") {
     CHECK(b[0] == 'b');
 
     // Filling the chunk: the next request that does not fit starts a second one.
-    const std::size_t left = TextArena::huge_page - arena.used();
+    const std::size_t left = PageArena::huge_page - arena.used();
     char* const last = arena.allocate(left);
     CHECK(address(last) == address(c) + 64);
     last[left - 1] = 'z';
     CHECK(arena.chunks() == 1);
     char* const d = arena.allocate(1);
     CHECK(arena.chunks() == 2);
-    CHECK(address(d) % TextArena::huge_page == 0);
+    CHECK(address(d) % PageArena::huge_page == 0);
 
     // Larger than a chunk: a chunk of its own, and the current chunk goes on after it.
-    char* const big = arena.allocate(5 * TextArena::huge_page);
+    char* const big = arena.allocate(5 * PageArena::huge_page);
     CHECK(arena.chunks() == 3);
-    CHECK(address(big) % TextArena::huge_page == 0);
-    big[5 * TextArena::huge_page - 1] = 'y';
+    CHECK(address(big) % PageArena::huge_page == 0);
+    big[5 * PageArena::huge_page - 1] = 'y';
     char* const e = arena.allocate(10);
     CHECK(address(e) == address(d) + 64);
     CHECK(arena.chunks() == 3);
   }
 
-  TEST_CASE("LineReader reads through a buffer from a TextArena, a long line growing out of it") {
+  TEST_CASE("LineReader reads through a buffer from a PageArena, a long line growing out of it") {
     TempDir dir;
     const std::string long_line(100'000, 'x');
     std::vector<std::string> lines;
@@ -73,7 +73,7 @@ TEST_SUITE("unit") {
     write_file(dir.file("rank.txt"), text);
     write_file(dir.file("short.txt"), "0 init\n0 finalize\n");
 
-    TextArena arena;
+    PageArena arena;
     std::vector<std::string> got;
     {
       LineReader reader(dir.file("rank.txt"), 8192, &arena);
