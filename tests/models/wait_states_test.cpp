@@ -76,6 +76,23 @@ MpRecord coll(MpOpKind k, int root = 0, std::uint64_t bytes = 8) {
   return r;
 }
 
+/// Rank 1 waits 10 us for rank 2 (a long wait), then waits five times briefly for rank 3 (sends
+/// every 2 us from 12 us), then sends to rank 0, which waited from 0 for all of it: rank 0's
+/// indirect part reaches six of rank 1's waits back.
+std::vector<std::vector<MpRecord>> six_waits_back() {
+  std::vector<std::vector<MpRecord>> ranks{{rec(MpOpKind::recv, 1, 0, 10)},
+                                           {rec(MpOpKind::recv, 2, 0, 10)},
+                                           {compute_us(10), rec(MpOpKind::send, 1, 0, 10)},
+                                           {compute_us(12)}};
+  for (int i = 0; i < 5; ++i) {
+    ranks[1].push_back(rec(MpOpKind::recv, 3, 0, 10));
+    if (i > 0) ranks[3].push_back(compute_us(2));
+    ranks[3].push_back(rec(MpOpKind::send, 1, 0, 10));
+  }
+  ranks[1].push_back(rec(MpOpKind::send, 0, 0, 10));
+  return ranks;
+}
+
 }  // namespace
 
 TEST_SUITE("unit") {
@@ -198,19 +215,9 @@ TEST_CASE("WaitStateAnalyzer keeps the full history up to history_limit ranks, a
   CHECK_THROWS_AS(A(4, 0), std::invalid_argument);
 }
 TEST_CASE("WaitStateAnalyzer with a reduced history misses the indirect part of waits further back") {
-  // Rank 1 waits 10 us for rank 2 (a long wait), then waits five times briefly for rank 3 (sends
-  // every 2 us from 12 us), then sends to rank 0, which waited from 0 for all of it. With 16
-  // entries rank 0's indirect part holds rank 1's six waits; with 4 only the last four short ones.
-  std::vector<std::vector<MpRecord>> ranks{{rec(MpOpKind::recv, 1, 0, 10)},
-                                           {rec(MpOpKind::recv, 2, 0, 10)},
-                                           {compute_us(10), rec(MpOpKind::send, 1, 0, 10)},
-                                           {compute_us(12)}};
-  for (int i = 0; i < 5; ++i) {
-    ranks[1].push_back(rec(MpOpKind::recv, 3, 0, 10));
-    if (i > 0) ranks[3].push_back(compute_us(2));
-    ranks[3].push_back(rec(MpOpKind::send, 1, 0, 10));
-  }
-  ranks[1].push_back(rec(MpOpKind::send, 0, 0, 10));
+  // six_waits_back: with 16 entries rank 0's indirect part holds rank 1's six waits; with 4
+  // only the last four short ones.
+  std::vector<std::vector<MpRecord>> ranks = six_waits_back();
   const Analysis full = analyse(ranks, {}, 16);
   const Analysis reduced = analyse(ranks, {}, 4);
   const auto& f1 = at(full.lps, 1, WaitPattern::late_sender);
@@ -227,20 +234,11 @@ TEST_CASE("WaitStateAnalyzer with a reduced history misses the indirect part of 
 }
 
 TEST_CASE("WaitStateAnalyzer keeps the rings of many LPs on large pages with the same results") {
-  // The trace of the reduced-history test (indirect waits reaching 6 entries back, root causes)
-  // alone (4 LPs: 2,944 bytes of rings on the heap) and beside 4,000 ranks that only compute
-  // (4,004 LPs: 2.9 MB of rings, over ring_pages_min_bytes, so on 2 MiB pages): the first four
-  // ranks' waits, indirect parts and the causes are the same, to the bit.
-  std::vector<std::vector<MpRecord>> ranks{{rec(MpOpKind::recv, 1, 0, 10)},
-                                           {rec(MpOpKind::recv, 2, 0, 10)},
-                                           {compute_us(10), rec(MpOpKind::send, 1, 0, 10)},
-                                           {compute_us(12)}};
-  for (int i = 0; i < 5; ++i) {
-    ranks[1].push_back(rec(MpOpKind::recv, 3, 0, 10));
-    if (i > 0) ranks[3].push_back(compute_us(2));
-    ranks[3].push_back(rec(MpOpKind::send, 1, 0, 10));
-  }
-  ranks[1].push_back(rec(MpOpKind::send, 0, 0, 10));
+  // six_waits_back (indirect waits reaching 6 entries back, root causes) alone (4 LPs: 2,944
+  // bytes of rings on the heap) and beside 4,000 ranks that only compute (4,004 LPs: 2.9 MB of
+  // rings, over ring_pages_min_bytes, so on 2 MiB pages): the first four ranks' waits, indirect
+  // parts and the causes are the same, to the bit.
+  std::vector<std::vector<MpRecord>> ranks = six_waits_back();
   const Analysis alone = analyse(ranks);
   ranks.resize(4004, {compute_us(1)});
   const Analysis many = analyse(ranks);
