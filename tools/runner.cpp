@@ -33,7 +33,6 @@
 #include "scenarios/config_error.hpp"
 #include "traces/synthetic/synthetic_trace.hpp"
 #include "traces/ti/ti_trace.hpp"
-#include "tools/huge_heap.hpp"
 
 namespace augur::tools {
 namespace {
@@ -295,10 +294,6 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
         variant.trace_path, ranks, variant.processors));
   }
   result.processors = ranks;
-  // Many LPs: the heap on 2 MiB pages before the run's per-LP arrays are allocated (once per process).
-  if (const auto lps = static_cast<std::size_t>(ranks); lps >= huge_heap_min_lps && lps <= huge_heap_max_lps) {
-    reserve_huge_heap(huge_heap_bytes(lps));
-  }
   const std::unique_ptr<machines::MachineModel> machine = make_machine(variant, registry, ranks);
 
   models::mp::MpOptions mp;
