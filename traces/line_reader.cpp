@@ -98,11 +98,16 @@ struct LineReader::Impl {
     // then cost their text, not 4–8 KiB each. A compressed one decodes into it in several reads;
     // a line longer than the buffer grows it, as always.
     if (file_size != 0 && file_size + 1 < capacity) capacity = std::max<std::size_t>(file_size + 1, 64);
-    if (arena != nullptr) {
-      buf = arena->allocate(capacity);
-    } else {
-      owned = std::make_unique_for_overwrite<char[]>(capacity);
-      buf = owned.get();
+    try {
+      if (arena != nullptr) {
+        buf = arena->allocate(capacity);
+      } else {
+        owned = std::make_unique_for_overwrite<char[]>(capacity);
+        buf = owned.get();
+      }
+    } catch (...) {  // a constructor that throws runs no destructor: the file would stay open
+      ::close(fd);
+      throw;
     }
   }
 

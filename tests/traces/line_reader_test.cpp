@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "traces/page_arena.hpp"
 #include "traces/trace_error.hpp"
 
 #include "tests/support/files.hpp"
@@ -82,6 +83,27 @@ const std::vector<std::string> sample_lines{
 }  // namespace
 
 TEST_SUITE("unit") {
+  TEST_CASE("LineReader closes its file when its buffer cannot be had") {
+    // An empty file keeps the buffer at the size asked for; 2^50 bytes (more than the address
+    // space) from an arena: its mapping fails, std::bad_alloc. The file opened before must be
+    // closed again: the open descriptors are the same before and after.
+    TempDir dir;
+    const std::string path = dir.file("empty.txt");
+    write_file(path, "");
+    const auto open_descriptors = [] {
+      std::size_t n = 0;
+      for ([[maybe_unused]] const auto& entry : fs::directory_iterator("/proc/self/fd")) ++n;
+      return n;
+    };
+    augur::traces::PageArena arena;
+    const std::size_t before = open_descriptors();
+    CHECK_THROWS_AS(LineReader(path, std::size_t{1} << 50, &arena), std::bad_alloc);
+    CHECK(open_descriptors() == before);
+    LineReader reader(path, 4096, &arena);  // the same file with a buffer it can have: open, empty
+    std::string_view line;
+    CHECK_FALSE(reader.next(line));
+  }
+
   TEST_CASE("LineReader reads a plain file line by line") {
     CHECK(read_lines(fixtures + "sample.txt") == sample_lines);
     LineReader reader(fixtures + "sample.txt");
