@@ -43,6 +43,22 @@ Codec detect_codec(const unsigned char* magic, std::size_t got, const std::strin
   return Codec::plain;
 }
 
+/// An open file's descriptor, closed with its owner — also when the owner's constructor throws
+/// after the open: a throwing constructor runs no destructor of its own, but its members' do.
+class Descriptor {
+ public:
+  explicit Descriptor(int fd) : fd_(fd) {}
+  ~Descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
 }  // namespace
 
 struct LineReader::Impl {
@@ -52,7 +68,7 @@ struct LineReader::Impl {
   /// (no separate read of the magic number: one system call less per file, which counts when
   /// a trace has a file per rank).
   bool codec_known = false;
-  int fd = -1;
+  Descriptor file;
   /// A regular file's size, 0 when unknown: once that many bytes are read, the end of the file
   /// is known without another read(2) returning 0.
   std::uint64_t file_size = 0;
@@ -82,15 +98,12 @@ struct LineReader::Impl {
   bool eof = false;
   std::uint64_t line_number = 0;
 
-  Impl(const std::string& file, std::size_t buffer_size, int folder_fd, std::size_t name_offset, PageArena* arena)
-      : path(file) {
-    fd = ::openat(folder_fd, path.c_str() + std::min(name_offset, path.size()), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw TraceError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  Impl(const std::string& file_path, std::size_t buffer_size, int folder_fd, std::size_t name_offset, PageArena* arena)
+      : path(file_path),
+        file(::openat(folder_fd, path.c_str() + std::min(name_offset, path.size()), O_RDONLY | O_CLOEXEC)) {
+    if (file.get() < 0) throw TraceError(path, 0, std::string("cannot open: ") + std::strerror(errno));
     struct stat info {};
-    if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
-      ::close(fd);
-      throw TraceError(path, 0, "cannot open: Is a directory");
-    }
+    if (::fstat(file.get(), &info) == 0 && S_ISDIR(info.st_mode)) throw TraceError(path, 0, "cannot open: Is a directory");
     if (S_ISREG(info.st_mode) && info.st_size > 0) file_size = static_cast<std::uint64_t>(info.st_size);
     capacity = std::max(buffer_size, min_buffer_size);
     // A regular file shorter than the buffer gets a buffer of its size (+1: one read takes it all
@@ -98,16 +111,11 @@ struct LineReader::Impl {
     // then cost their text, not 4–8 KiB each. A compressed one decodes into it in several reads;
     // a line longer than the buffer grows it, as always.
     if (file_size != 0 && file_size + 1 < capacity) capacity = std::max<std::size_t>(file_size + 1, 64);
-    try {
-      if (arena != nullptr) {
-        buf = arena->allocate(capacity);
-      } else {
-        owned = std::make_unique_for_overwrite<char[]>(capacity);
-        buf = owned.get();
-      }
-    } catch (...) {  // a constructor that throws runs no destructor: the file would stay open
-      ::close(fd);
-      throw;
+    if (arena != nullptr) {
+      buf = arena->allocate(capacity);
+    } else {
+      owned = std::make_unique_for_overwrite<char[]>(capacity);
+      buf = owned.get();
     }
   }
 
@@ -148,7 +156,6 @@ struct LineReader::Impl {
   ~Impl() {
     if (gzip_ready) ::inflateEnd(&gzip);
     if (zstd != nullptr) ZSTD_freeDCtx(zstd);
-    if (fd >= 0) ::close(fd);
   }
 
   Impl(const Impl&) = delete;
@@ -163,7 +170,7 @@ struct LineReader::Impl {
   std::size_t read_raw(char* into, std::size_t size) {
     if (file_size != 0 && file_read >= file_size) return 0;
     for (;;) {
-      const ssize_t got = ::read(fd, into, size);
+      const ssize_t got = ::read(file.get(), into, size);
       if (got >= 0) {
         file_read += static_cast<std::uint64_t>(got);
         return static_cast<std::size_t>(got);
