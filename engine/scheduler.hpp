@@ -130,7 +130,7 @@ class Scheduler {
   /// From this many LPs on the ready queue is a radix heap (RadixQueue): at thousands of LPs a
   /// 4-ary heap's sift compares its way down six or more levels per step, each a dependent load,
   /// where the radix heap appends the entry to a bucket and moves each entry down a few buckets
-  /// in its life (docs/performance.md, fifteenth round: −5 % at 16,384 LPs, −15 % at 10⁶,
+  /// in its life (docs/performance-history.md, fifteenth round: −5 % at 16,384 LPs, −15 % at 10⁶,
   /// −2 % at 1,024; the same order, so the same outputs).
   static constexpr std::size_t radix_min_lps = 1024;
   enum class QueueForm : std::uint8_t { ring, heap, radix };

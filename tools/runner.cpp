@@ -359,7 +359,7 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   result.predicted_time_s = run.end_time;
   result.events = run.events;
   // Per-LP results are moved, not copied, and the analyzer's history freed first: the end of
-  // the run is where the memory peaks (docs/performance.md, "Memory at a million ranks").
+  // the run is where the memory peaks (docs/performance-history.md, "Memory at a million ranks").
   if (waits) waits->release_history();
   result.lps = stats.take_lps();
   result.warnings = program->warnings();

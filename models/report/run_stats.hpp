@@ -23,7 +23,7 @@ struct LpStats {
   std::uint64_t collectives = 0;
   std::uint64_t events = 0;
 };
-static_assert(sizeof(LpStats) == 88, "88 bytes per LP (docs/performance.md, memory at a million ranks)");
+static_assert(sizeof(LpStats) == 88, "88 bytes per LP (docs/performance-history.md, memory at a million ranks)");
 
 /// Observer filling one LpStats per LP.
 class RunStats final : public engine::Observer {

@@ -27,11 +27,11 @@ namespace {
 
 /// Read buffer of each rank's reader, refilled in place: the replay visits the ranks round
 /// robin a few lines at a time, so small chunks are read just before they are parsed (still in
-/// cache) instead of whole files sitting in P large buffers (docs/performance.md, TI reader).
+/// cache) instead of whole files sitting in P large buffers (docs/performance.md, trace readers).
 constexpr std::size_t rank_buffer_size = std::size_t{8} * 1024;
 /// From this many ranks on, the rank buffers come from a PageArena (2 MiB pages): 512 ranks'
 /// buffers fill up to 4 MiB, and each step reads another rank's, so that with 4 KiB pages most
-/// steps of a large trace missed the TLB (docs/performance.md, fifteenth round). Below, the
+/// steps of a large trace missed the TLB (docs/performance-history.md, fifteenth round). Below, the
 /// pages are few enough for the TLB, and a huge page's first touch (2 MiB zeroed) would cost a
 /// run of a few milliseconds more than it saves.
 constexpr std::size_t arena_min_ranks = 512;
