@@ -567,6 +567,28 @@ TEST_SUITE("unit") {
                          TraceError);
   }
 
+  TEST_CASE("TiTrace resolves the listed entries of an index in the working directory by their plain names") {
+    // An index named without a folder: the folder joins as nothing, so a rank file's path is
+    // its name, whether it was resolved before the listing (a stat each) or from it.
+    TempDir dir;
+    const std::string body = "0 init\n0 compute 5\n0 finalize\n";
+    write_file(dir.file("plain.txt"), body);
+    write_zstd(dir.file("packed.txt.zst"), body);
+    std::string index;
+    for (int r = 0; r < 70; ++r) index += r % 2 == 0 ? "plain.txt\n" : "packed.txt\n";
+    write_file(dir.file("trace.txt"), index);
+    struct InFolder {  // the working directory back whatever happens
+      fs::path before = fs::current_path();
+      explicit InFolder(const fs::path& folder) { fs::current_path(folder); }
+      ~InFolder() { fs::current_path(before); }
+    } in_folder(dir.path);
+    const auto source = open_ti_trace("trace.txt");
+    REQUIRE(source->rank_count() == 70);
+    for (const int r : {0, 2, 64, 68}) CHECK(source->file_name(r) == "plain.txt");
+    for (const int r : {1, 3, 65, 69}) CHECK(source->file_name(r) == "packed.txt.zst");
+    CHECK(read_rank(*source, 0)[1].r.amount == 5);  // opened where the index is
+  }
+
   TEST_CASE("TiTrace rejects a rank that does not exist") {
     const auto source = open_ti_trace(fixtures + "old_grammar.txt");
     MpRecord record;

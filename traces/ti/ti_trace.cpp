@@ -8,14 +8,18 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <system_error>
-#include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "traces/line_reader.hpp"
 #include "traces/page_arena.hpp"
@@ -197,15 +201,54 @@ class FolderListing {
   explicit FolderListing(const std::filesystem::path& folder) {
     DIR* dir = ::opendir(folder.empty() ? "." : folder.c_str());
     if (dir == nullptr) return;
+    std::vector<Name> names;
     while (const dirent* entry = ::readdir(dir)) {
-      if (entry->d_type == DT_REG) names_.emplace(entry->d_name);
+      if (entry->d_type != DT_REG) continue;
+      const std::string_view name(entry->d_name);
+      if (names_.size() + name.size() > max_names_bytes) break;  // the rest: checked with exists
+      names.push_back(Name{static_cast<std::uint32_t>(names_.size()), static_cast<std::uint32_t>(name.size())});
+      names_.append(name);
     }
     ::closedir(dir);
+    // An open-addressing table of the names, at most half full.
+    std::size_t size = 16;
+    while (size < 2 * names.size()) size *= 2;
+    slots_.assign(size, Name{});
+    mask_ = size - 1;
+    for (const Name& n : names) {
+      std::size_t slot = hash(text(n)) & mask_;
+      while (slots_[slot].size != 0) slot = (slot + 1) & mask_;
+      slots_[slot] = n;
+    }
+    count_ = names.size();
   }
-  bool has(const std::string& name) const { return names_.contains(name); }
+  bool has(std::string_view name) const {
+    if (slots_.empty() || name.empty()) return false;
+    for (std::size_t slot = hash(name) & mask_;; slot = (slot + 1) & mask_) {
+      const Name& n = slots_[slot];
+      if (n.size == 0) return false;
+      if (text(n) == name) return true;
+    }
+  }
+  /// How many names it holds: the regular files of the folder.
+  std::size_t count() const { return count_; }
 
  private:
-  std::unordered_set<std::string> names_;
+  /// A name's place in names_ (size 0: an empty slot; no file name is empty).
+  struct Name {
+    std::uint32_t start = 0;
+    std::uint32_t size = 0;
+  };
+  static constexpr std::size_t max_names_bytes = 0xffff0000U;
+  static std::size_t hash(std::string_view name) { return std::hash<std::string_view>{}(name); }
+  std::string_view text(const Name& n) const { return std::string_view(names_.data() + n.start, n.size); }
+
+  /// The names one after another; the table holds where each starts and its length (a folder of
+  /// a million files costs its names plus 16 bytes a name, and two cache misses a lookup).
+  std::string names_;
+  std::vector<Name> slots_;
+  std::size_t mask_ = 0;
+  std::size_t count_ = 0;
 };
 
 /// `path` itself, else its compressed sibling `path`.zst or `path`.gz (SimGrid's index names
@@ -222,6 +265,27 @@ std::optional<std::string> existing_variant(const std::filesystem::path& path,
   return std::nullopt;
 }
 
+/// The same for a plain name `entry` (no '/') of the listed folder whose paths start with
+/// `prefix` (the folder and a separator as std::filesystem joins them): no path objects built,
+/// the candidate's name looked up in the listing, only a name it lacks stat'ed — the answer and
+/// the string existing_variant(folder / entry, &listing) gives, for the thousands of entries of
+/// a large index.
+std::optional<std::string> existing_listed_variant(std::string_view prefix, std::string_view entry,
+                                                   const FolderListing& listing) {
+  std::string candidate;
+  candidate.reserve(prefix.size() + entry.size() + 4);
+  candidate.append(prefix);
+  const std::size_t name_at = candidate.size();
+  candidate.append(entry);
+  const std::size_t plain_size = candidate.size();
+  for (const char* suffix : {"", ".zst", ".gz"}) {
+    candidate.resize(plain_size);
+    candidate.append(suffix);
+    if (listing.has(std::string_view(candidate).substr(name_at)) || file_exists(candidate)) return candidate;
+  }
+  return std::nullopt;
+}
+
 /// Rank files resolved one by one before a folder is listed (small traces need no listing).
 constexpr std::size_t entries_before_listing = 64;
 
@@ -232,13 +296,21 @@ struct RankFile {
 };
 
 /// A rank file named by an index: absolute as is; relative against the index's folder first,
-/// then against the working directory. `listing`, when given, lists the index's folder.
-std::optional<RankFile> resolve_rank_file(const std::filesystem::path& index_folder, std::string_view entry,
-                                          const FolderListing* listing) {
+/// then against the working directory. `listing`, when given, lists the index's folder, whose
+/// paths start with `listed_prefix` (existing_listed_variant).
+std::optional<RankFile> resolve_rank_file(const std::filesystem::path& index_folder, std::string_view listed_prefix,
+                                          std::string_view entry, const FolderListing* listing) {
+  // The listing names the index's folder's own files: not those of an entry with a sub-folder.
+  const bool plain_name = entry.find('/') == std::string_view::npos;
+  if (plain_name && listing != nullptr) {  // a large index's usual entry (a plain name is relative)
+    if (auto beside_index = existing_listed_variant(listed_prefix, entry, *listing)) {
+      return RankFile{std::move(*beside_index), true};
+    }
+    if (auto found = existing_variant(std::filesystem::path(entry))) return RankFile{std::move(*found), false};
+    return std::nullopt;
+  }
   const std::filesystem::path written(entry);
   if (!written.is_absolute()) {
-    // The listing names the index's folder's own files: not those of an entry with a sub-folder.
-    const bool plain_name = entry.find('/') == std::string_view::npos;
     if (auto beside_index = existing_variant(index_folder / written, plain_name ? listing : nullptr)) {
       return RankFile{std::move(*beside_index), plain_name};
     }
@@ -276,6 +348,10 @@ std::vector<RankCursor> scan_shared_file(const std::string& path, LineReader& re
 std::vector<RankCursor> read_index(const std::string& path, LineReader& reader,
                                    std::string_view first_line) {
   const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  // How std::filesystem joins the folder and a plain name: the folder, then a separator unless
+  // the folder is empty or ends with one.
+  std::string listed_prefix = (folder / "x").string();
+  listed_prefix.pop_back();
   std::vector<RankCursor> cursors;
   std::optional<FolderListing> listing;
   std::string_view line = first_line;
@@ -283,8 +359,11 @@ std::vector<RankCursor> read_index(const std::string& path, LineReader& reader,
     if (is_skipped_ti_line(line)) continue;
     const std::string_view entry = trim(line);
     const auto rank = static_cast<std::int32_t>(cursors.size());
-    if (!listing && cursors.size() == entries_before_listing) listing.emplace(folder);
-    std::optional<RankFile> resolved = resolve_rank_file(folder, entry, listing ? &*listing : nullptr);
+    if (!listing && cursors.size() == entries_before_listing) {
+      listing.emplace(folder);
+      cursors.reserve(std::max(cursors.size(), listing->count()));  // mostly a rank file each, and the index
+    }
+    std::optional<RankFile> resolved = resolve_rank_file(folder, listed_prefix, entry, listing ? &*listing : nullptr);
     if (!resolved) {
       throw TraceError(path, reader.line_number(),
                        "cannot open rank " + std::to_string(rank) + " trace '" +
