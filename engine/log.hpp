@@ -1,5 +1,5 @@
 // Loggers: one per folder ("engine", "machines", "traces", "models", "scenarios", "tools"), levels
-// per run (`--log engine=debug`, $SPDLOG_LEVEL), simulated time in every line through `%k`.
+// per run (`--log engine=debug`), made on first use; simulated time in every line through `%k`.
 #pragma once
 #include <memory>
 #include <string>
