@@ -252,24 +252,20 @@ class FolderListing {
 };
 
 /// `path` itself, else its compressed sibling `path`.zst or `path`.gz (SimGrid's index names
-/// rank<r>.txt; the files are often kept compressed next to it). `listing`, when given, lists
-/// the folder of `path`: a candidate it names needs no stat.
-std::optional<std::string> existing_variant(const std::filesystem::path& path,
-                                            const FolderListing* listing = nullptr) {
+/// rank<r>.txt; the files are often kept compressed next to it).
+std::optional<std::string> existing_variant(const std::filesystem::path& path) {
   for (const char* suffix : {"", ".zst", ".gz"}) {
     std::filesystem::path candidate = path;
     candidate += suffix;
-    if ((listing != nullptr && listing->has(candidate.filename().string())) || file_exists(candidate))
-      return candidate.string();
+    if (file_exists(candidate)) return candidate.string();
   }
   return std::nullopt;
 }
 
-/// The same for a plain name `entry` (no '/') of the listed folder whose paths start with
-/// `prefix` (the folder and a separator as std::filesystem joins them): no path objects built,
-/// the candidate's name looked up in the listing, only a name it lacks stat'ed — the answer and
-/// the string existing_variant(folder / entry, &listing) gives, for the thousands of entries of
-/// a large index.
+/// The same for a plain name `entry` (no '/') of a listed folder whose paths start with
+/// `prefix` (the folder and a separator as std::filesystem joins them): a candidate the listing
+/// names needs no stat, and no path object is built — the answer and the string
+/// existing_variant(folder / entry) gives, for the thousands of entries of a large index.
 std::optional<std::string> existing_listed_variant(std::string_view prefix, std::string_view entry,
                                                    const FolderListing& listing) {
   std::string candidate;
@@ -311,7 +307,7 @@ std::optional<RankFile> resolve_rank_file(const std::filesystem::path& index_fol
   }
   const std::filesystem::path written(entry);
   if (!written.is_absolute()) {
-    if (auto beside_index = existing_variant(index_folder / written, plain_name ? listing : nullptr)) {
+    if (auto beside_index = existing_variant(index_folder / written)) {
       return RankFile{std::move(*beside_index), plain_name};
     }
   }
@@ -361,7 +357,8 @@ std::vector<RankCursor> read_index(const std::string& path, LineReader& reader,
     const auto rank = static_cast<std::int32_t>(cursors.size());
     if (!listing && cursors.size() == entries_before_listing) {
       listing.emplace(folder);
-      cursors.reserve(std::max(cursors.size(), listing->count()));  // mostly a rank file each, and the index
+      // Mostly a rank file each (and the index): room for them at once, within reason.
+      cursors.reserve(std::clamp<std::size_t>(listing->count(), cursors.size(), std::size_t{1} << 20));
     }
     std::optional<RankFile> resolved = resolve_rank_file(folder, listed_prefix, entry, listing ? &*listing : nullptr);
     if (!resolved) {
