@@ -251,10 +251,13 @@ class FolderListing {
   std::size_t count_ = 0;
 };
 
-/// `path` itself, else its compressed sibling `path`.zst or `path`.gz (SimGrid's index names
-/// rank<r>.txt; the files are often kept compressed next to it).
+/// What a rank file's name may end with, in the order tried: itself, then its compressed
+/// sibling (SimGrid's index names rank<r>.txt; the files are often kept compressed next to it).
+constexpr std::array<const char*, 3> variant_suffixes{"", ".zst", ".gz"};
+
+/// `path` itself, else `path`.zst or `path`.gz.
 std::optional<std::string> existing_variant(const std::filesystem::path& path) {
-  for (const char* suffix : {"", ".zst", ".gz"}) {
+  for (const char* suffix : variant_suffixes) {
     std::filesystem::path candidate = path;
     candidate += suffix;
     if (file_exists(candidate)) return candidate.string();
@@ -274,7 +277,7 @@ std::optional<std::string> existing_listed_variant(std::string_view prefix, std:
   const std::size_t name_at = candidate.size();
   candidate.append(entry);
   const std::size_t plain_size = candidate.size();
-  for (const char* suffix : {"", ".zst", ".gz"}) {
+  for (const char* suffix : variant_suffixes) {
     candidate.resize(plain_size);
     candidate.append(suffix);
     if (listing.has(std::string_view(candidate).substr(name_at)) || file_exists(candidate)) return candidate;
@@ -302,6 +305,7 @@ std::optional<RankFile> resolve_rank_file(const std::filesystem::path& index_fol
     if (auto beside_index = existing_listed_variant(listed_prefix, entry, *listing)) {
       return RankFile{std::move(*beside_index), true};
     }
+    // Not beside the index: the working directory, as below (no path object built before).
     if (auto found = existing_variant(std::filesystem::path(entry))) return RankFile{std::move(*found), false};
     return std::nullopt;
   }
