@@ -7,6 +7,8 @@
 #include <bit>
 #include <fmt/format.h>
 
+#include "engine/log.hpp"
+
 namespace augur::engine {
 
 const char* to_string(RunOutcome outcome) {
@@ -195,6 +197,14 @@ void Scheduler::collect_per_lp_records(const Program& program) {
 
 RunResult Scheduler::run(Program& program, const RunLimits& limits) {
   collect_per_lp_records(program);
+  const LogClockScope clock(&now_);  // the engine's and the models' lines carry the scheduler's time
+  if (auto* lg = logger_at(Folder::engine, spdlog::level::debug)) {
+    static constexpr const char* form_names[] = {"sorted ring", "4-ary heap", "radix heap"};
+    lg->debug("run: {} LPs, ready queue: {}, {} observers, {} per-LP record arrays prefetched, stop after {} events "
+              "(0: none), at {} s (0: none)",
+              lps_.size(), form_names[static_cast<int>(form_)], observers_.size(), per_lp_count_, limits.max_events,
+              limits.max_time);
+  }
   RunResult result;
   switch (form_) {
     case QueueForm::ring: run_steps<QueueForm::ring>(program, limits, result); break;
@@ -212,6 +222,10 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
     }
   }
   for (Observer* o : observers_) o->on_finish(result.end_time);
+  if (auto* lg = logger_at(Folder::engine, spdlog::level::info)) {
+    lg->info("run {}: {} events in {} steps, last LP clock {:.9f} s", to_string(result.outcome), result.events,
+             result.steps, result.end_time);
+  }
   return result;
 }
 

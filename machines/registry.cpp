@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "engine/log.hpp"
 #include "machines/bus/bus_machine.hpp"
 #include "machines/dvm_cluster/dvm_cluster_machine.hpp"
 #include "machines/loggp_smp/loggp_smp_machine.hpp"
@@ -34,6 +35,18 @@ const MachineModelInfo& MachineRegistry::get(std::string_view name) const {
   std::string message = "unknown machine model '" + std::string(name) + "'";
   message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
   throw ParamError(message + " Valid values are: " + valid);
+}
+
+std::unique_ptr<MachineModel> MachineRegistry::create(std::string_view name, const ParamSet& params,
+                                                      int processors) const {
+  std::unique_ptr<MachineModel> machine = get(name).create(params, processors);
+  if (auto* lg = engine::logger_at(engine::Folder::machines, spdlog::level::info)) {
+    lg->info("machine model {} for {} processors", name, processors);
+  }
+  if (auto* lg = engine::logger_at(engine::Folder::machines, spdlog::level::debug)) {
+    for (const auto& [param, value] : params.describe()) lg->debug("  {} = {}", param, value);
+  }
+  return machine;
 }
 
 ParamSet make_params(const MachineModelInfo& info) { return ParamSet(info.params, info.name); }

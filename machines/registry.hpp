@@ -31,6 +31,9 @@ class MachineRegistry {
   const MachineModelInfo* find(std::string_view name) const;
   /// Throws ParamError "unknown machine model 'x'; did you mean 'y'? Valid values are: …".
   const MachineModelInfo& get(std::string_view name) const;
+  /// get(name).create(params, processors), logged on the machines folder's logger (info: the
+  /// model and processors, debug: every parameter's value).
+  std::unique_ptr<MachineModel> create(std::string_view name, const ParamSet& params, int processors) const;
   const std::vector<MachineModelInfo>& all() const { return models_; }
 
  private:

@@ -2,12 +2,15 @@
 // expansion into variants. Every value is validated at load time and every error is positioned.
 #include "scenarios/scenario.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
 
 #include "engine/collective_kind.hpp"
+#include "engine/log.hpp"
 #include "scenarios/machine_file.hpp"
 #include "scenarios/yaml_util.hpp"
 
@@ -449,6 +452,23 @@ std::string placeholder_error(const Scenario& scenario) {
   return {};
 }
 
+/// The scenarios folder's info line: what a scenario (file and --set overrides) asks to run.
+void log_scenario(spdlog::logger& lg, const Scenario& scenario) {
+  std::string axes;
+  for (const auto& [key, values] : scenario.sweep) {
+    axes += fmt::format("{}{} ({} value{})", axes.empty() ? "" : ", ", key, values.size(), values.size() == 1 ? "" : "s");
+  }
+  std::string counts;
+  for (const int p : scenario.processors) counts += (counts.empty() ? "" : " ") + std::to_string(p);
+  for (const auto& grid : scenario.grids) counts += (counts.empty() ? "" : " ") + grid_name(grid);
+  lg.info("scenario {}: {} trace {}, machine {} ({}), processors: {}, sweep: {}",
+          scenario.file.empty() || scenario.file.starts_with('(') ? std::string("from the command line")
+                                                                   : fmt::format("{} ('{}')", scenario.file, scenario.name),
+          scenario.trace_format,
+          scenario.trace_path, scenario.machine.name, scenario.machine.model,
+          counts.empty() ? std::string("the trace's") : counts, axes.empty() ? std::string("none") : axes);
+}
+
 Scenario finish(Loaded loaded, const machines::MachineRegistry& registry,
                 const std::vector<std::string>& overrides) {
   const std::string trace_before = loaded.scenario.trace_path;
@@ -458,6 +478,7 @@ Scenario finish(Loaded loaded, const machines::MachineRegistry& registry,
     if (loaded.scenario.trace_path == trace_before) fail_at(loaded.scenario.file, loaded.trace_node, error);
     throw ConfigError(set_file, 0, 0, error);
   }
+  if (auto* lg = engine::logger_at(engine::Folder::scenarios, spdlog::level::info)) log_scenario(*lg, loaded.scenario);
   return std::move(loaded.scenario);
 }
 

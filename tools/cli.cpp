@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fstream>
 #include <iostream>
@@ -63,7 +64,8 @@ const char* const usage_text =
     "  --event-log FILE         write one line per event\n"
     "  --chrome-trace FILE      write the timeline as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  --paraver PREFIX         write the timeline as a Paraver trace: PREFIX.prv, PREFIX.pcf, PREFIX.row\n"
-    "  --log CAT=LEVEL[,...]    log levels (engine, machines, traces, models, scenarios, tools)\n"
+    "  --log [CAT=]LEVEL[,...]  log levels on stderr (engine, machines, traces, models, scenarios, tools;\n"
+    "                           info: what each folder read and ran, debug: details); also SPDLOG_LEVEL\n"
     "  --jobs N                 variants run in parallel (default: number of cores)\n"
     "  --max-events N           stop each variant after N events\n"
     "  --max-time SECONDS       stop each variant at this simulated time\n"
@@ -488,6 +490,10 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     cl = parse(args);
     // The folder loggers are made when first asked for (set_log_levels, engine::logger): a run
     // that logs nothing does not pay for six loggers and their patterns (~50 k instructions).
+    // SPDLOG_LEVEL first (names of other programs' loggers in it are ignored), --log over it.
+    if (const char* env = std::getenv("SPDLOG_LEVEL"); env != nullptr && *env != '\0') {
+      engine::set_log_levels(env, "SPDLOG_LEVEL", true);
+    }
     if (!cl.log_levels.empty()) engine::set_log_levels(cl.log_levels);
   } catch (const std::exception& e) {
     err << "augur: error: " << e.what() << "\n" << usage_text;

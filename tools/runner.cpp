@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "engine/event_log.hpp"
+#include "engine/log.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/stepper.hpp"
 #include "models/analysis/mp_characteristics.hpp"
@@ -131,7 +132,7 @@ namespace {
 std::unique_ptr<machines::MachineModel> make_machine(const scenarios::Variant& variant,
                                                      const machines::MachineRegistry& registry, int processors) {
   try {
-    return registry.get(variant.machine.model).create(variant.machine.params, processors);
+    return registry.create(variant.machine.model, variant.machine.params, processors);
   } catch (const machines::ParamError& e) {
     throw InputError(fmt::format("{}: error: {}", variant.machine.source.empty() ? variant.machine.name : variant.machine.source,
                                  e.what()));
@@ -257,11 +258,37 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   return result;
 }
 
-}  // namespace
+/// The tools folder's lines around a variant: what it runs, then how it ended and its cost.
+class VariantLog {
+ public:
+  VariantLog(const scenarios::Variant& variant, int index, std::size_t count) : index_(index), count_(count) {
+    if (auto* lg = engine::logger_at(engine::Folder::tools, spdlog::level::info)) {
+      std::string swept;
+      for (const auto& [key, value] : variant.swept) swept += fmt::format(", {}={}", key, value);
+      lg->info("variant {}/{}: {} on {}{}{}", index, count, variant.trace_path, variant.machine.name,
+               variant.processors > 0 ? fmt::format(", {} processors", variant.processors) : std::string(), swept);
+      start_ = std::chrono::steady_clock::now();
+    }
+  }
+  void finished(const models::report::VariantResult& result) const {
+    if (auto* lg = engine::logger_at(engine::Folder::tools, spdlog::level::info)) {
+      const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start_;
+      lg->info("variant {}/{}: {}, predicted {:.9f} s, {} events, {} warnings, {:.3f} ms of wall time", index_, count_,
+               result.outcome, result.predicted_time_s, result.events, result.warnings.size(), wall.count() * 1e3);
+    }
+  }
 
-models::report::VariantResult run_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
-                                          int index, std::size_t count, const machines::MachineRegistry& registry,
-                                          const RunOptions& options, Progress* progress) {
+ private:
+  int index_;
+  std::size_t count_;
+  std::chrono::steady_clock::time_point start_{};
+};
+
+/// One variant (run_variant without its log lines).
+models::report::VariantResult run_variant_quietly(const scenarios::Scenario& scenario,
+                                                  const scenarios::Variant& variant, int index, std::size_t count,
+                                                  const machines::MachineRegistry& registry, const RunOptions& options,
+                                                  Progress* progress) {
   models::report::VariantResult result;
   result.index = index;
   result.trace = variant.trace_path;
@@ -384,6 +411,17 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
                                           ranks, characteristics_limit));
   }
   if (progress != nullptr) progress->done.fetch_add(1);
+  return result;
+}
+
+}  // namespace
+
+models::report::VariantResult run_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
+                                          int index, std::size_t count, const machines::MachineRegistry& registry,
+                                          const RunOptions& options, Progress* progress) {
+  const VariantLog log(variant, index, count);
+  models::report::VariantResult result = run_variant_quietly(scenario, variant, index, count, registry, options, progress);
+  log.finished(result);
   return result;
 }
 

@@ -10,6 +10,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "engine/log.hpp"
 #include "engine/scheduler.hpp"
 #include "models/dvm/across.hpp"
 #include "traces/trace_error.hpp"
@@ -431,6 +432,13 @@ DvmProgram::DvmProgram(traces::libdvm::DvmTraceReader& reader, machines::Machine
   state_->io_trafic.assign(2, 0);
   state_->active_at_exit.resize(2);
   state_->warned.assign(traces::libdvm::dvm_function_count + 1, false);
+  if (auto* lg = engine::logger_at(engine::Folder::models, spdlog::level::debug)) {
+    std::string grid;
+    for (const int d : options_.grid) grid += (grid.empty() ? "" : "x") + std::to_string(d);
+    lg->debug("DVM model: grid {} ({} processors), {} pricing, ACROSS messages Ts {:.9f} s + Tb {:.9f} s per byte", grid,
+              root_count_, options_.cost == CostStyle::predictor31 ? "Predictor 3.1's" : "the seed's",
+              state_->across_price.ts, state_->across_price.tb);
+  }
 }
 
 DvmProgram::~DvmProgram() = default;
@@ -505,6 +513,7 @@ bool DvmProgram::decode_next() {
     if (std::find(st.warned_kinds.begin(), st.warned_kinds.end(), kind) != st.warned_kinds.end()) return;
     st.warned_kinds.emplace_back(kind);
     warnings_.push_back(fmt::format("{}:{}: warning: {}: {}", c.trace_path(), c.trace_line(), c.name(), message));
+    if (auto* lg = engine::logger_at(engine::Folder::models, spdlog::level::info)) lg->info("{}", warnings_.back());
   };
   // A handle that no creating call returned (or that its deleting call removed).
   auto not_created = [&](const char* param, std::uint64_t ref, const char* what, const char* creator) {

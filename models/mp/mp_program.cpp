@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "engine/log.hpp"
 #include "models/mp/collectives.hpp"
 #include "traces/trace_error.hpp"
 
@@ -75,6 +76,16 @@ MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machi
       }
     }
   }
+  if (auto* lg = engine::logger_at(engine::Folder::models, spdlog::level::debug)) {
+    std::string algorithms;
+    for (std::size_t k = 0; k < algorithms_.size(); ++k) {
+      algorithms += fmt::format("{}{}={}", algorithms.empty() ? "" : ", ",
+                                engine::to_string(static_cast<engine::CollectiveKind>(k)),
+                                analytic_[k] ? std::string("analytic") : algorithms_[k]);
+    }
+    lg->debug("message-passing model: {} ranks, eager messages move {}, collectives: {}", processors_,
+              options_.eager_at_match ? "when the receive is posted" : "when sent", algorithms);
+  }
 }
 
 std::string MpProgram::algorithm_for(engine::CollectiveKind kind) const {
@@ -91,6 +102,7 @@ std::string MpProgram::where(LpId lp) const {
 }
 
 void MpProgram::warn(std::string message) {
+  if (auto* lg = engine::logger_at(engine::Folder::models, spdlog::level::info)) lg->info("warning: {}", message);
   ++warning_count_;
   if (warnings_.size() < 100) warnings_.push_back(std::move(message));
 }

@@ -7,7 +7,12 @@
 #include <string>
 #include <vector>
 
+#include <spdlog/sinks/ostream_sink.h>
+
+#include <sstream>
+
 #include "engine/event_log.hpp"
+#include "engine/log.hpp"
 #include "engine/scheduler.hpp"
 
 using namespace augur::engine;
@@ -99,6 +104,24 @@ TEST_CASE("Scheduler advances the LP with the smallest clock and breaks ties by 
   const std::vector<std::string> expected = {"0:compute@2.000000", "1:compute@1.000000", "2:compute@1.000000",
                                              "1:compute@2.000000", "0:compute@3.000000"};
   CHECK(p.order == expected);
+}
+
+TEST_CASE("Scheduler logs a run's start and end on the engine's logger, at the scheduler's clock") {
+  std::ostringstream text;
+  set_log_sink(std::make_shared<spdlog::sinks::ostream_sink_mt>(text));
+  set_log_levels("engine=debug");
+  ToyProgram p({{{'c', 2.0}, {'c', 1.0}}, {{'c', 1.0}, {'c', 1.0}}, {{'c', 1.0}}});
+  Scheduler s(3);
+  const RunResult r = s.run(p);
+  set_log_sink(nullptr);
+  set_log_levels("warn");
+  CHECK(r.end_time == doctest::Approx(3.0));
+  CHECK(text.str() ==
+        "[0.000000000] [engine] [debug] run: 3 LPs, ready queue: sorted ring, 0 observers, 0 per-LP record arrays "
+        "prefetched, stop after 0 events (0: none), at 0 s (0: none)\n"
+        // the last turn: LP 0 at its clock 3, finding its script done
+        "[3.000000000] [engine] [info] run completed: 5 events in 8 steps, last LP clock 3.000000000 s\n");
+  CHECK(log_clock() == nullptr);  // the run's clock is not left behind
 }
 
 TEST_CASE("Scheduler wakes a blocked LP at the signalling time") {

@@ -340,6 +340,44 @@ TEST_CASE("augur prints no progress line when stderr is not a terminal") {
   CHECK(r.status == 0);
   CHECK(r.err.empty());
 }
+
+TEST_CASE("augur logs what each folder read and ran from --log and SPDLOG_LEVEL, at the simulated time") {
+  const std::string trace = "run --trace ti:" + shared + "/ti-samples/prk-transpose-4/trace.txt --jobs 1";
+  const Result quiet = run_augur(trace);
+  REQUIRE(quiet.status == 0);
+  CHECK(quiet.err.empty());
+  // The environment first (another program's logger in it is ignored), --log over it.
+  REQUIRE(::setenv("SPDLOG_LEVEL", "info,traces=trace,some_other_program=debug", 1) == 0);
+  const Result r = run_augur(trace + " --log models=debug,machines=warn");
+  REQUIRE(::unsetenv("SPDLOG_LEVEL") == 0);
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  CHECK(r.out == quiet.out);  // logging changes no output
+  const auto has = [&](const std::string& line) {
+    CHECK_MESSAGE(r.err.find(line) != std::string::npos, line, "\nnot in:\n", r.err);
+  };
+  has("[-] [scenarios] [info] scenario from the command line: ti trace " + shared +
+      "/ti-samples/prk-transpose-4/trace.txt, machine platform_cluster_64 (loggp_smp), processors: the trace's, "
+      "sweep: none\n");
+  has("[-] [tools] [info] variant 1/1: " + shared + "/ti-samples/prk-transpose-4/trace.txt on platform_cluster_64\n");
+  has("[-] [traces] [info] TI trace " + shared +
+      "/ti-samples/prk-transpose-4/trace.txt: an index of 4 rank files (4 beside the index, 4 compressed)");
+  has("[-] [models] [debug] message-passing model: 4 ranks, eager messages move when the receive is posted, "
+      "collectives: barrier=default,");
+  has("[0.000000000] [traces] [trace] rank 3: reading " + shared + "/ti-samples/prk-transpose-4/rank3.txt.zst\n");
+  // A rank's file ends when its last action is read: at the simulated time of its turn.
+  has("[0.365009558] [traces] [trace] rank 0: " + shared + "/ti-samples/prk-transpose-4/rank0.txt.zst ends after line 153\n");
+  has("[0.365009558] [engine] [info] run completed: 1288 events in 1721 steps, last LP clock 0.365009558 s\n");
+  has("[-] [tools] [info] variant 1/1: completed, predicted 0.365009558 s, 1288 events, 0 warnings, ");
+  CHECK(r.err.find("[machines]") == std::string::npos);  // --log machines=warn over the environment's info
+  CHECK(r.err.find("[engine] [debug]") == std::string::npos);
+
+  REQUIRE(::setenv("SPDLOG_LEVEL", "engine=chatty", 1) == 0);
+  const Result bad = run_augur(trace);
+  REQUIRE(::unsetenv("SPDLOG_LEVEL") == 0);
+  CHECK(bad.status == 2);
+  CHECK(bad.err.starts_with(
+      "augur: error: SPDLOG_LEVEL: unknown level 'chatty' (expected trace, debug, info, warn, error, critical, off)\n"));
+}
 }
 
 TEST_SUITE("golden") {

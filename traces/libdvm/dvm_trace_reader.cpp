@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "engine/log.hpp"
 #include "traces/libdvm/dvm_call_builder.hpp"
 #include "traces/libdvm/dvm_raw_merge.hpp"
 #include "traces/libdvm/dvm_trace_lines.hpp"
@@ -120,6 +121,7 @@ struct DvmTraceReader::Impl {
     read_dvm_preamble(*lines, &preamble, &warnings);
     if (form != DvmTraceForm::raw) {
       source = std::move(lines);
+      log_opened();
       return;
     }
     std::string prefix;
@@ -144,6 +146,18 @@ struct DvmTraceReader::Impl {
       files.push_back(std::move(found));
     }
     source = std::make_unique<DvmRawMerge>(std::move(lines), others, raw_buffer_size);
+    log_opened();
+  }
+
+  /// The traces folder's info line: what was opened, as which form, and the preamble's grid.
+  void log_opened() const {
+    auto* lg = engine::logger_at(engine::Folder::traces, spdlog::level::info);
+    if (lg == nullptr) return;
+    std::string vps;
+    for (const std::int64_t n : preamble.vps_size) vps += (vps.empty() ? "" : "x") + std::to_string(n);
+    lg->info("Lib-DVM trace {}: {} ({} file{}), RTS version {}, VProcCount={}{}{}", files.front(),
+             form == DvmTraceForm::raw ? "raw, merged on the fly by time" : "merged", files.size(),
+             files.size() == 1 ? "" : "s", preamble.rts_version, preamble.vproc_count, vps.empty() ? "" : ", VPSSize ", vps);
   }
 
   std::uint32_t intern(std::string_view name) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "engine/log.hpp"
 #include "traces/trace_error.hpp"
 
 namespace augur::traces::synthetic {
@@ -183,6 +184,10 @@ std::uint64_t synthetic_action_count(const SyntheticSpec& spec) {
 
 std::unique_ptr<MpTraceSource> make_synthetic_trace(const SyntheticSpec& spec) {
   if (spec.ranks < 1) throw std::invalid_argument("synthetic trace: P must be at least 1");
+  if (auto* lg = engine::logger_at(engine::Folder::traces, spdlog::level::info)) {
+    lg->info("synthetic trace {}: the issue-4 workload generated on the fly, {} actions", to_string(spec),
+             synthetic_action_count(spec));
+  }
   return std::make_unique<SyntheticTrace>(spec);
 }
 

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/log.hpp"
 #include "traces/line_reader.hpp"
 #include "traces/page_arena.hpp"
 #include "traces/ti/ti_parser.hpp"
@@ -129,6 +130,9 @@ class TiTrace final : public MpTraceSource {
       next_text_[static_cast<std::size_t>(rank)] = c.reader->unread();
       return true;
     }
+    if (auto* lg = engine::logger_at(engine::Folder::traces, spdlog::level::trace)) {
+      lg->trace("rank {}: {} ends after line {}", rank, c.path, c.reader->line_number());
+    }
     c.done = true;
     c.reader.reset();  // closes the file, frees the reader (a buffer from the arena stays: the trace owns it)
     next_text_[static_cast<std::size_t>(rank)] = nullptr;
@@ -156,6 +160,9 @@ class TiTrace final : public MpTraceSource {
         c.reader.emplace(c.path, rank_buffer_size, folder_fd_, c.name_at, arena_.get());
       } else {
         c.reader.emplace(c.path, rank_buffer_size, arena_.get());
+      }
+      if (auto* lg = engine::logger_at(engine::Folder::traces, spdlog::level::trace)) {
+        lg->trace("rank {}: reading {}", rank, c.path);
       }
     } catch (const TraceError& error) {
       if (shared_) throw;
@@ -397,9 +404,24 @@ std::unique_ptr<MpTraceSource> open_ti_trace(const std::string& path) {
   }
   if (!found) throw TraceError(path, 0, "empty trace: neither actions nor rank files");
   if (starts_with_integer(line)) {
-    return std::make_unique<TiTrace>(path, true, scan_shared_file(path, reader, line));
+    std::vector<RankCursor> cursors = scan_shared_file(path, reader, line);
+    if (auto* lg = engine::logger_at(engine::Folder::traces, spdlog::level::info)) {
+      lg->info("TI trace {}: one file shared by {} ranks ({} lines)", path, cursors.size(), reader.line_number());
+    }
+    return std::make_unique<TiTrace>(path, true, std::move(cursors));
   }
-  return std::make_unique<TiTrace>(path, false, read_index(path, reader, line));
+  std::vector<RankCursor> cursors = read_index(path, reader, line);
+  if (auto* lg = engine::logger_at(engine::Folder::traces, spdlog::level::info)) {
+    const auto compressed = std::count_if(cursors.begin(), cursors.end(), [](const RankCursor& c) {
+      return c.path.ends_with(".zst") || c.path.ends_with(".gz");
+    });
+    const auto beside = std::count_if(cursors.begin(), cursors.end(),
+                                      [](const RankCursor& c) { return c.name_at != RankCursor::not_beside; });
+    lg->info("TI trace {}: an index of {} rank files ({} beside the index, {} compressed), each opened when its rank "
+             "first reads",
+             path, cursors.size(), beside, compressed);
+  }
+  return std::make_unique<TiTrace>(path, false, std::move(cursors));
 }
 
 unsigned datatype_size(int id) {
