@@ -125,6 +125,36 @@ MachineDescription parse_machine_map(const std::string& file, const YAML::Node& 
   return machine;
 }
 
+std::optional<MachineDescription> parse_flat_machine(const std::vector<FlatEntry>& entries,
+                                                    const machines::MachineRegistry& registry) {
+  const auto value_of = [&entries](std::string_view key) -> const std::string_view* {
+    for (const FlatEntry& entry : entries)
+      if (entry.key == key) return &entry.value;
+    return nullptr;
+  };
+  const std::string_view* version = value_of("schema_version");
+  const std::string_view* model = value_of("model");
+  if (version == nullptr || model == nullptr || *version != std::to_string(schema_version)) return std::nullopt;
+  const machines::MachineModelInfo* info = registry.find(*model);
+  if (info == nullptr) return std::nullopt;
+  MachineDescription machine;
+  machine.model = std::string(*model);
+  machine.params = machines::make_params(*info);
+  if (const std::string_view* description = value_of("description")) machine.description = std::string(*description);
+  if (const std::string_view* name = value_of("name")) machine.name = std::string(*name);
+  const auto& fixed = fixed_machine_keys();
+  for (const FlatEntry& entry : entries) {
+    if (std::find(fixed.begin(), fixed.end(), entry.key) != fixed.end()) continue;
+    if (!machine.params.has(entry.key)) return std::nullopt;
+    try {
+      machine.params.set(std::string(entry.key), std::string(entry.value));
+    } catch (const machines::ParamError&) {
+      return std::nullopt;
+    }
+  }
+  return machine;
+}
+
 MachineDescription resolve_machine_ref(const std::string& ref, const std::string& base_dir,
                                        const machines::MachineRegistry& registry, const std::string& file,
                                        const YAML::Node& at) {
@@ -161,15 +191,25 @@ MachineDescription load_machine_file(const std::string& path, const machines::Ma
   // A legacy Predictor.par (spec 3.3) is accepted wherever a machine file is.
   if (fs::path(path).extension() == ".par" || fs::path(path).extension() == ".PAR")
     return load_predictor_par(path, registry);
-  {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream content;
-    if (in) content << in.rdbuf();
-    if (in && looks_like_predictor_par(path, content.str()))
-      return parse_predictor_par(content.str(), path, registry);
+  std::optional<std::string> text;  // unreadable: parse_file below says why
+  try {
+    text = detail::read_config_file(path);
+  } catch (const ConfigError&) {
+  }
+  if (text && looks_like_predictor_par(path, *text)) return parse_predictor_par(*text, path, registry);
+  // The usual machine file, flat `key: value` lines that all hold, is read without YAML nodes
+  // (a third of a tiny run's set-up); anything else, and every error, as a YAML document.
+  if (text && !detail::PrecisePositions::active()) {
+    if (const auto entries = detail::scan_flat_map(*text)) {
+      if (std::optional<MachineDescription> machine = detail::parse_flat_machine(*entries, registry)) {
+        machine->source = path;
+        if (machine->name.empty()) machine->name = fs::path(path).stem().string();
+        return std::move(*machine);
+      }
+    }
   }
   return detail::with_positions([&] {
-    const detail::Document document = detail::parse_file(path);
+    const detail::Document document = text ? detail::parse_text(*text, path) : detail::parse_file(path);
     try {
       MachineDescription machine = detail::parse_machine_map(document.file, document.root, YAML::Node(),
                                                              detail::MachineForm::file, registry);

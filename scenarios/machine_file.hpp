@@ -3,7 +3,9 @@
 #pragma once
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "machines/registry.hpp"
 #include "scenarios/scenario.hpp"
@@ -24,6 +26,13 @@ void check_schema_version(const std::string& file, const Entry& entry);
 /// model's parameters). `owner` is the key the map hangs under (for a missing map), if any.
 MachineDescription parse_machine_map(const std::string& file, const YAML::Node& node, const YAML::Node& owner,
                                      MachineForm form, const machines::MachineRegistry& registry);
+
+/// A machine file of flat `key: value` lines (scan_flat_map) read as parse_machine_map reads it
+/// for MachineForm::file, without YAML nodes — or nothing when anything would be an error there
+/// (a missing or other schema_version, an unknown model or parameter, a bad value): the caller
+/// then reads the file as YAML, which reports the error at its position.
+std::optional<MachineDescription> parse_flat_machine(const std::vector<FlatEntry>& entries,
+                                                    const machines::MachineRegistry& registry);
 
 /// Sets the parameter `entry.key` of `params` from its YAML value: a scalar through
 /// ParamSet::set, a list through ParamSet::set_list. Bad values are reported at the value.

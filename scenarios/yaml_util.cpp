@@ -36,12 +36,11 @@ PrecisePositions::PrecisePositions() { ++precise_positions; }
 PrecisePositions::~PrecisePositions() { --precise_positions; }
 bool PrecisePositions::active() { return precise_positions > 0; }
 
-std::optional<YAML::Node> parse_flat_map(std::string_view text) {
+std::optional<std::vector<FlatEntry>> scan_flat_map(std::string_view text) {
   for (const char c : text) {
     if (c != '\n' && (c < ' ' || c > '~')) return std::nullopt;  // tabs, CR, UTF-8, control characters
   }
-  YAML::Node root(YAML::NodeType::Map);
-  std::vector<std::string_view> keys;
+  std::vector<FlatEntry> entries;
   std::size_t pos = 0;
   while (pos < text.size()) {
     std::size_t eol = text.find('\n', pos);
@@ -88,14 +87,22 @@ std::optional<YAML::Node> parse_flat_map(std::string_view text) {
       value = line.substr(v, last - v);
       if (null_word(value)) return std::nullopt;
     }
-    for (const std::string_view seen : keys)
-      if (seen == key) return std::nullopt;  // yaml-cpp keeps both; MapReader reports it, positioned
-    keys.push_back(key);
-    root.force_insert(std::string(key), std::string(value));
+    for (const FlatEntry& seen : entries)
+      if (seen.key == key) return std::nullopt;  // yaml-cpp keeps both; MapReader reports it, positioned
+    entries.push_back(FlatEntry{key, value});
   }
-  if (keys.empty()) return std::nullopt;
+  if (entries.empty()) return std::nullopt;
+  return entries;
+}
+
+std::optional<YAML::Node> parse_flat_map(std::string_view text) {
+  const std::optional<std::vector<FlatEntry>> entries = scan_flat_map(text);
+  if (!entries) return std::nullopt;
+  YAML::Node root(YAML::NodeType::Map);
+  for (const FlatEntry& entry : *entries) root.force_insert(std::string(entry.key), std::string(entry.value));
   return root;
 }
+
 
 ConfigError yaml_error(const std::string& file, const YAML::Exception& error) {
   const YAML::Mark& mark = error.mark;
@@ -114,7 +121,7 @@ Document parse_text(const std::string& text, const std::string& file) {
   }
 }
 
-Document parse_file(const std::string& path) {
+std::string read_config_file(const std::string& path) {
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored))
     throw ConfigError(path, 0, 0, std::string("cannot open: ") + std::strerror(EISDIR));
@@ -123,8 +130,10 @@ Document parse_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw ConfigError(path, 0, 0, std::string("cannot read: ") + std::strerror(errno));
-  return parse_text(text.str(), path);
+  return std::move(text).str();
 }
+
+Document parse_file(const std::string& path) { return parse_text(read_config_file(path), path); }
 
 void fail_at(const std::string& file, const YAML::Node& node, const std::string& message) {
   const YAML::Mark mark = node.Mark();

@@ -19,6 +19,9 @@ struct Document {
   YAML::Node root;
 };
 
+/// The text of `path`. Throws ConfigError(path, 0, 0, "cannot open: …") when the file cannot be
+/// read (a folder, a missing file) and "cannot read: …" when reading fails.
+std::string read_config_file(const std::string& path);
 /// Reads and parses `path`. Throws ConfigError(path, 0, 0, "cannot open: …") when the file cannot
 /// be read, and ConfigError with yaml-cpp's position (made 1-based) for a syntax error.
 Document parse_file(const std::string& path);
@@ -30,8 +33,16 @@ Document parse_file(const std::string& path);
 /// PrecisePositions is alive, by yaml-cpp.
 Document parse_text(const std::string& text, const std::string& file);
 
-/// The flat map of `text` when every line is blank, a comment or `key: value` at column 0 as
-/// parse_text describes — the nodes yaml-cpp would build, without marks — else nothing.
+/// One `key: value` line of a flat map: the key and the scalar's text (quotes removed), views
+/// into the text scanned.
+struct FlatEntry {
+  std::string_view key;
+  std::string_view value;
+};
+/// The entries of `text` in order when every line is blank, a comment or `key: value` at column 0
+/// as parse_text describes (no key repeated, no null value) — else nothing.
+std::optional<std::vector<FlatEntry>> scan_flat_map(std::string_view text);
+/// The flat map of `text` (scan_flat_map) as the nodes yaml-cpp would build, without marks.
 std::optional<YAML::Node> parse_flat_map(std::string_view text);
 
 /// While one is alive on this thread, parse_text reads every document with yaml-cpp.

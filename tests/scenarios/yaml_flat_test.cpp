@@ -4,14 +4,17 @@
 #include <doctest/doctest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "machines/registry.hpp"
 #include "scenarios/config_error.hpp"
+#include "scenarios/machine_file.hpp"
 #include "scenarios/scenario.hpp"
 #include "scenarios/yaml_util.hpp"
+#include "tests/support/files.hpp"
 
 namespace {
 
@@ -129,6 +132,80 @@ TEST_SUITE("unit") {
     }
     CHECK(accepted > 50);  // the test exercises both paths
     CHECK(accepted < 2950);
+  }
+
+  TEST_CASE("a flat machine file reads to the machine its YAML nodes give, and anything wrong goes the YAML way") {
+    augur::machines::MachineRegistry registry;
+    augur::machines::register_builtin_machines(registry);
+    using augur::scenarios::MachineDescription;
+    using augur::scenarios::detail::parse_flat_machine;
+    using augur::scenarios::detail::scan_flat_map;
+    const auto same = [](const MachineDescription& a, const MachineDescription& b) {
+      CHECK(a.model == b.model);
+      CHECK(a.name == b.name);
+      CHECK(a.description == b.description);
+      CHECK(a.source == b.source);
+      CHECK(a.params.describe() == b.params.describe());
+    };
+    const auto through_yaml = [&](const std::string& path) {
+      const augur::scenarios::detail::PrecisePositions precise;  // the fast path stands aside
+      return augur::scenarios::load_machine_file(path, registry);
+    };
+    int flat = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(AUGUR_SOURCE_DIR) + "/machines/library")) {
+      const std::string path = entry.path().string();
+      CAPTURE(path);
+      const std::string text = augur::test::slurp(entry.path());
+      const auto entries = scan_flat_map(text);
+      if (entries && parse_flat_machine(*entries, registry)) ++flat;
+      same(augur::scenarios::load_machine_file(path, registry), through_yaml(path));
+    }
+    CHECK(flat >= 3);  // the library's flat files take the fast path
+
+    const std::filesystem::path dir = augur::test::scratch_dir("augur_flat_machine_", "files");
+    const auto write = [&](const std::string& name, const std::string& text) {
+      augur::test::write_file((dir / name).string(), text);
+      return (dir / name).string();
+    };
+    // Quotes, comments and a name: the fast path's values are yaml-cpp's.
+    const std::string quoted_text =
+        "# a cluster\nschema_version: 1\nmodel: loggp_smp\nname: \"my cluster\"  # named\n"
+        "description: \"x: y, #1\"\nlatency: 2us # two\nbandwidth: \"5GBps\"\n";
+    const std::string quoted = write("quoted.yaml", quoted_text);
+    const auto entries = scan_flat_map(quoted_text);
+    REQUIRE(entries.has_value());
+    const auto fast = parse_flat_machine(*entries, registry);
+    REQUIRE(fast.has_value());
+    CHECK(fast->name == "my cluster");
+    CHECK(fast->description == "x: y, #1");
+    const MachineDescription loaded = augur::scenarios::load_machine_file(quoted, registry);
+    CHECK(loaded.name == "my cluster");
+    CHECK(loaded.source == quoted);
+    same(loaded, through_yaml(quoted));
+    // A version written "01", which the YAML way accepts: not the fast path's, still read.
+    const std::string version_text = "schema_version: 01\nmodel: bus\n";
+    const std::string version = write("version.yaml", version_text);
+    CHECK_FALSE(parse_flat_machine(*scan_flat_map(version_text), registry).has_value());
+    CHECK(augur::scenarios::load_machine_file(version, registry).model == "bus");
+    CHECK(augur::scenarios::load_machine_file(version, registry).name == "version");
+    // Errors in flat files: each declined by the fast path and reported at its line and column.
+    struct Broken {
+      std::string name, text, error;
+    };
+    const std::vector<Broken> broken{
+        {"bad_value.yaml", "schema_version: 1\nmodel: loggp_smp\nlatency: soon\n", "bad_value.yaml:3:10: error: "},
+        {"bad_model.yaml", "schema_version: 1\nmodel: loggp\n", "bad_model.yaml:2:8: error: unknown machine model 'loggp'"},
+        {"bad_version.yaml", "model: loggp_smp\nlatency: 1us\n", "bad_version.yaml:1:1: error: "},
+        {"bad_version2.yaml", "schema_version: 2\nmodel: loggp_smp\n",
+         "bad_version2.yaml:1:17: error: unsupported schema_version 2"},
+    };
+    for (const Broken& b : broken) {
+      const std::string path = write(b.name, b.text);
+      CAPTURE(path);
+      CHECK_FALSE(parse_flat_machine(*scan_flat_map(b.text), registry).has_value());
+      CHECK_THROWS_WITH_AS(augur::scenarios::load_machine_file(path, registry), doctest::Contains(b.error.c_str()),
+                           augur::scenarios::ConfigError);
+    }
   }
 
   TEST_CASE("an error in a document of the fast path still names its line and column") {
