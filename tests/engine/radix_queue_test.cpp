@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <queue>
@@ -99,11 +100,27 @@ TEST_SUITE("unit") {
         500);
   }
 
+  TEST_CASE("RadixQueue orders keys that differ from the minimum in one digit, at every level") {
+    Rng rng{99};
+    // Each key is the minimum with one 4-bit digit above bit 20 raised (the digit's level and
+    // value at random, on either side of bit 64) and a serial number in its low 20 bits
+    // (distinct keys): buckets (L, d) of every level from 5 up.
+    compare(
+        100'000, rng,
+        [&rng](Key min, std::uint64_t serial) {
+          const unsigned shift = 4 * static_cast<unsigned>(5 + rng.next() % 27);
+          const Key mask = Key{15} << shift;
+          const Key raised = std::max((min & ~mask) | (static_cast<Key>(1 + rng.next() % 15) << shift), min + (Key{1} << 20));
+          return ((raised >> 20) << 20) | (serial & 0xfffff);
+        },
+        2000);
+  }
+
   TEST_CASE("RadixQueue reuses its chunks: thousands of keys in one bucket, emptied and refilled") {
     RadixQueue q;
     for (int round = 0; round < 3; ++round) {
-      // 5,000 keys sharing their high word (one bucket, 80 chunks), above the last minimum,
-      // pushed in reverse and popped in order; then the next round's.
+      // 5,000 keys sharing their high word (a few buckets, the largest of dozens of chunks),
+      // above the last minimum, pushed in reverse and popped in order; then the next round's.
       const std::uint64_t high = 1000 + static_cast<std::uint64_t>(round);
       for (std::uint64_t i = 5000; i-- > 0;) q.push(make_key(high, i * 3));
       for (std::uint64_t i = 0; i < 5000; ++i) {
