@@ -260,11 +260,14 @@ class FolderListing {
 
 /// What a rank file's name may end with, in the order tried: itself, then its compressed
 /// sibling (SimGrid's index names rank<r>.txt; the files are often kept compressed next to it).
-constexpr std::array<const char*, 3> variant_suffixes{"", ".zst", ".gz"};
+constexpr std::array<std::string_view, 3> variant_suffixes{"", ".zst", ".gz"};
+/// The longest of them, for a candidate's reservation.
+constexpr std::size_t longest_variant_suffix =
+    std::max({variant_suffixes[0].size(), variant_suffixes[1].size(), variant_suffixes[2].size()});
 
 /// `path` itself, else `path`.zst or `path`.gz.
 std::optional<std::string> existing_variant(const std::filesystem::path& path) {
-  for (const char* suffix : variant_suffixes) {
+  for (const std::string_view suffix : variant_suffixes) {
     std::filesystem::path candidate = path;
     candidate += suffix;
     if (file_exists(candidate)) return candidate.string();
@@ -279,12 +282,12 @@ std::optional<std::string> existing_variant(const std::filesystem::path& path) {
 std::optional<std::string> existing_listed_variant(std::string_view prefix, std::string_view entry,
                                                    const FolderListing& listing) {
   std::string candidate;
-  candidate.reserve(prefix.size() + entry.size() + 4);
+  candidate.reserve(prefix.size() + entry.size() + longest_variant_suffix);
   candidate.append(prefix);
   const std::size_t name_at = candidate.size();
   candidate.append(entry);
   const std::size_t plain_size = candidate.size();
-  for (const char* suffix : variant_suffixes) {
+  for (const std::string_view suffix : variant_suffixes) {
     candidate.resize(plain_size);
     candidate.append(suffix);
     if (listing.has(std::string_view(candidate).substr(name_at)) || file_exists(candidate)) return candidate;
