@@ -91,6 +91,19 @@ TEST_CASE("append_fixed writes what fmt writes") {
   for (double v : {4503599627370495.5, 4503599627370496.0, 9999999999.99999, 99999999999.999995, 0.99995, 0.999949999}) {
     for (int precision = 0; precision <= 17; ++precision) REQUIRE(fixed(v, precision, 0) == with_fmt(v, precision, 0));
   }
+  // Next to the decimal halves, where the fast path's double product cannot tell the side and
+  // the exact path decides: a few ulps either way of (m + 1/2) / 10^precision, large and small m.
+  for (int precision = 0; precision <= 9; ++precision) {
+    const double scale = std::pow(10.0, precision);
+    for (double m : {0.0, 1.0, 7.0, 12345.0, 999999.0, 123456789.0, 4503599627.0}) {
+      double v = (m + 0.5) / scale;
+      for (int step = 0; step < 8; ++step) v = std::nextafter(v, 0.0);
+      for (int step = 0; step < 16; ++step, v = std::nextafter(v, 1e300)) {
+        REQUIRE(fixed(v, precision, 0) == with_fmt(v, precision, 0));
+        REQUIRE(fixed(-v, precision, 0) == with_fmt(-v, precision, 0));
+      }
+    }
+  }
   // Precisions beyond what the buffer is sized for take fmt's path, with the same result.
   CHECK(fixed(1e300, 60, 0) == with_fmt(1e300, 60, 0));
 }
