@@ -198,7 +198,8 @@ MachineDescription load_machine_file(const std::string& path, const machines::Ma
   }
   if (text && looks_like_predictor_par(path, *text)) return parse_predictor_par(*text, path, registry);
   // The usual machine file, flat `key: value` lines that all hold, is read without YAML nodes
-  // (a third of a tiny run's set-up); anything else, and every error, as a YAML document.
+  // (~150 k instructions, a fifth of a tiny run's); anything else, and every error, as a YAML
+  // document.
   if (text && !detail::PrecisePositions::active()) {
     if (const auto entries = detail::scan_flat_map(*text)) {
       if (std::optional<MachineDescription> machine = detail::parse_flat_machine(*entries, registry)) {

@@ -461,10 +461,11 @@ void log_scenario(spdlog::logger& lg, const Scenario& scenario) {
   std::string counts;
   for (const int p : scenario.processors) counts += (counts.empty() ? "" : " ") + std::to_string(p);
   for (const auto& grid : scenario.grids) counts += (counts.empty() ? "" : " ") + grid_name(grid);
-  lg.info("scenario {}: {} trace {}, machine {} ({}), processors: {}, sweep: {}",
-          scenario.file.empty() || scenario.file.starts_with('(') ? std::string("from the command line")
-                                                                   : fmt::format("{} ('{}')", scenario.file, scenario.name),
-          scenario.trace_format,
+  // A scenario built from the command line is named "(command line)" as its file.
+  const std::string origin = scenario.file.empty() || scenario.file.starts_with('(')
+                                 ? std::string("from the command line")
+                                 : fmt::format("{} ('{}')", scenario.file, scenario.name);
+  lg.info("scenario {}: {} trace {}, machine {} ({}), processors: {}, sweep: {}", origin, scenario.trace_format,
           scenario.trace_path, scenario.machine.name, scenario.machine.model,
           counts.empty() ? std::string("the trace's") : counts, axes.empty() ? std::string("none") : axes);
 }

@@ -103,7 +103,6 @@ std::optional<YAML::Node> parse_flat_map(std::string_view text) {
   return root;
 }
 
-
 ConfigError yaml_error(const std::string& file, const YAML::Exception& error) {
   const YAML::Mark& mark = error.mark;
   if (mark.is_null()) return ConfigError(file, 0, 0, error.msg);
