@@ -533,7 +533,7 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     if (!cl.event_log.empty()) sc.outputs.event_log = cl.event_log;
     const auto variants = sc.variants();
     if (cl.command == "check") {
-      for (const auto& v : variants) registry.get(v.machine.model).create(v.machine.params, v.processors > 0 ? v.processors : 1);
+      for (const auto& v : variants) registry.create(v.machine.model, v.machine.params, v.processors > 0 ? v.processors : 1);
       // A machine sweep axis: every swept machine, not only the first.
       std::string machines;
       for (const auto& m : sc.swept_machines.empty() ? std::vector<scenarios::MachineDescription>{sc.machine}
