@@ -806,6 +806,63 @@ TEST_SUITE("unit") {
     CHECK(traces == 10);
   }
 
+  TEST_CASE("TiTrace reads lines split by a refill, CRLF and a last line without newline as plain LF text") {
+    // Two rank files of ~3,000 lines (several 8 KiB buffers: lines straddle refills), written
+    // twice — LF, and CRLF without the last newline — with comments, blank lines and actions the
+    // one-pass path leaves to the general one. Both read alike, record for record and line for
+    // line, whichever path took each line.
+    TempDir dir;
+    for (const bool crlf : {false, true}) {
+      const std::string sub = crlf ? "crlf" : "lf";
+      std::filesystem::create_directories(dir.path / sub);
+      for (int r = 0; r < 2; ++r) {
+        const std::string me = std::to_string(r);
+        const std::string peer = std::to_string(1 - r);
+        std::vector<std::string> lines{me + " init", "# a comment", ""};
+        for (int i = 0; i < 600; ++i) {
+          lines.push_back(me + " compute " + std::to_string(1000 + i * 37) + (i % 7 == 0 ? ".5e+02" : ""));
+          lines.push_back(me + " isend " + peer + " " + std::to_string(i) + " " + std::to_string(8 * i + 1));
+          lines.push_back(me + " irecv " + peer + " " + std::to_string(i) + " " + std::to_string(8 * i + 1) + " 0");
+          lines.push_back(me + " waitall" + (i % 3 == 0 ? " 2" : ""));
+          lines.push_back(i % 50 == 0 ? me + " allreduce 4 1e3 " : me + "  compute 5");  // two blanks: general path
+        }
+        lines.push_back(me + " finalize");
+        std::string text;
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+          text += lines[i];
+          if (!crlf) text += "\n";
+          else if (i + 1 < lines.size()) text += "\r\n";
+        }
+        REQUIRE(text.size() > 3 * 8 * 1024);
+        write_file((dir.path / sub / ("rank" + me + ".txt")).string(), text);
+      }
+      write_file((dir.path / sub / "trace.txt").string(), "rank0.txt\nrank1.txt\n");
+    }
+    const auto lf = read_all((dir.path / "lf" / "trace.txt").string());
+    const auto crlf = read_all((dir.path / "crlf" / "trace.txt").string());
+    REQUIRE(lf.size() == 2);
+    REQUIRE(crlf.size() == 2);
+    for (std::size_t r = 0; r < 2; ++r) {
+      CAPTURE(r);
+      REQUIRE(lf[r].size() == 1 + 600 * 5 + 1);
+      REQUIRE(crlf[r].size() == lf[r].size());
+      CHECK(lf[r].back().r.line == 3 + 600 * 5 + 1);
+      for (std::size_t i = 0; i < lf[r].size(); ++i) {
+        CAPTURE(i);
+        check_same_record(crlf[r][i].r, lf[r][i].r);
+        CHECK(crlf[r][i].r.line == lf[r][i].r.line);
+      }
+      // Spot checks of the values (record 1 + 5i is iteration i's compute, at line 4 + 5i).
+      CHECK(lf[r][3].r.kind == MpOpKind::irecv);
+      CHECK(lf[r][3].r.bytes == 8);  // a count of 1 of datatype 0 (MPI_DOUBLE), 8 bytes
+      CHECK(lf[r][1 + 5 * 1].r.amount == 1037);
+      CHECK(lf[r][1 + 5 * 7].r.amount == 125950);  // "1259.5e+02"
+      CHECK(lf[r][1 + 5 * 7].r.line == 4 + 5 * 7);
+      CHECK(lf[r][5].r.kind == MpOpKind::allreduce);
+      CHECK(lf[r][10].r.amount == 5);  // "  compute 5", read by the general path
+    }
+  }
+
   TEST_CASE("TiTrace reads prk-p2p-16 in reasonable time") {
     const auto start = std::chrono::steady_clock::now();
     const auto source = open_ti_trace(samples + "prk-p2p-16/trace.txt");
