@@ -3,6 +3,7 @@
 // and gives exit status 2.
 #include "tools/cli.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -331,7 +332,7 @@ scenarios::Scenario load(const CommandLine& cl, const machines::MachineRegistry&
       rest.push_back(s);
     }
   }
-  const std::string text = fmt::format("schema_version: 1\nname: command line\ntrace: {}\nmachine: {}\n",
+  const std::string text = fmt::format(FMT_COMPILE("schema_version: 1\nname: command line\ntrace: {}\nmachine: {}\n"),
                                        yaml_quote(trace), yaml_quote(machine));
   return scenarios::load_scenario_text(text, "(command line)", ".", registry, rest);
 }

@@ -9,6 +9,7 @@
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <chrono>
@@ -227,7 +228,7 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   }
   // The timelines read the engine's plain event contract: DvmPlainEvents translates.
   Timelines timelines(options, index, count, static_cast<std::uint32_t>(processors),
-                      fmt::format("augur: {} on {} (grid {})", variant.trace_path, variant.machine.name, result.grid),
+                      fmt::format(FMT_COMPILE("augur: {} on {} (grid {})"), variant.trace_path, variant.machine.name, result.grid),
                       "processor");
   std::optional<models::dvm::DvmPlainEvents> plain;
   if (!timelines.observers().empty()) {
@@ -376,7 +377,7 @@ models::report::VariantResult run_variant_quietly(const scenarios::Scenario& sce
     scheduler.add_observer(&*characteristics);
   }
   Timelines timelines(options, index, count, static_cast<std::uint32_t>(ranks),
-                      fmt::format("augur: {} on {}", variant.trace_path, variant.machine.name), "rank");
+                      fmt::format(FMT_COMPILE("augur: {} on {}"), variant.trace_path, variant.machine.name), "rank");
   for (engine::Observer* o : timelines.observers()) scheduler.add_observer(o);
   const engine::RunResult run = run_observed(scheduler, *program, options, progress, index, count);
   if (run.outcome == engine::RunOutcome::completed) program->check_end_state();

@@ -2,6 +2,7 @@
 // in the header.
 #include "models/analysis/mp_characteristics.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -433,10 +434,10 @@ void MpCharacteristics::flush(std::uint64_t phase) {
 std::string MpCharacteristics::phase_name(const Record& r, std::uint64_t& line) const {
   line = 0;
   auto call = [&](const Boundary& b) {
-    std::string s = fmt::format("{} #{}", engine::to_string(b.kind), b.ordinal);
+    std::string s = fmt::format(FMT_COMPILE("{} #{}"), engine::to_string(b.kind), b.ordinal);
     const std::uint64_t at = b.line;
     if (at > 0) {
-      s += options_.call_file.empty() ? fmt::format(" (line {})", at) : fmt::format(" ({}:{})", options_.call_file, at);
+      s += options_.call_file.empty() ? fmt::format(FMT_COMPILE(" (line {})"), at) : fmt::format(FMT_COMPILE(" ({}:{})"), options_.call_file, at);
     }
     if (&b == &r.closing) line = at;
     return s;
@@ -451,8 +452,8 @@ std::string MpCharacteristics::phase_name(const Record& r, std::uint64_t& line) 
   } else {
     span = "after " + call(r.opening) + ", before " + call(r.closing);
   }
-  return fmt::format("phase {}{}: {}", r.number,
-                     r.occurrences > 1 ? fmt::format(" (+{} alike)", r.occurrences - 1) : std::string(), span);
+  return fmt::format(FMT_COMPILE("phase {}{}: {}"), r.number,
+                     r.occurrences > 1 ? fmt::format(FMT_COMPILE(" (+{} alike)"), r.occurrences - 1) : std::string(), span);
 }
 
 // Phases become intervals under Main in program order (then "other phases"), unless regions were

@@ -5,6 +5,7 @@
 // point-to-point waits: the collective's pattern accounts for them.
 #include "models/analysis/wait_states.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -333,13 +334,13 @@ void WaitStateAnalyzer::attribute(engine::LpId p, engine::LpId q, std::size_t op
 }
 
 std::string WaitStateAnalyzer::region_name(const Region& r) const {
-  if (r.location) return r.file.empty() ? fmt::format("line {}", r.line) : fmt::format("{}:{}", r.file, r.line);
+  if (r.location) return r.file.empty() ? fmt::format(FMT_COMPILE("line {}"), r.line) : fmt::format(FMT_COMPILE("{}:{}"), r.file, r.line);
   std::string where;
-  if (r.before != code_start) where = fmt::format("after {} #{}", call_name(r.before), r.before_ordinal);
+  if (r.before != code_start) where = fmt::format(FMT_COMPILE("after {} #{}"), call_name(r.before), r.before_ordinal);
   if (r.after != code_end) {
-    where += fmt::format("{}before {} #{}", where.empty() ? "" : ", ", call_name(r.after), r.after_ordinal);
+    where += fmt::format(FMT_COMPILE("{}before {} #{}"), where.empty() ? "" : ", ", call_name(r.after), r.after_ordinal);
   }
-  return fmt::format("compute between {} and {} (rank {}{}{})", call_name(r.before), call_name(r.after), r.lp,
+  return fmt::format(FMT_COMPILE("compute between {} and {} (rank {}{}{})"), call_name(r.before), call_name(r.after), r.lp,
                      where.empty() ? "" : ": ", where);
 }
 
@@ -354,7 +355,7 @@ std::vector<RegionCause> WaitStateAnalyzer::causes() const {
 
 std::string WaitStateAnalyzer::site_name(const Region& r) const {
   if (r.location) return region_name(r);
-  return fmt::format("{} after {} (rank {}: {} #{})", call_name(r.after), call_name(r.before), r.site_lp,
+  return fmt::format(FMT_COMPILE("{} after {} (rank {}: {} #{})"), call_name(r.after), call_name(r.before), r.site_lp,
                      call_name(r.after), r.site_ordinal);
 }
 

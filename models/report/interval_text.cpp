@@ -1,6 +1,7 @@
 // The text interval report in the layout of the DVM performance analyzer (PPPA, `statfile.cpp`
 // and `statread.cpp` of the DVM-system): fixed 4 decimals in columns of at least 10 characters,
 // the analyzer's characteristic names and order, processors numbered from 1.
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -173,12 +174,12 @@ class TextWriter {
   }
 
   void header(const Interval& i) {
-    std::string expr = i.index ? fmt::format(" EXPR={}", *i.index) : std::string();
+    std::string expr = i.index ? fmt::format(FMT_COMPILE(" EXPR={}"), *i.index) : std::string();
     if (i.source_file.empty())
-      o_ += fmt::format("INTERVAL ( NLINE={} ) LEVEL={} {} EXE_COUNT={}{}\n", i.source_line, i.level, type_word(i),
+      o_ += fmt::format(FMT_COMPILE("INTERVAL ( NLINE={} ) LEVEL={} {} EXE_COUNT={}{}\n"), i.source_line, i.level, type_word(i),
                         i.exe_count, expr);
     else
-      o_ += fmt::format("INTERVAL ( NLINE={} SOURCE={} ) LEVEL={} {} EXE_COUNT={}{}\n", i.source_line,
+      o_ += fmt::format(FMT_COMPILE("INTERVAL ( NLINE={} SOURCE={} ) LEVEL={} {} EXE_COUNT={}{}\n"), i.source_line,
                         i.source_file, i.level, type_word(i), i.exe_count, expr);
   }
 

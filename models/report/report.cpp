@@ -2,6 +2,7 @@
 #include "models/report/report.hpp"
 #include "models/report/interval_report.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -69,10 +70,10 @@ std::string site_line(const analysis::WaitSite& site) {
   std::string parts;
   for (std::size_t i : order) {
     if (!(site.patterns[i].total_s > 0)) continue;
-    parts += fmt::format("{}{} {:.6f} s", parts.empty() ? "" : ", ",
+    parts += fmt::format(FMT_COMPILE("{}{} {:.6f} s"), parts.empty() ? "" : ", ",
                          analysis::to_string(static_cast<analysis::WaitPattern>(i)), site.patterns[i].total_s);
   }
-  return fmt::format("{:>10.6f} s  {} ({} waits: {})", site.total_s(), site.name, site.count(), parts);
+  return fmt::format(FMT_COMPILE("{:>10.6f} s  {} ({} waits: {})"), site.total_s(), site.name, site.count(), parts);
 }
 
 // The (at most 3) LPs that caused the most direct waiting in others (`all`: over every LP), each
@@ -94,9 +95,9 @@ std::string late_ranks(const VariantResult& v, const char* late, double all) {
     if (at < top.size()) top[at] = i;
   }
   if (n == 0) return {};
-  std::string text = fmt::format("; the {} that make others wait most: ", late);
+  std::string text = fmt::format(FMT_COMPILE("; the {} that make others wait most: "), late);
   for (std::size_t k = 0; k < n; ++k) {
-    text += fmt::format("{}{} ({:.6f} s, {:.1f} %)", k == 0 ? "" : ", ", top[k], v.waits[top[k]].caused_s,
+    text += fmt::format(FMT_COMPILE("{}{} ({:.6f} s, {:.1f} %)"), k == 0 ? "" : ", ", top[k], v.waits[top[k]].caused_s,
                         100.0 * v.waits[top[k]].caused_s / all);
   }
   return text;
@@ -112,26 +113,26 @@ std::string waiting_focus(const VariantResult& v, double wait_s, const char* lat
   }
   const auto& a = v.waits_by_operation[op];
   if (!(a.total_s > 0)) return {};
-  std::string text = fmt::format("; {:.1f} % of the waiting is at {} ({:.1f} % of that explained by excess computation "
-                                 "of the late {})",
+  std::string text = fmt::format(FMT_COMPILE("; {:.1f} % of the waiting is at {} ({:.1f} % of that explained by excess computation "
+                                 "of the late {})"),
                                  100.0 * a.total_s / wait_s, wait_operation_name(v, op),
                                  std::min(100.0, 100.0 * v.explained_by_operation[op] / a.total_s), late);
   // Point-to-point waiting of which a good part is messages received in the wrong order.
   const analysis::LpWaits sum = analysis::sum_waits(v.waits);
   const analysis::WaitAmount& wrong = sum.wrong_order;
   if (op == 0 && wrong.total_s >= 0.1 * a.total_s) {
-    text += fmt::format("; {:.1f} % of it is messages received in the wrong order (a message sent earlier was already "
+    text += fmt::format(FMT_COMPILE("; {:.1f} % of it is messages received in the wrong order (a message sent earlier was already "
                         "there): where the program can use that message first, receive whichever comes first "
-                        "(MPI_Waitany, MPI_ANY_SOURCE)",
+                        "(MPI_Waitany, MPI_ANY_SOURCE)"),
                         100.0 * wrong.total_s / a.total_s);
   }
   if (!v.wait_sites.empty()) {
     const analysis::WaitSite& top = v.wait_sites.front();
-    text += fmt::format("; the position where {} wait most is \"{}\" ({:.1f} % of the waiting)", late, top.name,
+    text += fmt::format(FMT_COMPILE("; the position where {} wait most is \"{}\" ({:.1f} % of the waiting)"), late, top.name,
                         100.0 * top.total_s() / wait_s);
   }
   if (!v.causes.empty()) {
-    text += fmt::format("; the region causing the most waiting is \"{}\" ({:.6f} s in {} waits)", v.causes.front().name,
+    text += fmt::format(FMT_COMPILE("; the region causing the most waiting is \"{}\" ({:.6f} s in {} waits)"), v.causes.front().name,
                         v.causes.front().caused_s, v.causes.front().waits);
   }
   return text + late_ranks(v, late, sum.caused_s);
@@ -144,7 +145,7 @@ std::string dvm_advice(const VariantResult& v) {
   const analysis::IntervalTotals& t = v.intervals->root().totals;
   if (!(t.total > 0)) return "nothing ran.";
   std::string text =
-      fmt::format("efficiency {:.1f} % (productive time over processors x execution time); ", 100.0 * t.efficiency);
+      fmt::format(FMT_COMPILE("efficiency {:.1f} % (productive time over processors x execution time); "), 100.0 * t.efficiency);
   if (!(t.lost > 0.01 * t.total)) return text + "little time is lost: nothing to fix.";
   struct Part {
     const char* name;
@@ -155,24 +156,24 @@ std::string dvm_advice(const VariantResult& v) {
   for (const Part& p : parts) {
     if (p.value > top->value) top = &p;
   }
-  text += fmt::format("{} dominates the lost time ({:.1f} % of it)", top->name, 100.0 * top->value / t.lost);
+  text += fmt::format(FMT_COMPILE("{} dominates the lost time ({:.1f} % of it)"), top->name, 100.0 * top->value / t.lost);
   if (top == &parts[0]) {
     analysis::OpKind kind = analysis::dvm_op_kinds.front();
     for (analysis::OpKind k : analysis::dvm_op_kinds) {
       if (t.op(k).communication > t.op(kind).communication) kind = k;
     }
     const analysis::OpTimes& o = t.op(kind);
-    text += fmt::format("; {:.1f} % of it is {} ({} operations, {:.1f} % of that synchronisation: waiting for the latest "
-                        "processor)",
+    text += fmt::format(FMT_COMPILE("; {:.1f} % of it is {} ({} operations, {:.1f} % of that synchronisation: waiting for the latest "
+                        "processor)"),
                         100.0 * o.communication / t.communication, analysis::to_string(kind), t.nop(kind),
                         o.communication > 0 ? 100.0 * o.synchronization / o.communication : 0.0);
     const double waiting = analysis::sum_waits(v.waits).total_s();
     if (waiting > 0.5 * t.communication) {
-      text += fmt::format("; most of the communication is waiting for late processors ({:.6f} s)", waiting);
+      text += fmt::format(FMT_COMPILE("; most of the communication is waiting for late processors ({:.6f} s)"), waiting);
     } else {
       text += "; the transfers themselves cost most: fewer or larger messages (fewer reductions and shadow renewals, "
               "another distribution), or a faster network";
-      if (waiting > 0) text += fmt::format("; the waiting for late processors ({:.6f} s)", waiting);
+      if (waiting > 0) text += fmt::format(FMT_COMPILE("; the waiting for late processors ({:.6f} s)"), waiting);
     }
     text += waiting_focus(v, waiting, "processors");
   } else if (top == &parts[1]) {
@@ -181,11 +182,11 @@ std::string dvm_advice(const VariantResult& v) {
     v.intervals->for_each([&](const analysis::Interval& i) {
       if (i.parent != nullptr && (worst == nullptr || i.totals.insufficient > worst->totals.insufficient)) worst = &i;
     });
-    text += fmt::format("; work is repeated on every processor instead of being divided among them (user code "
-                        "{:.6f} s, run-time system {:.6f} s)",
+    text += fmt::format(FMT_COMPILE("; work is repeated on every processor instead of being divided among them (user code "
+                        "{:.6f} s, run-time system {:.6f} s)"),
                         t.insuff_usr, t.insuff_sys);
     if (worst != nullptr && worst->totals.insufficient > 0) {
-      text += fmt::format("; most of it in the interval at {}:{} ({:.6f} s)", worst->source_file, worst->source_line,
+      text += fmt::format(FMT_COMPILE("; most of it in the interval at {}:{} ({:.6f} s)"), worst->source_file, worst->source_line,
                           worst->totals.insufficient);
     }
     text += t.insuff_sys > t.insuff_usr
@@ -195,8 +196,8 @@ std::string dvm_advice(const VariantResult& v) {
                 : ": distribute more of the arrays and loops, or shorten the sequential parts";
     text += waiting_focus(v, analysis::sum_waits(v.waits).total_s(), "processors");
   } else {
-    text += fmt::format("; processors finish at different times (load imbalance {:.6f} s): the work is unevenly "
-                        "divided (block sizes, the I/O processor's work)",
+    text += fmt::format(FMT_COMPILE("; processors finish at different times (load imbalance {:.6f} s): the work is unevenly "
+                        "divided (block sizes, the I/O processor's work)"),
                         t.load_imbalance);
     const double waiting = analysis::sum_waits(v.waits).total_s();
     text += waiting_focus(v, waiting, "processors");
@@ -216,24 +217,24 @@ std::string transfer_focus(const VariantResult& v, const LpStats& t) {
       if (it.op(k).transfer > it.op(top).transfer) top = k;
     }
     if (it.transfer > 0 && it.op(top).transfer > 0) {
-      text += fmt::format(" ({:.1f} % of the transfer time is {})", 100.0 * it.op(top).transfer / it.transfer,
+      text += fmt::format(FMT_COMPILE(" ({:.1f} % of the transfer time is {})"), 100.0 * it.op(top).transfer / it.transfer,
                           analysis::to_string(top));
     }
   }
   if (t.messages_sent == 0) return text + ": less data, or a faster machine";
   const double mean = static_cast<double>(t.bytes_sent) / static_cast<double>(t.messages_sent);
   if (mean < 1024) {
-    return text + fmt::format(": its {} messages carry {:.0f} bytes on average, so each costs its latency more than its "
-                              "bytes: fewer, larger messages (aggregate them) help more than bandwidth",
+    return text + fmt::format(FMT_COMPILE(": its {} messages carry {:.0f} bytes on average, so each costs its latency more than its "
+                              "bytes: fewer, larger messages (aggregate them) help more than bandwidth"),
                               t.messages_sent, mean);
   }
   if (mean >= 65536) {
-    return text + fmt::format(": its {} messages carry {:.0f} KiB on average, so their bytes cost most: less data, "
-                              "or more bandwidth",
+    return text + fmt::format(FMT_COMPILE(": its {} messages carry {:.0f} KiB on average, so their bytes cost most: less data, "
+                              "or more bandwidth"),
                               t.messages_sent, mean / 1024);
   }
-  return text + fmt::format(": its {} messages carry {:.0f} bytes on average: fewer or larger messages, or a faster "
-                            "machine",
+  return text + fmt::format(FMT_COMPILE(": its {} messages carry {:.0f} bytes on average: fewer or larger messages, or a faster "
+                            "machine"),
                             t.messages_sent, mean);
 }
 
@@ -246,7 +247,7 @@ std::string advice(const VariantResult& v) {
   if (!(total > 0)) return "nothing ran.";
   const double lost = total - t.compute_s;
   const double idle = total - t.compute_s - t.transfer_s - t.wait_s - t.sleep_s;
-  std::string text = fmt::format("efficiency {:.1f} % (compute over processors x time); ", 100.0 * t.compute_s / total);
+  std::string text = fmt::format(FMT_COMPILE("efficiency {:.1f} % (compute over processors x time); "), 100.0 * t.compute_s / total);
   if (!(lost > 0.01 * total)) return text + "little time is lost: nothing to fix.";
   struct Part {
     const char* name;
@@ -257,7 +258,7 @@ std::string advice(const VariantResult& v) {
   for (const Part& p : parts) {
     if (p.value > top->value) top = &p;
   }
-  text += fmt::format("{} dominates the lost time ({:.1f} % of it)", top->name, 100.0 * top->value / lost);
+  text += fmt::format(FMT_COMPILE("{} dominates the lost time ({:.1f} % of it)"), top->name, 100.0 * top->value / lost);
   if (top == &parts[0]) {
     text += waiting_focus(v, t.wait_s, "ranks");
   } else if (top == &parts[1]) {
@@ -269,8 +270,8 @@ std::string advice(const VariantResult& v) {
       if (v.lps[i].end_s < v.lps[first].end_s) first = i;
       if (v.lps[i].end_s > v.lps[last].end_s) last = i;
     }
-    text += fmt::format("; some ranks finish much earlier (rank {} at {:.6f} s, rank {} last at {:.6f} s): the work is "
-                        "unevenly distributed",
+    text += fmt::format(FMT_COMPILE("; some ranks finish much earlier (rank {} at {:.6f} s, rank {} last at {:.6f} s): the work is "
+                        "unevenly distributed"),
                         first, v.lps[first].end_s, last, v.lps[last].end_s);
   }
   return text + ".";
@@ -291,7 +292,7 @@ IntervalReportMeta interval_meta(const VariantResult& v) {
 // As in the DVM analyzer, totals are over every processor whatever the rows shown.
 void more_ranks(std::ostream& out, std::size_t shown, std::size_t all) {
   if (shown < all) {
-    out << fmt::format("  ... {} more ranks (see --json); the total is over all {} ranks\n", all - shown, all);
+    out << fmt::format(FMT_COMPILE("  ... {} more ranks (see --json); the total is over all {} ranks\n"), all - shown, all);
   }
 }
 
@@ -305,12 +306,12 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
     return;
   }
   const bool dvm = v.wait_operations == WaitOperations::dvm;
-  out << fmt::format("  wait states (s):  caused = the direct waiting of others on this {}\n"
-                     "  {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n",
+  out << fmt::format(FMT_COMPILE("  wait states (s):  caused = the direct waiting of others on this {}\n"
+                     "  {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n"),
                      dvm ? "processor" : "rank", dvm ? "proc" : "rank", "late_sender", "late_recv", "barrier",
                      "early_reduce", "late_bcast", "wait_nxn", "indirect", "caused");
   auto row = [&](const std::string& name, const analysis::LpWaits& w) {
-    out << fmt::format("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f}\n", name,
+    out << fmt::format(FMT_COMPILE("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f}\n"), name,
                        w.patterns[0].total_s, w.patterns[1].total_s, w.patterns[2].total_s, w.patterns[3].total_s,
                        w.patterns[4].total_s, w.patterns[5].total_s, w.indirect_s(), w.caused_s);
   };
@@ -322,7 +323,7 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
   for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
     const auto& a = v.waits_by_operation[i];
     if (!(a.total_s > 0)) continue;
-    ops += fmt::format("{}{} {:.6f} s ({} waits, {:.0f} % indirect)", ops.empty() ? "" : "; ", wait_operation_name(v, i),
+    ops += fmt::format(FMT_COMPILE("{}{} {:.6f} s ({} waits, {:.0f} % indirect)"), ops.empty() ? "" : "; ", wait_operation_name(v, i),
                        a.total_s, a.count, 100.0 * a.indirect_s / a.total_s);
   }
   out << "  waiting by operation: " << ops << "\n";
@@ -332,12 +333,12 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
     const std::size_t shown = std::min<std::size_t>(v.wait_sites.size(), 5);
     for (std::size_t i = 0; i < shown; ++i) out << "    " << site_line(v.wait_sites[i]) << "\n";
     if (shown < v.wait_sites.size()) {
-      out << fmt::format("    ... {} more positions (see --json)\n", v.wait_sites.size() - shown);
+      out << fmt::format(FMT_COMPILE("    ... {} more positions (see --json)\n"), v.wait_sites.size() - shown);
     }
   }
   if (total.wrong_order.count > 0) {
-    out << fmt::format("  messages in wrong order: {:.6f} s of the late-sender waiting ({} waits, {:.0f} % indirect): a "
-                       "message sent earlier was already there to receive\n",
+    out << fmt::format(FMT_COMPILE("  messages in wrong order: {:.6f} s of the late-sender waiting ({} waits, {:.0f} % indirect): a "
+                       "message sent earlier was already there to receive\n"),
                        total.wrong_order.total_s, total.wrong_order.count,
                        100.0 * total.wrong_order.indirect_s / total.wrong_order.total_s);
   }
@@ -347,11 +348,11 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
     const std::size_t shown = hot_spots(v.causes, 10);
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& c = v.causes[i];
-      out << fmt::format("    {:>10.6f} s  {} ({} waits)\n", c.caused_s, c.name, c.waits);
+      out << fmt::format(FMT_COMPILE("    {:>10.6f} s  {} ({} waits)\n"), c.caused_s, c.name, c.waits);
     }
     if (shown < v.causes.size()) {
-      out << fmt::format("    ... {} more regions each causing less than 1 % of the waiting or beyond the first 10 "
-                         "(see --json)\n",
+      out << fmt::format(FMT_COMPILE("    ... {} more regions each causing less than 1 % of the waiting or beyond the first 10 "
+                         "(see --json)\n"),
                          v.causes.size() - shown);
     }
   }
@@ -376,23 +377,23 @@ std::string wait_operation_name(const VariantResult& v, std::size_t i) {
 
 void write_text(std::ostream& out, const std::string& scenario, const std::vector<VariantResult>& variants,
                 std::size_t max_rows, const TextReportOptions& intervals) {
-  out << fmt::format("augur: {} ({} variant{})\n", scenario, variants.size(), variants.size() == 1 ? "" : "s");
+  out << fmt::format(FMT_COMPILE("augur: {} ({} variant{})\n"), scenario, variants.size(), variants.size() == 1 ? "" : "s");
   for (const VariantResult& v : variants) {
-    out << fmt::format("\nvariant {}: {} processors{}, machine {} ({})", v.index, v.processors,
+    out << fmt::format(FMT_COMPILE("\nvariant {}: {} processors{}, machine {} ({})"), v.index, v.processors,
                        v.grid.empty() ? std::string() : " (grid " + v.grid + ")", v.machine_name, v.machine_model);
-    for (const auto& [k, val] : v.swept) out << fmt::format(", {}={}", k, val);
-    out << fmt::format("\n  trace: {}\n  collectives: {}\n", v.trace, v.collectives);
+    for (const auto& [k, val] : v.swept) out << fmt::format(FMT_COMPILE(", {}={}"), k, val);
+    out << fmt::format(FMT_COMPILE("\n  trace: {}\n  collectives: {}\n"), v.trace, v.collectives);
     if (v.outcome != "completed") {
-      out << fmt::format("  run ended by {}:\n", v.outcome);
+      out << fmt::format(FMT_COMPILE("  run ended by {}:\n"), v.outcome);
       out << v.message;
       if (!v.message.empty() && v.message.back() != '\n') out << "\n";
     }
-    out << fmt::format("  predicted time: {:.6f} s   ({} events)\n", v.predicted_time_s, v.events);
+    out << fmt::format(FMT_COMPILE("  predicted time: {:.6f} s   ({} events)\n"), v.predicted_time_s, v.events);
     if (!v.lps.empty()) {
-      out << fmt::format("  {:>6} {:>12} {:>12} {:>12} {:>12} {:>9} {:>13} {:>9} {:>13}\n", "rank", "compute_s",
+      out << fmt::format(FMT_COMPILE("  {:>6} {:>12} {:>12} {:>12} {:>12} {:>9} {:>13} {:>9} {:>13}\n"), "rank", "compute_s",
                          "transfer_s", "wait_s", "end_s", "msgs_out", "bytes_out", "msgs_in", "bytes_in");
       auto row = [&](const std::string& name, const LpStats& s) {
-        out << fmt::format("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>9} {:>13} {:>9} {:>13}\n", name,
+        out << fmt::format(FMT_COMPILE("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>9} {:>13} {:>9} {:>13}\n"), name,
                            s.compute_s, s.transfer_s, s.wait_s, s.end_s, s.messages_sent, s.bytes_sent,
                            s.messages_received, s.bytes_received);
       };
@@ -414,8 +415,8 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
       if (cut) {
         // The analyzer's rule for a processor list: the main and comparative characteristics are
         // over all processors, the execution characteristics list the chosen ones.
-        out << fmt::format("  (main and comparative characteristics over all {0} processors; execution "
-                           "characteristics of processors 1-{1} of {0}, all of them in the JSON report)\n",
+        out << fmt::format(FMT_COMPILE("  (main and comparative characteristics over all {0} processors; execution "
+                           "characteristics of processors 1-{1} of {0}, all of them in the JSON report)\n"),
                            v.processors, max_rows);
       }
       write_interval_text(out, *v.intervals, interval_meta(v), v.interval_root, options);
