@@ -34,6 +34,23 @@ constexpr std::array<const char*, folder_count> folder_names = {"engine",  "mach
 std::array<std::shared_ptr<spdlog::logger>, folder_count> g_loggers;
 std::atomic<bool> g_ready{false};
 
+/// The folder named `name`, or folder_count when none is.
+std::size_t folder_index(std::string_view name) {
+  std::size_t i = 0;
+  while (i < folder_names.size() && name != folder_names[i]) ++i;
+  return i;
+}
+
+/// "engine, machines, traces, models, scenarios, tools" for the messages.
+std::string folder_list() {
+  std::string list;
+  for (const char* name : folder_names) {
+    if (!list.empty()) list += ", ";
+    list += name;
+  }
+  return list;
+}
+
 std::unique_ptr<spdlog::formatter> make_formatter() {
   auto formatter = std::make_unique<spdlog::pattern_formatter>();
   formatter->add_flag<SimClockFlag>('k').set_pattern("[%k] [%n] [%l] %v");
@@ -81,12 +98,11 @@ void set_log_levels(const std::string& spec, std::string_view source, bool ignor
       every = lvl;
       continue;
     }
-    std::size_t found = 0;
-    while (found < folder_names.size() && name != folder_names[found]) ++found;
+    const std::size_t found = folder_index(name);
     if (found == folder_names.size()) {
       if (ignore_unknown_categories) continue;
-      throw std::invalid_argument(std::string(source) + ": unknown category '" + name +
-                                  "' (expected engine, machines, traces, models, scenarios, tools)");
+      throw std::invalid_argument(std::string(source) + ": unknown category '" + name + "' (expected " +
+                                  folder_list() + ")");
     }
     named[found] = lvl;
   }
@@ -101,8 +117,8 @@ void set_log_levels(const std::string& spec, std::string_view source, bool ignor
 
 std::shared_ptr<spdlog::logger> logger(const std::string& name) {
   init_logging();
-  auto lg = spdlog::get(name);
-  return lg ? lg : spdlog::default_logger();
+  const std::size_t i = folder_index(name);
+  return i < g_loggers.size() ? g_loggers[i] : spdlog::default_logger();
 }
 
 spdlog::logger* logger_at(Folder folder, spdlog::level::level_enum level) {

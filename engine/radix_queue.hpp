@@ -66,8 +66,9 @@ class RadixQueue {
   /// Keys are compared by digits of this many bits: bucket (L, d) holds the keys whose highest
   /// digit differing from `last_` is digit L and has the value d. A key moves at most once per
   /// digit level, so wider digits mean fewer moves and more buckets: single bits (129 buckets)
-  /// moved each key ~30 times in a 16,384-LP run; 4-bit digits (513 buckets) −7 % at 16,384 LPs
-  /// prediction only, −5 % at 10⁶; 8-bit digits (4,097) no better, and nothing at 10⁶
+  /// moved each key ~30 times in a 16,384-LP run; 4-bit digits (513 buckets) −1.5 to −4 % in the
+  /// profile-guided build at 1,024–16,384 LPs (−7 % at 16,384 prediction only and −5 % at 10⁶
+  /// without the profile); 8-bit digits (4,097) no better, and nothing at 10⁶
   /// (docs/performance-history.md, eighteenth round).
   static constexpr unsigned digit_bits = 4;
   static constexpr unsigned digit_levels = 128 / digit_bits;

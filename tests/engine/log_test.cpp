@@ -40,6 +40,10 @@ TEST_CASE("A level without a category sets every folder, a named category overri
   CHECK(logger_at(Folder::engine, spdlog::level::trace) == nullptr);
   CHECK(logger_at(Folder::models, spdlog::level::critical) == nullptr);
   CHECK(logger_at(Folder::machines, spdlog::level::trace) == logger("machines").get());
+  // By name, each folder's logger is the one its Folder reaches; another name gets spdlog's default.
+  CHECK(logger("scenarios").get() == logger_at(Folder::scenarios, spdlog::level::critical));
+  CHECK(logger("scenarios")->name() == "scenarios");
+  CHECK(logger("engin") == spdlog::default_logger());
 }
 
 TEST_CASE("Bad log levels name where they came from; the environment may name other programs' loggers") {
