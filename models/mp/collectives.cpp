@@ -3,6 +3,7 @@
 // reduction compute.
 #include "models/mp/collectives.hpp"
 
+#include <algorithm>
 #include <array>
 #include <span>
 #include <stdexcept>
@@ -179,6 +180,11 @@ std::vector<std::string> collective_algorithms(engine::CollectiveKind kind) {
   std::vector<std::string> names;
   for (const Algorithm& algorithm : algorithms_of(kind)) names.emplace_back(algorithm.name);
   return names;
+}
+
+bool has_collective_algorithm(engine::CollectiveKind kind, std::string_view name) {
+  const auto table = algorithms_of(kind);
+  return std::any_of(table.begin(), table.end(), [&](const Algorithm& a) { return a.name == name; });
 }
 
 }  // namespace augur::models::mp

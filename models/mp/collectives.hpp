@@ -34,6 +34,8 @@ void expand_collective(const CollectiveCall& call, int rank, int processors,
 
 /// The algorithm names accepted for `kind` ("default" first).
 std::vector<std::string> collective_algorithms(engine::CollectiveKind kind);
+/// Whether `name` is one of them (no list built).
+bool has_collective_algorithm(engine::CollectiveKind kind, std::string_view name);
 
 /// The tag of every message `kind` expands into: -10 - kind, one per kind, never
 /// engine::any_tag and never a user tag (MPI user tags are non-negative).

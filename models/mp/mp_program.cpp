@@ -66,9 +66,9 @@ MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machi
     for (std::size_t k = 0; k < algorithms_.size(); ++k) {
       const auto kind = static_cast<engine::CollectiveKind>(k);
       const std::string& algo = algorithms_[k];
-      const auto valid = collective_algorithms(kind);
-      if (std::find(valid.begin(), valid.end(), algo) == valid.end()) {
+      if (!has_collective_algorithm(kind, algo)) {
         if (options_.algorithms.count(kind) == 0 && options_.collectives != "default") continue;
+        const auto valid = collective_algorithms(kind);
         std::string list;
         for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
         throw std::invalid_argument(fmt::format("unknown algorithm '{}' for {}; valid: {}", algo,
@@ -91,10 +91,8 @@ MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machi
 std::string MpProgram::algorithm_for(engine::CollectiveKind kind) const {
   if (auto it = options_.algorithms.find(kind); it != options_.algorithms.end()) return it->second;
   if (options_.collectives == "analytic") return "default";
-  const auto valid = collective_algorithms(kind);
   // A global algorithm name applies where that algorithm exists; elsewhere the default.
-  if (std::find(valid.begin(), valid.end(), options_.collectives) != valid.end()) return options_.collectives;
-  return "default";
+  return has_collective_algorithm(kind, options_.collectives) ? options_.collectives : "default";
 }
 
 std::string MpProgram::where(LpId lp) const {

@@ -302,6 +302,14 @@ TEST_SUITE("unit") {
           std::vector<std::string>{"default", "binomial", "flat", "scatter_allgather"});
     CHECK(mp::collective_algorithms(CollectiveKind::alltoall) ==
           std::vector<std::string>{"default", "pairwise", "bruck", "basic_linear"});
+    // has_collective_algorithm answers for exactly the names listed.
+    for (CollectiveKind kind : all_kinds) {
+      for (const std::string& name : mp::collective_algorithms(kind)) CHECK(mp::has_collective_algorithm(kind, name));
+    }
+    CHECK(mp::has_collective_algorithm(CollectiveKind::bcast, "flat"));
+    CHECK_FALSE(mp::has_collective_algorithm(CollectiveKind::alltoall, "flat"));
+    CHECK_FALSE(mp::has_collective_algorithm(CollectiveKind::bcast, "binomia"));
+    CHECK_FALSE(mp::has_collective_algorithm(CollectiveKind::bcast, ""));
   }
 
   TEST_CASE("Collectives reject an unknown algorithm with the valid names") {
