@@ -101,8 +101,8 @@ void set_log_levels(const std::string& spec, std::string_view source, bool ignor
     const std::size_t found = folder_index(name);
     if (found == folder_names.size()) {
       if (ignore_unknown_categories) continue;
-      throw std::invalid_argument(std::string(source) + ": unknown category '" + name + "' (expected " +
-                                  folder_list() + ")");
+      throw std::invalid_argument(std::string(source) + ": unknown category '" + name + "' (expected " + folder_list() +
+                                  ")");
     }
     named[found] = lvl;
   }

@@ -227,9 +227,10 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
     scheduler.add_observer(&*waits);
   }
   // The timelines read the engine's plain event contract: DvmPlainEvents translates.
-  Timelines timelines(options, index, count, static_cast<std::uint32_t>(processors),
-                      fmt::format(FMT_COMPILE("augur: {} on {} (grid {})"), variant.trace_path, variant.machine.name, result.grid),
-                      "processor");
+  Timelines timelines(
+      options, index, count, static_cast<std::uint32_t>(processors),
+      fmt::format(FMT_COMPILE("augur: {} on {} (grid {})"), variant.trace_path, variant.machine.name, result.grid),
+      "processor");
   std::optional<models::dvm::DvmPlainEvents> plain;
   if (!timelines.observers().empty()) {
     plain.emplace(timelines.observers());

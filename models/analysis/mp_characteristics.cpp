@@ -437,7 +437,8 @@ std::string MpCharacteristics::phase_name(const Record& r, std::uint64_t& line) 
     std::string s = fmt::format(FMT_COMPILE("{} #{}"), engine::to_string(b.kind), b.ordinal);
     const std::uint64_t at = b.line;
     if (at > 0) {
-      s += options_.call_file.empty() ? fmt::format(FMT_COMPILE(" (line {})"), at) : fmt::format(FMT_COMPILE(" ({}:{})"), options_.call_file, at);
+      s += options_.call_file.empty() ? fmt::format(FMT_COMPILE(" (line {})"), at)
+                                      : fmt::format(FMT_COMPILE(" ({}:{})"), options_.call_file, at);
     }
     if (&b == &r.closing) line = at;
     return s;
@@ -453,7 +454,8 @@ std::string MpCharacteristics::phase_name(const Record& r, std::uint64_t& line) 
     span = "after " + call(r.opening) + ", before " + call(r.closing);
   }
   return fmt::format(FMT_COMPILE("phase {}{}: {}"), r.number,
-                     r.occurrences > 1 ? fmt::format(FMT_COMPILE(" (+{} alike)"), r.occurrences - 1) : std::string(), span);
+                     r.occurrences > 1 ? fmt::format(FMT_COMPILE(" (+{} alike)"), r.occurrences - 1) : std::string(),
+                     span);
 }
 
 // Phases become intervals under Main in program order (then "other phases"), unless regions were

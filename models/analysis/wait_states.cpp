@@ -334,14 +334,17 @@ void WaitStateAnalyzer::attribute(engine::LpId p, engine::LpId q, std::size_t op
 }
 
 std::string WaitStateAnalyzer::region_name(const Region& r) const {
-  if (r.location) return r.file.empty() ? fmt::format(FMT_COMPILE("line {}"), r.line) : fmt::format(FMT_COMPILE("{}:{}"), r.file, r.line);
+  if (r.location)
+    return r.file.empty() ? fmt::format(FMT_COMPILE("line {}"), r.line)
+                          : fmt::format(FMT_COMPILE("{}:{}"), r.file, r.line);
   std::string where;
   if (r.before != code_start) where = fmt::format(FMT_COMPILE("after {} #{}"), call_name(r.before), r.before_ordinal);
   if (r.after != code_end) {
-    where += fmt::format(FMT_COMPILE("{}before {} #{}"), where.empty() ? "" : ", ", call_name(r.after), r.after_ordinal);
+    where +=
+        fmt::format(FMT_COMPILE("{}before {} #{}"), where.empty() ? "" : ", ", call_name(r.after), r.after_ordinal);
   }
-  return fmt::format(FMT_COMPILE("compute between {} and {} (rank {}{}{})"), call_name(r.before), call_name(r.after), r.lp,
-                     where.empty() ? "" : ": ", where);
+  return fmt::format(FMT_COMPILE("compute between {} and {} (rank {}{}{})"), call_name(r.before), call_name(r.after),
+                     r.lp, where.empty() ? "" : ": ", where);
 }
 
 std::vector<RegionCause> WaitStateAnalyzer::causes() const {

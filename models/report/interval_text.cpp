@@ -176,8 +176,8 @@ class TextWriter {
   void header(const Interval& i) {
     std::string expr = i.index ? fmt::format(FMT_COMPILE(" EXPR={}"), *i.index) : std::string();
     if (i.source_file.empty())
-      o_ += fmt::format(FMT_COMPILE("INTERVAL ( NLINE={} ) LEVEL={} {} EXE_COUNT={}{}\n"), i.source_line, i.level, type_word(i),
-                        i.exe_count, expr);
+      o_ += fmt::format(FMT_COMPILE("INTERVAL ( NLINE={} ) LEVEL={} {} EXE_COUNT={}{}\n"), i.source_line, i.level,
+                        type_word(i), i.exe_count, expr);
     else
       o_ += fmt::format(FMT_COMPILE("INTERVAL ( NLINE={} SOURCE={} ) LEVEL={} {} EXE_COUNT={}{}\n"), i.source_line,
                         i.source_file, i.level, type_word(i), i.exe_count, expr);

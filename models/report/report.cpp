@@ -113,27 +113,29 @@ std::string waiting_focus(const VariantResult& v, double wait_s, const char* lat
   }
   const auto& a = v.waits_by_operation[op];
   if (!(a.total_s > 0)) return {};
-  std::string text = fmt::format(FMT_COMPILE("; {:.1f} % of the waiting is at {} ({:.1f} % of that explained by excess computation "
-                                 "of the late {})"),
-                                 100.0 * a.total_s / wait_s, wait_operation_name(v, op),
-                                 std::min(100.0, 100.0 * v.explained_by_operation[op] / a.total_s), late);
+  std::string text =
+      fmt::format(FMT_COMPILE("; {:.1f} % of the waiting is at {} ({:.1f} % of that explained by excess computation "
+                              "of the late {})"),
+                  100.0 * a.total_s / wait_s, wait_operation_name(v, op),
+                  std::min(100.0, 100.0 * v.explained_by_operation[op] / a.total_s), late);
   // Point-to-point waiting of which a good part is messages received in the wrong order.
   const analysis::LpWaits sum = analysis::sum_waits(v.waits);
   const analysis::WaitAmount& wrong = sum.wrong_order;
   if (op == 0 && wrong.total_s >= 0.1 * a.total_s) {
-    text += fmt::format(FMT_COMPILE("; {:.1f} % of it is messages received in the wrong order (a message sent earlier was already "
-                        "there): where the program can use that message first, receive whichever comes first "
-                        "(MPI_Waitany, MPI_ANY_SOURCE)"),
-                        100.0 * wrong.total_s / a.total_s);
+    text += fmt::format(
+        FMT_COMPILE("; {:.1f} % of it is messages received in the wrong order (a message sent earlier was already "
+                    "there): where the program can use that message first, receive whichever comes first "
+                    "(MPI_Waitany, MPI_ANY_SOURCE)"),
+        100.0 * wrong.total_s / a.total_s);
   }
   if (!v.wait_sites.empty()) {
     const analysis::WaitSite& top = v.wait_sites.front();
-    text += fmt::format(FMT_COMPILE("; the position where {} wait most is \"{}\" ({:.1f} % of the waiting)"), late, top.name,
-                        100.0 * top.total_s() / wait_s);
+    text += fmt::format(FMT_COMPILE("; the position where {} wait most is \"{}\" ({:.1f} % of the waiting)"), late,
+                        top.name, 100.0 * top.total_s() / wait_s);
   }
   if (!v.causes.empty()) {
-    text += fmt::format(FMT_COMPILE("; the region causing the most waiting is \"{}\" ({:.6f} s in {} waits)"), v.causes.front().name,
-                        v.causes.front().caused_s, v.causes.front().waits);
+    text += fmt::format(FMT_COMPILE("; the region causing the most waiting is \"{}\" ({:.6f} s in {} waits)"),
+                        v.causes.front().name, v.causes.front().caused_s, v.causes.front().waits);
   }
   return text + late_ranks(v, late, sum.caused_s);
 }
@@ -144,8 +146,8 @@ std::string waiting_focus(const VariantResult& v, double wait_s, const char* lat
 std::string dvm_advice(const VariantResult& v) {
   const analysis::IntervalTotals& t = v.intervals->root().totals;
   if (!(t.total > 0)) return "nothing ran.";
-  std::string text =
-      fmt::format(FMT_COMPILE("efficiency {:.1f} % (productive time over processors x execution time); "), 100.0 * t.efficiency);
+  std::string text = fmt::format(
+      FMT_COMPILE("efficiency {:.1f} % (productive time over processors x execution time); "), 100.0 * t.efficiency);
   if (!(t.lost > 0.01 * t.total)) return text + "little time is lost: nothing to fix.";
   struct Part {
     const char* name;
@@ -156,20 +158,23 @@ std::string dvm_advice(const VariantResult& v) {
   for (const Part& p : parts) {
     if (p.value > top->value) top = &p;
   }
-  text += fmt::format(FMT_COMPILE("{} dominates the lost time ({:.1f} % of it)"), top->name, 100.0 * top->value / t.lost);
+  text +=
+      fmt::format(FMT_COMPILE("{} dominates the lost time ({:.1f} % of it)"), top->name, 100.0 * top->value / t.lost);
   if (top == &parts[0]) {
     analysis::OpKind kind = analysis::dvm_op_kinds.front();
     for (analysis::OpKind k : analysis::dvm_op_kinds) {
       if (t.op(k).communication > t.op(kind).communication) kind = k;
     }
     const analysis::OpTimes& o = t.op(kind);
-    text += fmt::format(FMT_COMPILE("; {:.1f} % of it is {} ({} operations, {:.1f} % of that synchronisation: waiting for the latest "
-                        "processor)"),
-                        100.0 * o.communication / t.communication, analysis::to_string(kind), t.nop(kind),
-                        o.communication > 0 ? 100.0 * o.synchronization / o.communication : 0.0);
+    text += fmt::format(
+        FMT_COMPILE("; {:.1f} % of it is {} ({} operations, {:.1f} % of that synchronisation: waiting for the latest "
+                    "processor)"),
+        100.0 * o.communication / t.communication, analysis::to_string(kind), t.nop(kind),
+        o.communication > 0 ? 100.0 * o.synchronization / o.communication : 0.0);
     const double waiting = analysis::sum_waits(v.waits).total_s();
     if (waiting > 0.5 * t.communication) {
-      text += fmt::format(FMT_COMPILE("; most of the communication is waiting for late processors ({:.6f} s)"), waiting);
+      text +=
+          fmt::format(FMT_COMPILE("; most of the communication is waiting for late processors ({:.6f} s)"), waiting);
     } else {
       text += "; the transfers themselves cost most: fewer or larger messages (fewer reductions and shadow renewals, "
               "another distribution), or a faster network";
@@ -182,12 +187,13 @@ std::string dvm_advice(const VariantResult& v) {
     v.intervals->for_each([&](const analysis::Interval& i) {
       if (i.parent != nullptr && (worst == nullptr || i.totals.insufficient > worst->totals.insufficient)) worst = &i;
     });
-    text += fmt::format(FMT_COMPILE("; work is repeated on every processor instead of being divided among them (user code "
-                        "{:.6f} s, run-time system {:.6f} s)"),
-                        t.insuff_usr, t.insuff_sys);
+    text +=
+        fmt::format(FMT_COMPILE("; work is repeated on every processor instead of being divided among them (user code "
+                                "{:.6f} s, run-time system {:.6f} s)"),
+                    t.insuff_usr, t.insuff_sys);
     if (worst != nullptr && worst->totals.insufficient > 0) {
-      text += fmt::format(FMT_COMPILE("; most of it in the interval at {}:{} ({:.6f} s)"), worst->source_file, worst->source_line,
-                          worst->totals.insufficient);
+      text += fmt::format(FMT_COMPILE("; most of it in the interval at {}:{} ({:.6f} s)"), worst->source_file,
+                          worst->source_line, worst->totals.insufficient);
     }
     text += t.insuff_sys > t.insuff_usr
                 ? ": the run-time system's own work (creating, mapping and ending parallel loops, reductions, shadow "
@@ -196,9 +202,10 @@ std::string dvm_advice(const VariantResult& v) {
                 : ": distribute more of the arrays and loops, or shorten the sequential parts";
     text += waiting_focus(v, analysis::sum_waits(v.waits).total_s(), "processors");
   } else {
-    text += fmt::format(FMT_COMPILE("; processors finish at different times (load imbalance {:.6f} s): the work is unevenly "
-                        "divided (block sizes, the I/O processor's work)"),
-                        t.load_imbalance);
+    text += fmt::format(
+        FMT_COMPILE("; processors finish at different times (load imbalance {:.6f} s): the work is unevenly "
+                    "divided (block sizes, the I/O processor's work)"),
+        t.load_imbalance);
     const double waiting = analysis::sum_waits(v.waits).total_s();
     text += waiting_focus(v, waiting, "processors");
   }
@@ -217,25 +224,30 @@ std::string transfer_focus(const VariantResult& v, const LpStats& t) {
       if (it.op(k).transfer > it.op(top).transfer) top = k;
     }
     if (it.transfer > 0 && it.op(top).transfer > 0) {
-      text += fmt::format(FMT_COMPILE(" ({:.1f} % of the transfer time is {})"), 100.0 * it.op(top).transfer / it.transfer,
-                          analysis::to_string(top));
+      text += fmt::format(FMT_COMPILE(" ({:.1f} % of the transfer time is {})"),
+                          100.0 * it.op(top).transfer / it.transfer, analysis::to_string(top));
     }
   }
   if (t.messages_sent == 0) return text + ": less data, or a faster machine";
   const double mean = static_cast<double>(t.bytes_sent) / static_cast<double>(t.messages_sent);
   if (mean < 1024) {
-    return text + fmt::format(FMT_COMPILE(": its {} messages carry {:.0f} bytes on average, so each costs its latency more than its "
-                              "bytes: fewer, larger messages (aggregate them) help more than bandwidth"),
-                              t.messages_sent, mean);
+    return text +
+           fmt::format(
+               FMT_COMPILE(": its {} messages carry {:.0f} bytes on average, so each costs its latency more than its "
+                           "bytes: fewer, larger messages (aggregate them) help more than bandwidth"),
+               t.messages_sent, mean);
   }
   if (mean >= 65536) {
-    return text + fmt::format(FMT_COMPILE(": its {} messages carry {:.0f} KiB on average, so their bytes cost most: less data, "
-                              "or more bandwidth"),
-                              t.messages_sent, mean / 1024);
+    return text + fmt::format(
+                      FMT_COMPILE(": its {} messages carry {:.0f} KiB on average, so their bytes cost most: less data, "
+                                  "or more bandwidth"),
+                      t.messages_sent, mean / 1024);
   }
-  return text + fmt::format(FMT_COMPILE(": its {} messages carry {:.0f} bytes on average: fewer or larger messages, or a faster "
-                            "machine"),
-                            t.messages_sent, mean);
+  return text +
+         fmt::format(
+             FMT_COMPILE(": its {} messages carry {:.0f} bytes on average: fewer or larger messages, or a faster "
+                         "machine"),
+             t.messages_sent, mean);
 }
 
 // The analyzer's method (seed 001 section 3.2) applied to the numbers: which component of the
@@ -247,7 +259,8 @@ std::string advice(const VariantResult& v) {
   if (!(total > 0)) return "nothing ran.";
   const double lost = total - t.compute_s;
   const double idle = total - t.compute_s - t.transfer_s - t.wait_s - t.sleep_s;
-  std::string text = fmt::format(FMT_COMPILE("efficiency {:.1f} % (compute over processors x time); "), 100.0 * t.compute_s / total);
+  std::string text =
+      fmt::format(FMT_COMPILE("efficiency {:.1f} % (compute over processors x time); "), 100.0 * t.compute_s / total);
   if (!(lost > 0.01 * total)) return text + "little time is lost: nothing to fix.";
   struct Part {
     const char* name;
@@ -270,9 +283,10 @@ std::string advice(const VariantResult& v) {
       if (v.lps[i].end_s < v.lps[first].end_s) first = i;
       if (v.lps[i].end_s > v.lps[last].end_s) last = i;
     }
-    text += fmt::format(FMT_COMPILE("; some ranks finish much earlier (rank {} at {:.6f} s, rank {} last at {:.6f} s): the work is "
-                        "unevenly distributed"),
-                        first, v.lps[first].end_s, last, v.lps[last].end_s);
+    text += fmt::format(
+        FMT_COMPILE("; some ranks finish much earlier (rank {} at {:.6f} s, rank {} last at {:.6f} s): the work is "
+                    "unevenly distributed"),
+        first, v.lps[first].end_s, last, v.lps[last].end_s);
   }
   return text + ".";
 }
@@ -292,7 +306,8 @@ IntervalReportMeta interval_meta(const VariantResult& v) {
 // As in the DVM analyzer, totals are over every processor whatever the rows shown.
 void more_ranks(std::ostream& out, std::size_t shown, std::size_t all) {
   if (shown < all) {
-    out << fmt::format(FMT_COMPILE("  ... {} more ranks (see --json); the total is over all {} ranks\n"), all - shown, all);
+    out << fmt::format(FMT_COMPILE("  ... {} more ranks (see --json); the total is over all {} ranks\n"), all - shown,
+                       all);
   }
 }
 
@@ -307,13 +322,14 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
   }
   const bool dvm = v.wait_operations == WaitOperations::dvm;
   out << fmt::format(FMT_COMPILE("  wait states (s):  caused = the direct waiting of others on this {}\n"
-                     "  {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n"),
+                                 "  {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n"),
                      dvm ? "processor" : "rank", dvm ? "proc" : "rank", "late_sender", "late_recv", "barrier",
                      "early_reduce", "late_bcast", "wait_nxn", "indirect", "caused");
   auto row = [&](const std::string& name, const analysis::LpWaits& w) {
-    out << fmt::format(FMT_COMPILE("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f}\n"), name,
-                       w.patterns[0].total_s, w.patterns[1].total_s, w.patterns[2].total_s, w.patterns[3].total_s,
-                       w.patterns[4].total_s, w.patterns[5].total_s, w.indirect_s(), w.caused_s);
+    out << fmt::format(
+        FMT_COMPILE("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f}\n"), name,
+        w.patterns[0].total_s, w.patterns[1].total_s, w.patterns[2].total_s, w.patterns[3].total_s,
+        w.patterns[4].total_s, w.patterns[5].total_s, w.indirect_s(), w.caused_s);
   };
   const std::size_t n = max_rows == 0 ? v.waits.size() : std::min(max_rows, v.waits.size());
   for (std::size_t i = 0; i < n; ++i) row(std::to_string(i), v.waits[i]);
@@ -323,8 +339,8 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
   for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
     const auto& a = v.waits_by_operation[i];
     if (!(a.total_s > 0)) continue;
-    ops += fmt::format(FMT_COMPILE("{}{} {:.6f} s ({} waits, {:.0f} % indirect)"), ops.empty() ? "" : "; ", wait_operation_name(v, i),
-                       a.total_s, a.count, 100.0 * a.indirect_s / a.total_s);
+    ops += fmt::format(FMT_COMPILE("{}{} {:.6f} s ({} waits, {:.0f} % indirect)"), ops.empty() ? "" : "; ",
+                       wait_operation_name(v, i), a.total_s, a.count, 100.0 * a.indirect_s / a.total_s);
   }
   out << "  waiting by operation: " << ops << "\n";
   if (!v.wait_sites.empty()) {
@@ -337,10 +353,11 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
     }
   }
   if (total.wrong_order.count > 0) {
-    out << fmt::format(FMT_COMPILE("  messages in wrong order: {:.6f} s of the late-sender waiting ({} waits, {:.0f} % indirect): a "
-                       "message sent earlier was already there to receive\n"),
-                       total.wrong_order.total_s, total.wrong_order.count,
-                       100.0 * total.wrong_order.indirect_s / total.wrong_order.total_s);
+    out << fmt::format(
+        FMT_COMPILE("  messages in wrong order: {:.6f} s of the late-sender waiting ({} waits, {:.0f} % indirect): a "
+                    "message sent earlier was already there to receive\n"),
+        total.wrong_order.total_s, total.wrong_order.count,
+        100.0 * total.wrong_order.indirect_s / total.wrong_order.total_s);
   }
   if (!v.causes.empty()) {
     out << (dvm ? "  root causes (waiting caused in other processors, by statement):\n"
@@ -351,9 +368,10 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
       out << fmt::format(FMT_COMPILE("    {:>10.6f} s  {} ({} waits)\n"), c.caused_s, c.name, c.waits);
     }
     if (shown < v.causes.size()) {
-      out << fmt::format(FMT_COMPILE("    ... {} more regions each causing less than 1 % of the waiting or beyond the first 10 "
-                         "(see --json)\n"),
-                         v.causes.size() - shown);
+      out << fmt::format(
+          FMT_COMPILE("    ... {} more regions each causing less than 1 % of the waiting or beyond the first 10 "
+                      "(see --json)\n"),
+          v.causes.size() - shown);
     }
   }
   out << "  advice: " << advice(v) << "\n";
@@ -377,7 +395,8 @@ std::string wait_operation_name(const VariantResult& v, std::size_t i) {
 
 void write_text(std::ostream& out, const std::string& scenario, const std::vector<VariantResult>& variants,
                 std::size_t max_rows, const TextReportOptions& intervals) {
-  out << fmt::format(FMT_COMPILE("augur: {} ({} variant{})\n"), scenario, variants.size(), variants.size() == 1 ? "" : "s");
+  out << fmt::format(FMT_COMPILE("augur: {} ({} variant{})\n"), scenario, variants.size(),
+                     variants.size() == 1 ? "" : "s");
   for (const VariantResult& v : variants) {
     out << fmt::format(FMT_COMPILE("\nvariant {}: {} processors{}, machine {} ({})"), v.index, v.processors,
                        v.grid.empty() ? std::string() : " (grid " + v.grid + ")", v.machine_name, v.machine_model);
@@ -390,11 +409,11 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
     }
     out << fmt::format(FMT_COMPILE("  predicted time: {:.6f} s   ({} events)\n"), v.predicted_time_s, v.events);
     if (!v.lps.empty()) {
-      out << fmt::format(FMT_COMPILE("  {:>6} {:>12} {:>12} {:>12} {:>12} {:>9} {:>13} {:>9} {:>13}\n"), "rank", "compute_s",
-                         "transfer_s", "wait_s", "end_s", "msgs_out", "bytes_out", "msgs_in", "bytes_in");
+      out << fmt::format(FMT_COMPILE("  {:>6} {:>12} {:>12} {:>12} {:>12} {:>9} {:>13} {:>9} {:>13}\n"), "rank",
+                         "compute_s", "transfer_s", "wait_s", "end_s", "msgs_out", "bytes_out", "msgs_in", "bytes_in");
       auto row = [&](const std::string& name, const LpStats& s) {
-        out << fmt::format(FMT_COMPILE("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>9} {:>13} {:>9} {:>13}\n"), name,
-                           s.compute_s, s.transfer_s, s.wait_s, s.end_s, s.messages_sent, s.bytes_sent,
+        out << fmt::format(FMT_COMPILE("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>9} {:>13} {:>9} {:>13}\n"),
+                           name, s.compute_s, s.transfer_s, s.wait_s, s.end_s, s.messages_sent, s.bytes_sent,
                            s.messages_received, s.bytes_received);
       };
       const std::size_t n = max_rows == 0 ? v.lps.size() : std::min(max_rows, v.lps.size());
@@ -416,7 +435,7 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
         // The analyzer's rule for a processor list: the main and comparative characteristics are
         // over all processors, the execution characteristics list the chosen ones.
         out << fmt::format(FMT_COMPILE("  (main and comparative characteristics over all {0} processors; execution "
-                           "characteristics of processors 1-{1} of {0}, all of them in the JSON report)\n"),
+                                       "characteristics of processors 1-{1} of {0}, all of them in the JSON report)\n"),
                            v.processors, max_rows);
       }
       write_interval_text(out, *v.intervals, interval_meta(v), v.interval_root, options);

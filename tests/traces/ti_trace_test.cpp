@@ -830,8 +830,10 @@ TEST_SUITE("unit") {
         std::string text;
         for (std::size_t i = 0; i < lines.size(); ++i) {
           text += lines[i];
-          if (!crlf) text += "\n";
-          else if (i + 1 < lines.size()) text += "\r\n";
+          if (!crlf)
+            text += "\n";
+          else if (i + 1 < lines.size())
+            text += "\r\n";
         }
         REQUIRE(text.size() > 3 * 8 * 1024);
         write_file((dir.path / sub / ("rank" + me + ".txt")).string(), text);
