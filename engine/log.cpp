@@ -1,6 +1,7 @@
 // Folder loggers with the custom `%k` flag (simulated time).
 #include "engine/log.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_sinks.h>
 
@@ -42,14 +43,7 @@ std::size_t folder_index(std::string_view name) {
 }
 
 /// "engine, machines, traces, models, scenarios, tools" for the messages.
-std::string folder_list() {
-  std::string list;
-  for (const char* name : folder_names) {
-    if (!list.empty()) list += ", ";
-    list += name;
-  }
-  return list;
-}
+std::string folder_list() { return fmt::format("{}", fmt::join(folder_names, ", ")); }
 
 std::unique_ptr<spdlog::formatter> make_formatter() {
   auto formatter = std::make_unique<spdlog::pattern_formatter>();

@@ -136,14 +136,8 @@ constexpr std::size_t pad_room = 64;
 }  // namespace
 
 void append_right(std::string& out, std::string_view text, int width) {
-  std::array<char, pad_room + 64> buffer;
-  if (text.size() > buffer.size() - pad_room) {
-    if (static_cast<int>(text.size()) < width) out.append(static_cast<std::size_t>(width) - text.size(), ' ');
-    out += text;
-    return;
-  }
-  std::memcpy(buffer.data() + pad_room, text.data(), text.size());
-  append_padded(out, buffer.data() + pad_room, text.size(), width, pad_room);
+  if (static_cast<int>(text.size()) < width) out.append(static_cast<std::size_t>(width) - text.size(), ' ');
+  out += text;
 }
 
 void append_fixed(std::string& out, double value, int precision, int width) {
