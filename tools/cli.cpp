@@ -390,9 +390,8 @@ void info_collectives(std::ostream& out) {
   out << "collective algorithms (model.collectives / model.algorithms.<kind>):\n";
   for (int k = 0; k <= static_cast<int>(engine::CollectiveKind::exscan); ++k) {
     const auto kind = static_cast<engine::CollectiveKind>(k);
-    std::string list;
-    for (const auto& a : models::mp::collective_algorithms(kind)) list += (list.empty() ? "" : ", ") + a;
-    out << fmt::format("  {:<15} {}\n", engine::to_string(kind), list);
+    out << fmt::format("  {:<15} {}\n", engine::to_string(kind),
+                       fmt::join(models::mp::collective_algorithms(kind), ", "));
   }
   out << "  'analytic' prices every collective with the machine model's formula instead.\n";
 }

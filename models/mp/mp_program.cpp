@@ -68,11 +68,8 @@ MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machi
       const std::string& algo = algorithms_[k];
       if (!has_collective_algorithm(kind, algo)) {
         if (options_.algorithms.count(kind) == 0 && options_.collectives != "default") continue;
-        const auto valid = collective_algorithms(kind);
-        std::string list;
-        for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
         throw std::invalid_argument(fmt::format("unknown algorithm '{}' for {}; valid: {}", algo,
-                                                engine::to_string(kind), list));
+                                                engine::to_string(kind), fmt::join(collective_algorithms(kind), ", ")));
       }
     }
   }
