@@ -3,6 +3,7 @@
 #include "traces/line_reader.hpp"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -192,6 +193,49 @@ TEST_SUITE("unit") {
     }
     CHECK(read_lines(dir.file("one.txt")) == std::vector<std::string>{"x"});
     CHECK(read_lines(dir.file("three.txt")) == std::vector<std::string>{"a", "b"});
+  }
+
+  TEST_CASE("LineReader reads a file known to be regular through its first read, as by fstat") {
+    // known_regular (a folder listing's d_type): no fstat, the first read sizes the buffer. Every
+    // kind of file gives the lines the usual constructor gives: empty, shorter than the buffer,
+    // one byte short of it, exactly its size (the first read fills it: the end is found by a
+    // read returning 0), much longer, CRLF, gzip and zstd (decoded from the bytes read first).
+    TempDir dir;
+    const std::vector<std::string> lines = varied_lines(2000);
+    const std::string text = join(lines);
+    write_file(dir.file("empty.txt"), "");
+    write_file(dir.file("one.txt"), "x");
+    write_file(dir.file("three.txt"), "a\nb\n");
+    write_file(dir.file("short.txt"), text.substr(0, 3000));
+    write_file(dir.file("fits.txt"), std::string(4094, 'y') + "\n");
+    write_file(dir.file("full.txt"), std::string(4095, 'z') + "\n");
+    write_file(dir.file("long.txt"), text);
+    write_file(dir.file("long_crlf.txt"), join(lines, "\r\n"));
+    write_gzip(dir.file("small.txt.gz"), text);
+    write_file(dir.file("small.txt.zst"), zstd_frame(text, 19));
+    write_gzip(dir.file("tiny.gz"), "a\nb");
+    for (const char* name : {"empty.txt", "one.txt", "three.txt", "short.txt", "fits.txt", "full.txt", "long.txt",
+                             "long_crlf.txt", "small.txt.gz", "small.txt.zst", "tiny.gz"}) {
+      CAPTURE(name);
+      const std::vector<std::string> expected = read_lines(dir.file(name), 4096);
+      for (const bool with_arena : {false, true}) {
+        augur::traces::PageArena arena;
+        LineReader reader(dir.file(name), 4096, AT_FDCWD, 0, with_arena ? &arena : nullptr, true);
+        std::vector<std::string> got;
+        std::string_view line;
+        while (reader.next(line)) {
+          got.emplace_back(line);
+          REQUIRE(reader.line_number() == got.size());
+        }
+        CHECK_FALSE(reader.next(line));
+        CHECK(got == expected);
+      }
+    }
+    CHECK(read_lines(dir.file("tiny.gz")) == std::vector<std::string>{"a", "b"});
+    // A listed name that is a directory by the time it is opened: the same message as by fstat.
+    fs::create_directories(dir.file("sub"));
+    CHECK_THROWS_WITH_AS(LineReader(dir.file("sub"), 4096, AT_FDCWD, 0, nullptr, true),
+                         doctest::Contains("sub: error: cannot open: Is a directory"), TraceError);
   }
 
   TEST_CASE("LineReader reads concatenated zstd frames and gzip members") {

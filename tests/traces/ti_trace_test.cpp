@@ -865,6 +865,63 @@ TEST_SUITE("unit") {
     }
   }
 
+  TEST_CASE("TiTrace reads listed rank files (no fstat) as it reads the others") {
+    // Ranks 64 to 69 are resolved from the folder's listing, which says they are regular files:
+    // they are sized by their first read instead of fstat. Each has the same text as rank
+    // k = r − 64 (a stat each, then fstat) but its own rank number: short, longer than the 8 KiB
+    // buffer, exactly 8 KiB, CRLF without the last newline, zstd, empty. Record for record alike.
+    TempDir dir;
+    const auto text = [](int rank, int kind) {
+      const std::string me = std::to_string(rank);
+      std::string out;
+      const int actions = kind == 0 ? 3 : kind == 5 ? 0 : kind == 2 ? 450 : 900;
+      for (int i = 0; i < actions; ++i) {
+        std::string action = " compute " + std::to_string(100 + 17 * i);
+        if (i % 9 == 4) action = " bcast 16 0";
+        if (i % 9 == 8) action = " allreduce 4 1e3";
+        out += me + action + (kind == 3 ? "\r\n" : "\n");
+      }
+      if (kind == 2) {  // exactly the buffer's size: the first read fills it, the next sees the end
+        REQUIRE(out.size() < 8192);
+        out += "#" + std::string(8192 - out.size() - 2, 'x') + "\n";  // a comment fills it up
+        REQUIRE(out.size() == 8192);
+      }
+      if (kind == 3) out.resize(out.size() - 2);
+      return out;
+    };
+    std::string index;
+    for (int r = 0; r < 70; ++r) {
+      const int kind = r % 64;
+      const std::string name = "r" + std::to_string(r) + ".txt";
+      if (kind == 4) {
+        write_zstd(dir.file(name + ".zst"), text(r, kind));
+      } else {
+        write_file(dir.file(name), text(r, std::min(kind, 5)));
+      }
+      index += name + "\n";
+    }
+    write_file(dir.file("trace.txt"), index);
+    const auto source = open_ti_trace(dir.file("trace.txt"));
+    REQUIRE(source->rank_count() == 70);
+    for (int k = 0; k < 6; ++k) {
+      CAPTURE(k);
+      const std::vector<Rec> stat_read = read_rank(*source, k);
+      const std::vector<Rec> listed = read_rank(*source, 64 + k);
+      CHECK(stat_read.size() == (k == 0 ? 3U : k == 5 ? 0U : k == 2 ? 450U : 900U));
+      REQUIRE(listed.size() == stat_read.size());
+      for (std::size_t i = 0; i < listed.size(); ++i) {
+        CAPTURE(i);
+        CHECK(listed[i].r.kind == stat_read[i].r.kind);
+        CHECK(listed[i].r.rank == 64 + k);
+        CHECK(listed[i].r.root == stat_read[i].r.root);
+        CHECK(listed[i].r.bytes == stat_read[i].r.bytes);
+        CHECK(listed[i].r.amount == stat_read[i].r.amount);
+        CHECK(listed[i].r.line == stat_read[i].r.line);
+      }
+    }
+    CHECK(source->file_name(68) == dir.file("r68.txt.zst"));
+  }
+
   TEST_CASE("TiTrace reads prk-p2p-16 in reasonable time") {
     const auto start = std::chrono::steady_clock::now();
     const auto source = open_ti_trace(samples + "prk-p2p-16/trace.txt");

@@ -63,8 +63,10 @@ struct RankCursor {
   std::uint64_t index_line = 0;  ///< index mode: the line naming this file
   std::optional<LineReader> reader;
   bool done = false;
+  /// The index's folder's listing has it as a regular file (d_type): opened without fstat(2).
+  bool listed_regular = false;
   /// Index mode, a file beside the index: where its name starts in `path` (opened relative to
-  /// the index's folder); otherwise not_beside. (Beside `done`: no padding, 152 bytes.)
+  /// the index's folder); otherwise not_beside. (Beside the two flags: no padding, 152 bytes.)
   std::uint32_t name_at = not_beside;
   static constexpr std::uint32_t not_beside = 0xffffffffU;
   TiRankState state;
@@ -157,7 +159,7 @@ class TiTrace final : public MpTraceSource {
   void open(int rank, RankCursor& c) const {
     try {
       if (folder_fd_ >= 0 && c.name_at != RankCursor::not_beside) {
-        c.reader.emplace(c.path, rank_buffer_size, folder_fd_, c.name_at, arena_.get());
+        c.reader.emplace(c.path, rank_buffer_size, folder_fd_, c.name_at, arena_.get(), c.listed_regular);
       } else {
         c.reader.emplace(c.path, rank_buffer_size, arena_.get());
       }
@@ -278,9 +280,10 @@ std::optional<std::string> existing_variant(const std::filesystem::path& path) {
 /// The same for a plain name `entry` (no '/') of a listed folder whose paths start with
 /// `prefix` (the folder and a separator as std::filesystem joins them): a candidate the listing
 /// names needs no stat, and no path object is built — the answer and the string
-/// existing_variant(folder / entry) gives, for the thousands of entries of a large index.
+/// existing_variant(folder / entry) gives, for the thousands of entries of a large index;
+/// `listed` tells whether the listing named it (a regular file then).
 std::optional<std::string> existing_listed_variant(std::string_view prefix, std::string_view entry,
-                                                   const FolderListing& listing) {
+                                                   const FolderListing& listing, bool& listed) {
   std::string candidate;
   candidate.reserve(prefix.size() + entry.size() + longest_variant_suffix);
   candidate.append(prefix);
@@ -290,7 +293,8 @@ std::optional<std::string> existing_listed_variant(std::string_view prefix, std:
   for (const std::string_view suffix : variant_suffixes) {
     candidate.resize(plain_size);
     candidate.append(suffix);
-    if (listing.has(std::string_view(candidate).substr(name_at)) || file_exists(candidate)) return candidate;
+    listed = listing.has(std::string_view(candidate).substr(name_at));
+    if (listed || file_exists(candidate)) return candidate;
   }
   return std::nullopt;
 }
@@ -302,6 +306,7 @@ constexpr std::size_t entries_before_listing = 64;
 struct RankFile {
   std::string path;
   bool beside_index = false;
+  bool listed_regular = false;  ///< the folder's listing names it (d_type: a regular file)
 };
 
 /// A rank file named by an index: absolute as is; relative against the index's folder first,
@@ -312,8 +317,9 @@ std::optional<RankFile> resolve_rank_file(const std::filesystem::path& index_fol
   // The listing names the index's folder's own files: not those of an entry with a sub-folder.
   const bool plain_name = entry.find('/') == std::string_view::npos;
   if (plain_name && listing != nullptr) {  // a large index's usual entry (a plain name is relative)
-    if (auto beside_index = existing_listed_variant(listed_prefix, entry, *listing)) {
-      return RankFile{std::move(*beside_index), true};
+    bool listed = false;
+    if (auto beside_index = existing_listed_variant(listed_prefix, entry, *listing, listed)) {
+      return RankFile{std::move(*beside_index), true, listed};
     }
     // Not beside the index: the working directory, as below (no path object built before).
     if (auto found = existing_variant(std::filesystem::path(entry))) return RankFile{std::move(*found), false};
@@ -385,6 +391,7 @@ std::vector<RankCursor> read_index(const std::string& path, LineReader& reader,
     if (resolved->beside_index) {  // its name: what follows the folder (entry, maybe + .zst / .gz)
       const std::size_t slash = c.path.rfind('/');
       c.name_at = slash == std::string::npos ? 0U : static_cast<std::uint32_t>(slash + 1);
+      c.listed_regular = resolved->listed_regular;
     }
     c.entry = std::string(entry);
     c.index_line = reader.line_number();
