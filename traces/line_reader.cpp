@@ -72,11 +72,11 @@ struct LineReader::Impl {
   /// a trace has a file per rank).
   bool codec_known = false;
   Descriptor file;
-  /// A regular file's size, 0 when unknown: once that many bytes are read, the end of the file
-  /// is known without another read(2) returning 0.
+  /// A regular file's size when size_known (by fstat, or by a first read shorter than the
+  /// buffer): once that many bytes are read, the end of the file is known without another
+  /// read(2) returning 0.
   std::uint64_t file_size = 0;
   std::uint64_t file_read = 0;
-  /// file_size is known even when 0 (an empty file sized by its first read).
   bool size_known = false;
   z_stream gzip{};
   bool gzip_ready = false;       ///< inflateInit2 succeeded (inflateEnd due)
@@ -115,12 +115,15 @@ struct LineReader::Impl {
     }
     struct stat info {};
     if (::fstat(file.get(), &info) == 0 && S_ISDIR(info.st_mode)) throw TraceError(path, 0, "cannot open: Is a directory");
-    if (S_ISREG(info.st_mode) && info.st_size > 0) file_size = static_cast<std::uint64_t>(info.st_size);
+    if (S_ISREG(info.st_mode) && info.st_size > 0) {  // 0: maybe a /proc-like file of unknown size
+      file_size = static_cast<std::uint64_t>(info.st_size);
+      size_known = true;
+    }
     // A regular file shorter than the buffer gets a buffer of its size (+1: one read takes it all
     // and sees its end): the thousands of short rank files of a TI trace, kept open together,
     // then cost their text, not 4–8 KiB each. A compressed one decodes into it in several reads;
     // a line longer than the buffer grows it, as always.
-    if (file_size != 0 && file_size + 1 < capacity) capacity = std::max<std::size_t>(file_size + 1, 64);
+    if (size_known && file_size + 1 < capacity) capacity = std::max<std::size_t>(file_size + 1, 64);
     allocate(arena);
   }
 
@@ -193,7 +196,7 @@ struct LineReader::Impl {
     end = 0;  // the text buffer holds decoded bytes only
     in_pos = 0;
     in_size = got;
-    in_eof = got == 0 || ((file_size != 0 || size_known) && file_read == file_size);
+    in_eof = got == 0 || (size_known && file_read == file_size);
   }
 
   ~Impl() {
@@ -211,7 +214,7 @@ struct LineReader::Impl {
   /// read(2) of up to `size` bytes, retried on EINTR; 0 at end of file (without a read once a
   /// regular file's size has been read).
   std::size_t read_raw(char* into, std::size_t size) {
-    if ((file_size != 0 || size_known) && file_read >= file_size) return 0;
+    if (size_known && file_read >= file_size) return 0;
     for (;;) {
       const ssize_t got = ::read(file.get(), into, size);
       if (got >= 0) {
