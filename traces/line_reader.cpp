@@ -143,17 +143,7 @@ struct LineReader::Impl {
   /// snapshot), which then gets a buffer of its size as above.
   void read_first(PageArena* arena) {
     std::array<char, first_read_limit> first;
-    std::size_t got = 0;
-    for (;;) {
-      const ssize_t n = ::read(file.get(), first.data(), capacity);
-      if (n >= 0) {
-        got = static_cast<std::size_t>(n);
-        break;
-      }
-      if (errno == EISDIR) throw TraceError(path, 0, "cannot open: Is a directory");  // replaced since listed
-      if (errno != EINTR) fail(std::string("read error: ") + std::strerror(errno));
-    }
-    file_read = got;
+    const std::size_t got = read_raw(first.data(), capacity);
     if (got < capacity) {
       file_size = got;
       size_known = true;
@@ -212,7 +202,8 @@ struct LineReader::Impl {
   }
 
   /// read(2) of up to `size` bytes, retried on EINTR; 0 at end of file (without a read once a
-  /// regular file's size has been read).
+  /// regular file's size has been read). A directory (one read_first opened, put in the place of
+  /// a listed file since the listing) is reported as the constructor's fstat reports it.
   std::size_t read_raw(char* into, std::size_t size) {
     if (size_known && file_read >= file_size) return 0;
     for (;;) {
@@ -221,6 +212,7 @@ struct LineReader::Impl {
         file_read += static_cast<std::uint64_t>(got);
         return static_cast<std::size_t>(got);
       }
+      if (errno == EISDIR) throw TraceError(path, 0, "cannot open: Is a directory");
       if (errno != EINTR) fail(std::string("read error: ") + std::strerror(errno));
     }
   }

@@ -260,6 +260,13 @@ class FolderListing {
   std::size_t count_ = 0;
 };
 
+/// A rank file as an index names it: its path, and whether it is a file of the index's own folder.
+struct RankFile {
+  std::string path;
+  bool beside_index = false;
+  bool listed_regular = false;  ///< the folder's listing names it (d_type: a regular file)
+};
+
 /// What a rank file's name may end with, in the order tried: itself, then its compressed
 /// sibling (SimGrid's index names rank<r>.txt; the files are often kept compressed next to it).
 constexpr std::array<std::string_view, 3> variant_suffixes{"", ".zst", ".gz"};
@@ -280,10 +287,10 @@ std::optional<std::string> existing_variant(const std::filesystem::path& path) {
 /// The same for a plain name `entry` (no '/') of a listed folder whose paths start with
 /// `prefix` (the folder and a separator as std::filesystem joins them): a candidate the listing
 /// names needs no stat, and no path object is built — the answer and the string
-/// existing_variant(folder / entry) gives, for the thousands of entries of a large index;
-/// `listed` tells whether the listing named it (a regular file then).
-std::optional<std::string> existing_listed_variant(std::string_view prefix, std::string_view entry,
-                                                   const FolderListing& listing, bool& listed) {
+/// existing_variant(folder / entry) gives, for the thousands of entries of a large index, as a
+/// file beside the index (listed_regular when the listing named it: a regular file then).
+std::optional<RankFile> existing_listed_variant(std::string_view prefix, std::string_view entry,
+                                                const FolderListing& listing) {
   std::string candidate;
   candidate.reserve(prefix.size() + entry.size() + longest_variant_suffix);
   candidate.append(prefix);
@@ -293,21 +300,14 @@ std::optional<std::string> existing_listed_variant(std::string_view prefix, std:
   for (const std::string_view suffix : variant_suffixes) {
     candidate.resize(plain_size);
     candidate.append(suffix);
-    listed = listing.has(std::string_view(candidate).substr(name_at));
-    if (listed || file_exists(candidate)) return candidate;
+    const bool listed = listing.has(std::string_view(candidate).substr(name_at));
+    if (listed || file_exists(candidate)) return RankFile{std::move(candidate), true, listed};
   }
   return std::nullopt;
 }
 
 /// Rank files resolved one by one before a folder is listed (small traces need no listing).
 constexpr std::size_t entries_before_listing = 64;
-
-/// A rank file as an index names it: its path, and whether it is a file of the index's own folder.
-struct RankFile {
-  std::string path;
-  bool beside_index = false;
-  bool listed_regular = false;  ///< the folder's listing names it (d_type: a regular file)
-};
 
 /// A rank file named by an index: absolute as is; relative against the index's folder first,
 /// then against the working directory. `listing`, when given, lists the index's folder, whose
@@ -317,10 +317,7 @@ std::optional<RankFile> resolve_rank_file(const std::filesystem::path& index_fol
   // The listing names the index's folder's own files: not those of an entry with a sub-folder.
   const bool plain_name = entry.find('/') == std::string_view::npos;
   if (plain_name && listing != nullptr) {  // a large index's usual entry (a plain name is relative)
-    bool listed = false;
-    if (auto beside_index = existing_listed_variant(listed_prefix, entry, *listing, listed)) {
-      return RankFile{std::move(*beside_index), true, listed};
-    }
+    if (auto beside_index = existing_listed_variant(listed_prefix, entry, *listing)) return beside_index;
     // Not beside the index: the working directory, as below (no path object built before).
     if (auto found = existing_variant(std::filesystem::path(entry))) return RankFile{std::move(*found), false};
     return std::nullopt;
