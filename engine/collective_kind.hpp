@@ -8,8 +8,21 @@ namespace augur::engine {
 
 /// Kinds of collective operation, shared by the program models and the machine models.
 enum class CollectiveKind : std::uint8_t {
-  barrier, bcast, reduce, allreduce, gather, gatherv, scatter, scatterv, allgather, allgatherv,
-  alltoall, alltoallv, reduce_scatter, scan, exscan,
+  barrier,
+  bcast,
+  reduce,
+  allreduce,
+  gather,
+  gatherv,
+  scatter,
+  scatterv,
+  allgather,
+  allgatherv,
+  alltoall,
+  alltoallv,
+  reduce_scatter,
+  scan,
+  exscan,
 };
 
 /// The snake_case name of a collective kind ("allreduce").

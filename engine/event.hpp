@@ -42,19 +42,19 @@ inline constexpr std::uint8_t detail_wrong_order = 0x80;
 
 /// One event. Small and trivially copyable: emitted on the hot path, never allocated.
 struct Event {
-  SimTime clock_before = 0;   ///< LP clock when the step began
-  SimTime clock_after = 0;    ///< LP clock when the step ended
-  SimTime waited = 0;         ///< part of [before, after] spent waiting for another LP
-  std::uint64_t bytes = 0;    ///< payload bytes (messages, collectives)
-  LpId lp = 0;                ///< the LP that acted
-  std::int32_t peer = -1;     ///< peer LP (for a completion: the one waited for) or root; -1 none
-  std::int32_t tag = 0;       ///< message tag, collective kind, or region id
+  SimTime clock_before = 0;  ///< LP clock when the step began
+  SimTime clock_after = 0;   ///< LP clock when the step ended
+  SimTime waited = 0;        ///< part of [before, after] spent waiting for another LP
+  std::uint64_t bytes = 0;   ///< payload bytes (messages, collectives)
+  LpId lp = 0;               ///< the LP that acted
+  std::int32_t peer = -1;    ///< peer LP (for a completion: the one waited for) or root; -1 none
+  std::int32_t tag = 0;      ///< message tag, collective kind, or region id
   EventKind kind = EventKind::compute;
-  std::uint8_t detail = 0;    ///< ComputeCategory for compute, 1 = blocking for send/recv,
-                              ///< 2 for wait/waitall when the request waited for last was a send,
-                              ///< CollectiveKind + 1 for collective events; a receive's
-                              ///< completion may add detail_wrong_order
-  std::uint8_t internal = 0;  ///< 1 when part of an expanded collective
+  std::uint8_t detail = 0;              ///< ComputeCategory for compute, 1 = blocking for send/recv,
+                                        ///< 2 for wait/waitall when the request waited for last was a send,
+                                        ///< CollectiveKind + 1 for collective events; a receive's
+                                        ///< completion may add detail_wrong_order
+  std::uint8_t internal = 0;            ///< 1 when part of an expanded collective
   LpStatus status = LpStatus::running;  ///< LP status after the step
 
   /// `detail` without the detail_wrong_order flag.

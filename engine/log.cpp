@@ -28,8 +28,8 @@ class SimClockFlag final : public spdlog::custom_flag_formatter {
   std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<SimClockFlag>(); }
 };
 
-constexpr std::array<const char*, folder_count> folder_names = {"engine",  "machines",  "traces",
-                                                                "models",  "scenarios", "tools"};
+constexpr std::array<const char*, folder_count> folder_names = {"engine", "machines",  "traces",
+                                                                "models", "scenarios", "tools"};
 
 // The loggers in Folder order, set once by init_logging before `g_ready` turns true.
 std::array<std::shared_ptr<spdlog::logger>, folder_count> g_loggers;

@@ -10,10 +10,10 @@ namespace augur::engine {
 
 /// Engine-side state of one LP. 24 bytes so that a million LPs cost 24 MB here.
 struct LogicalProcess {
-  SimTime clock = 0;                ///< model clock
-  std::uint64_t events = 0;         ///< events emitted so far
+  SimTime clock = 0;         ///< model clock
+  std::uint64_t events = 0;  ///< events emitted so far
   LpStatus status = LpStatus::running;
-  bool queued = false;              ///< present in the scheduler's ready heap
+  bool queued = false;  ///< present in the scheduler's ready heap
 };
 static_assert(sizeof(LogicalProcess) <= 24);
 

@@ -47,9 +47,7 @@ class Observer {
   /// One event happened.
   virtual void on_event(const Event& event) = 0;
   /// LP `lp` changed status at simulated time `at` (blocked, running again, done, exception).
-  virtual void on_status(LpId lp, LpStatus from, LpStatus to, SimTime at) {
-    (void)lp, (void)from, (void)to, (void)at;
-  }
+  virtual void on_status(LpId lp, LpStatus from, LpStatus to, SimTime at) { (void)lp, (void)from, (void)to, (void)at; }
   /// The run ended (normally, by deadlock, or by a limit) at simulated time `end`.
   virtual void on_finish(SimTime end) { (void)end; }
   /// Its per-LP records, if any, for the scheduler's prefetch (asked once, when a run starts).

@@ -13,10 +13,10 @@ class Scheduler;
 
 /// Result of one step of an LP.
 enum class StepResult : std::uint8_t {
-  advanced,  ///< the LP did something; it stays runnable at its (new) clock
-  blocked,   ///< the LP waits for another LP; someone will call Scheduler::wake
-  suspended, ///< the LP asked to be stepped again at a later time (Scheduler::resume_at called)
-  done,      ///< the LP finished its program
+  advanced,   ///< the LP did something; it stays runnable at its (new) clock
+  blocked,    ///< the LP waits for another LP; someone will call Scheduler::wake
+  suspended,  ///< the LP asked to be stepped again at a later time (Scheduler::resume_at called)
+  done,       ///< the LP finished its program
 };
 
 /// What a blocked LP waits for, for deadlock reports and the stepper.
@@ -25,7 +25,7 @@ struct WaitInfo {
   Kind kind = Kind::nothing;
   std::vector<std::int32_t> peers;  ///< LPs it waits on (any_peer = any source)
   std::int32_t tag = 0;
-  std::string what;                 ///< human-readable: "recv from 1 tag 0 (trace rank0.txt:12)"
+  std::string what;  ///< human-readable: "recv from 1 tag 0 (trace rank0.txt:12)"
 };
 
 /// A program model: owns the per-LP program state and executes one action per step.

@@ -13,12 +13,18 @@ namespace augur::engine {
 
 const char* to_string(RunOutcome outcome) {
   switch (outcome) {
-    case RunOutcome::completed: return "completed";
-    case RunOutcome::deadlock: return "deadlock";
-    case RunOutcome::error: return "error";
-    case RunOutcome::event_limit: return "event_limit";
-    case RunOutcome::time_limit: return "time_limit";
-    case RunOutcome::stopped: return "stopped";
+    case RunOutcome::completed:
+      return "completed";
+    case RunOutcome::deadlock:
+      return "deadlock";
+    case RunOutcome::error:
+      return "error";
+    case RunOutcome::event_limit:
+      return "event_limit";
+    case RunOutcome::time_limit:
+      return "time_limit";
+    case RunOutcome::stopped:
+      return "stopped";
   }
   return "?";
 }
@@ -200,22 +206,29 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
   const LogClockScope clock(&now_);  // the engine's and the models' lines carry the scheduler's time
   if (auto* lg = logger_at(Folder::engine, spdlog::level::debug)) {
     static constexpr const char* form_names[] = {"sorted ring", "4-ary heap", "radix heap"};
-    lg->debug("run: {} LPs, ready queue: {}, {} observers, {} per-LP record arrays prefetched, stop after {} events "
-              "(0: none), at {} s (0: none)",
-              lps_.size(), form_names[static_cast<int>(form_)], observers_.size(), per_lp_count_, limits.max_events,
-              limits.max_time);
+    lg->debug(
+        "run: {} LPs, ready queue: {}, {} observers, {} per-LP record arrays prefetched, stop after {} events "
+        "(0: none), at {} s (0: none)",
+        lps_.size(), form_names[static_cast<int>(form_)], observers_.size(), per_lp_count_, limits.max_events,
+        limits.max_time);
   }
   RunResult result;
   switch (form_) {
-    case QueueForm::ring: run_steps<QueueForm::ring>(program, limits, result); break;
-    case QueueForm::heap: run_steps<QueueForm::heap>(program, limits, result); break;
-    case QueueForm::radix: run_steps<QueueForm::radix>(program, limits, result); break;
+    case QueueForm::ring:
+      run_steps<QueueForm::ring>(program, limits, result);
+      break;
+    case QueueForm::heap:
+      run_steps<QueueForm::heap>(program, limits, result);
+      break;
+    case QueueForm::radix:
+      run_steps<QueueForm::radix>(program, limits, result);
+      break;
   }
   result.events = events_;
   for (const LogicalProcess& p : lps_) result.end_time = std::max(result.end_time, p.clock);
   if (result.outcome == RunOutcome::completed) {
-    const bool all_done = std::all_of(lps_.begin(), lps_.end(),
-                                      [](const LogicalProcess& p) { return p.status == LpStatus::done; });
+    const bool all_done =
+        std::all_of(lps_.begin(), lps_.end(), [](const LogicalProcess& p) { return p.status == LpStatus::done; });
     if (!all_done) {
       result.outcome = RunOutcome::deadlock;
       diagnose_deadlock(program, result);
@@ -315,8 +328,8 @@ void Scheduler::diagnose_deadlock(const Program& program, RunResult& result) con
     if (lps_[id].status != LpStatus::blocked) continue;
     result.blocked.push_back(BlockedLp{id, lps_[id].clock, program.waits_for(id)});
   }
-  std::string msg = fmt::format("deadlock: {} of {} LPs are blocked and no message is in flight\n",
-                                result.blocked.size(), n);
+  std::string msg =
+      fmt::format("deadlock: {} of {} LPs are blocked and no message is in flight\n", result.blocked.size(), n);
   for (const BlockedLp& b : result.blocked) {
     msg += fmt::format("  LP {} (clock {:.9f} s) waits for {}\n", b.lp, b.clock, b.waits.what);
   }

@@ -34,12 +34,12 @@ struct BlockedLp {
 /// The result of Scheduler::run.
 struct RunResult {
   RunOutcome outcome = RunOutcome::completed;
-  SimTime end_time = 0;                ///< max clock over LPs
-  std::uint64_t events = 0;            ///< events emitted
-  std::uint64_t steps = 0;             ///< program steps executed
-  std::vector<BlockedLp> blocked;      ///< deadlock: every blocked LP
-  std::vector<LpId> cycle;             ///< deadlock: a wait-for cycle (first LP repeated at end)
-  std::string message;                 ///< deadlock / error explanation, multi-line
+  SimTime end_time = 0;            ///< max clock over LPs
+  std::uint64_t events = 0;        ///< events emitted
+  std::uint64_t steps = 0;         ///< program steps executed
+  std::vector<BlockedLp> blocked;  ///< deadlock: every blocked LP
+  std::vector<LpId> cycle;         ///< deadlock: a wait-for cycle (first LP repeated at end)
+  std::string message;             ///< deadlock / error explanation, multi-line
 };
 
 /// Returns "completed", "deadlock", ...
@@ -94,7 +94,8 @@ class Scheduler {
   static_assert(sizeof(Ready) == 16, "ready-queue entries are moved on every step: keep them small");
   static Ready ready(SimTime time, LpId lp) {
     const auto bits = std::bit_cast<std::uint64_t>(time + 0.0);
-    const std::uint64_t flip = static_cast<std::uint64_t>(static_cast<std::int64_t>(bits) >> 63) | (std::uint64_t{1} << 63);
+    const std::uint64_t flip =
+        static_cast<std::uint64_t>(static_cast<std::int64_t>(bits) >> 63) | (std::uint64_t{1} << 63);
     return (static_cast<Ready>(bits ^ flip) << 32) | lp;
   }
   static LpId ready_lp(Ready r) { return static_cast<LpId>(r); }
@@ -140,26 +141,37 @@ class Scheduler {
   // queue's path has no test of the form per operation.
   template <QueueForm form>
   bool queue_empty() const {
-    if constexpr (form == QueueForm::ring) return ring_size_ == 0;
-    else if constexpr (form == QueueForm::heap) return heap_.empty();
-    else return radix_.empty();
+    if constexpr (form == QueueForm::ring)
+      return ring_size_ == 0;
+    else if constexpr (form == QueueForm::heap)
+      return heap_.empty();
+    else
+      return radix_.empty();
   }
   template <QueueForm form>
   Ready queue_top() {
-    if constexpr (form == QueueForm::ring) return ring_[ring_head_];
-    else if constexpr (form == QueueForm::heap) return heap_.front();
-    else return radix_.top();
+    if constexpr (form == QueueForm::ring)
+      return ring_[ring_head_];
+    else if constexpr (form == QueueForm::heap)
+      return heap_.front();
+    else
+      return radix_.top();
   }
   template <QueueForm form>
   Ready queue_pop() {
-    if constexpr (form == QueueForm::ring) return ring_pop();
-    else if constexpr (form == QueueForm::heap) return heap_pop();
-    else return radix_.pop();
+    if constexpr (form == QueueForm::ring)
+      return ring_pop();
+    else if constexpr (form == QueueForm::heap)
+      return heap_pop();
+    else
+      return radix_.pop();
   }
   template <QueueForm form>
   Ready queue_replace_top(Ready entry) {
-    if constexpr (form == QueueForm::ring) return ring_replace_top(entry);
-    else if constexpr (form == QueueForm::heap) return heap_replace_top(entry);
+    if constexpr (form == QueueForm::ring)
+      return ring_replace_top(entry);
+    else if constexpr (form == QueueForm::heap)
+      return heap_replace_top(entry);
     else {
       const Ready top = radix_.pop();
       radix_.push(entry);
@@ -168,9 +180,15 @@ class Scheduler {
   }
   void queue_push(Ready entry) {
     switch (form_) {
-      case QueueForm::ring: ring_push(entry); break;
-      case QueueForm::heap: heap_push(entry); break;
-      case QueueForm::radix: radix_.push(entry); break;
+      case QueueForm::ring:
+        ring_push(entry);
+        break;
+      case QueueForm::heap:
+        heap_push(entry);
+        break;
+      case QueueForm::radix:
+        radix_.push(entry);
+        break;
     }
   }
   /// The stepping loop of run() with the queue in its form.
@@ -208,8 +226,8 @@ class Scheduler {
 
   std::vector<LogicalProcess> lps_;
   std::vector<Ready> heap_;
-  std::vector<Ready> ring_;     ///< a power of two ≥ the LPs, when ring_max_lps allows
-  std::size_t ring_mask_ = 0;   ///< ring_'s size − 1; 0: the heap is the queue
+  std::vector<Ready> ring_;    ///< a power of two ≥ the LPs, when ring_max_lps allows
+  std::size_t ring_mask_ = 0;  ///< ring_'s size − 1; 0: the heap is the queue
   std::size_t ring_head_ = 0;
   std::size_t ring_size_ = 0;
   std::vector<Observer*> observers_;

@@ -61,9 +61,7 @@ void Stepper::on_event(const Event& event) {
   prompt(&event);
 }
 
-void Stepper::on_finish(SimTime end) {
-  out_ << fmt::format("end of run at t={:.9f} s after {} events\n", end, seen_);
-}
+void Stepper::on_finish(SimTime end) { out_ << fmt::format("end of run at t={:.9f} s after {} events\n", end, seen_); }
 
 void Stepper::print_lp(LpId id) {
   if (id >= scheduler_.lp_count()) {

@@ -30,8 +30,8 @@ class Stepper final : public Observer {
   const Program& program_;
   std::istream& in_;
   std::ostream& out_;
-  std::uint64_t seen_ = 0;           ///< events seen so far
-  std::uint64_t step_target_ = 1;    ///< stop when seen_ reaches this (0 = no step pending)
+  std::uint64_t seen_ = 0;         ///< events seen so far
+  std::uint64_t step_target_ = 1;  ///< stop when seen_ reaches this (0 = no step pending)
   std::optional<std::uint64_t> break_event_;
   std::optional<SimTime> break_time_;
   std::optional<LpId> break_lp_;

@@ -35,15 +35,13 @@ MachineModel::MachineModel(const ParamSet& params, int processors)
       cpu_speed_(params.number("cpu_speed")),
       power_(params.list("power")),
       eager_threshold_(static_cast<std::uint64_t>(params.number("eager_threshold"))) {
-  if (processors_ < 1)
-    throw ParamError("a machine needs at least 1 processor, not " + std::to_string(processors));
+  if (processors_ < 1) throw ParamError("a machine needs at least 1 processor, not " + std::to_string(processors));
   if (!(cpu_speed_ > 0))
     throw ParamError("parameter 'cpu_speed': must be positive, not " +
                      format_quantity(cpu_speed_, UnitKind::flop_rate));
   for (std::size_t i = 0; i < power_.size(); ++i)
     if (!(power_[i] > 0) || !std::isfinite(power_[i]))
-      throw ParamError("parameter 'power': item " + std::to_string(i + 1) +
-                       " must be a positive number, not " +
+      throw ParamError("parameter 'power': item " + std::to_string(i + 1) + " must be a positive number, not " +
                        format_quantity(power_[i], UnitKind::real));
 }
 
@@ -75,8 +73,7 @@ SimTime MachineModel::matrix_cost(const std::vector<std::vector<std::uint64_t>>&
   for (std::size_t p = 0; p < matrix.size(); ++p)
     for (std::size_t q = 0; q < matrix[p].size(); ++q)
       if (p != q && matrix[p][q] > 0)
-        last = std::max(
-            last, transfer(static_cast<int>(p), static_cast<int>(q), matrix[p][q], 0).arrival);
+        last = std::max(last, transfer(static_cast<int>(p), static_cast<int>(q), matrix[p][q], 0).arrival);
   reset();
   return last;
 }
@@ -123,7 +120,8 @@ SimTime MachineModel::grid_reduction_time(const ProcessorGrid& grid, const std::
     if (holds_a_part(k)) gathered = std::max(gathered, transfer(grid.processors[k], root, bytes, 0).arrival);
   // Broadcast: the result to the L − 1 others once everything has arrived.
   SimTime last = gathered;
-  for (std::size_t k = 1; k < count; ++k) last = std::max(last, transfer(root, grid.processors[k], bytes, gathered).arrival);
+  for (std::size_t k = 1; k < count; ++k)
+    last = std::max(last, transfer(root, grid.processors[k], bytes, gathered).arrival);
   reset();
   return last;
 }
@@ -132,7 +130,8 @@ std::vector<SimTime> MachineModel::broadcast_times(const std::vector<int>& proce
   // processors[0] sends to each other processor in list order, every message ready at 0.
   std::vector<SimTime> times(processors.size(), 0.0);
   reset();
-  for (std::size_t k = 1; k < processors.size(); ++k) times[k] = transfer(processors[0], processors[k], bytes, 0).arrival;
+  for (std::size_t k = 1; k < processors.size(); ++k)
+    times[k] = transfer(processors[0], processors[k], bytes, 0).arrival;
   reset();
   return times;
 }

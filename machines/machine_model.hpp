@@ -16,10 +16,10 @@ using engine::SimTime;
 
 /// The price of one message.
 struct Transfer {
-  SimTime start = 0;        ///< when the payload starts to move (after waiting for a free medium)
-  SimTime sender_free = 0;  ///< when the sender's CPU is free again (its send overhead done)
-  SimTime arrival = 0;      ///< when the last byte is at the receiver
-  SimTime recv_overhead = 0;///< CPU time the receiver spends taking the message
+  SimTime start = 0;          ///< when the payload starts to move (after waiting for a free medium)
+  SimTime sender_free = 0;    ///< when the sender's CPU is free again (its send overhead done)
+  SimTime arrival = 0;        ///< when the last byte is at the receiver
+  SimTime recv_overhead = 0;  ///< CPU time the receiver spends taking the message
 };
 
 /// A group of this machine's processors arranged as a grid (a DVM processor system): row-major,
@@ -43,8 +43,7 @@ class MachineModel {
 
   /// Analytic duration of a collective of `kind` over `processors` processors, each
   /// contributing `bytes` bytes, counted from the moment the last participant enters.
-  virtual SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes,
-                                  int root) const = 0;
+  virtual SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes, int root) const = 0;
 
   /// Price of a transfer matrix T[p][q] (bytes from p to q), spec section 6.3 GetCost. The
   /// default simulates the messages on this model, all ready at time 0, and returns the time
@@ -58,8 +57,7 @@ class MachineModel {
   /// (0 when none). The default ignores `ready` and returns matrix_cost(matrix); its
   /// `end_per_proc` holds that cost for every processor with traffic (arrivals counted from 0).
   virtual SimTime matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
-                                 const std::vector<SimTime>& ready,
-                                 std::vector<SimTime>* end_per_proc = nullptr);
+                                 const std::vector<SimTime>& ready, std::vector<SimTime>* end_per_proc = nullptr);
 
   /// A reduction over `grid` (spec 6.2 StartR): the processors differ in their partial results
   /// only along the grid dimensions d with `split[d]` (the loop is split there and replicated
@@ -70,8 +68,7 @@ class MachineModel {
   /// on every unsplit dimension send to position 0 at time 0, then position 0 sends the result to
   /// the L − 1 others once the last partial result has arrived; the cost is the last arrival.
   /// The seed's bus and transputer grid override it with their closed forms.
-  virtual SimTime grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split,
-                                      std::uint64_t bytes);
+  virtual SimTime grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split, std::uint64_t bytes);
 
   /// A broadcast of `bytes` bytes from `processors[0]` to every processor of the list, message
   /// after message (the DVM I/O processor's srmem_): for each position, the time from the start

@@ -120,8 +120,7 @@ ParamValue ParamSet::parse_value(const ParamSpec& spec, std::string_view text) c
   value.text = std::string(trim(text));
   const std::string prefix = "parameter '" + spec.name + "': ";
   if (spec.kind == UnitKind::choice) {
-    if (std::find(spec.choices.begin(), spec.choices.end(), value.text) != spec.choices.end())
-      return value;
+    if (std::find(spec.choices.begin(), spec.choices.end(), value.text) != spec.choices.end()) return value;
     std::string message = prefix + "invalid value '" + value.text + "'";
     const std::string suggestion = nearest_name(value.text, spec.choices);
     message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
@@ -172,8 +171,7 @@ ParamValue ParamSet::parse_value(const ParamSpec& spec, std::string_view text) c
       try {
         value.list.push_back(parse_quantity(items[i], item_kind));
       } catch (const UnitError& error) {
-        throw ParamError(prefix + "item " + std::to_string(i + 1) + " of '" + value.text +
-                         "': " + error.what());
+        throw ParamError(prefix + "item " + std::to_string(i + 1) + " of '" + value.text + "': " + error.what());
       }
     }
     return value;
@@ -196,8 +194,8 @@ void ParamSet::set_list(std::string_view name, const std::vector<std::string>& i
   const ParamSpec* declared = spec(name);
   if (declared == nullptr) unknown_name(name);
   if (!is_list(declared->kind))
-    throw ParamError("parameter '" + declared->name + "': expected a single " +
-                     std::string(to_string(declared->kind)) + ", not a list");
+    throw ParamError("parameter '" + declared->name + "': expected a single " + std::string(to_string(declared->kind)) +
+                     ", not a list");
   for (const auto& item : items)
     if (item.find_first_of(",[]") != std::string::npos)
       throw ParamError("parameter '" + declared->name + "': invalid list item '" + item + "'");

@@ -15,7 +15,7 @@ namespace augur::machines {
 
 /// Declaration of one parameter of a machine model.
 struct ParamSpec {
-  std::string name;                  ///< snake_case YAML key ("latency")
+  std::string name;  ///< snake_case YAML key ("latency")
   UnitKind kind = UnitKind::real;
   std::string default_value;         ///< as the user would write it ("1us", "[]", "block")
   std::string doc;                   ///< one line
@@ -30,9 +30,9 @@ class ParamError : public std::runtime_error {
 
 /// Value of one parameter, in SI units.
 struct ParamValue {
-  double number = 0;            ///< time, bandwidth, bytes, flop_rate, count, real, boolean (0/1)
-  std::vector<double> list;     ///< int_list, real_list
-  std::string text;             ///< choice; also the text as written, for reports
+  double number = 0;         ///< time, bandwidth, bytes, flop_rate, count, real, boolean (0/1)
+  std::vector<double> list;  ///< int_list, real_list
+  std::string text;          ///< choice; also the text as written, for reports
 };
 
 /// The validated parameter values of one machine: every declared parameter has a value

@@ -13,8 +13,7 @@
 namespace augur::machines {
 
 void MachineRegistry::add(MachineModelInfo info) {
-  if (find(info.name) != nullptr)
-    throw ParamError("machine model '" + info.name + "' is registered twice");
+  if (find(info.name) != nullptr) throw ParamError("machine model '" + info.name + "' is registered twice");
   models_.push_back(std::move(info));
 }
 

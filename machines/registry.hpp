@@ -14,9 +14,9 @@ namespace augur::machines {
 
 /// Everything the registry knows about one model.
 struct MachineModelInfo {
-  std::string name;                 ///< "loggp_smp"
-  std::string description;          ///< one paragraph
-  std::vector<ParamSpec> params;    ///< common_params() + the model's own
+  std::string name;               ///< "loggp_smp"
+  std::string description;        ///< one paragraph
+  std::vector<ParamSpec> params;  ///< common_params() + the model's own
   /// Builds an instance for `processors` processors. Throws ParamError on inconsistent values
   /// (e.g. a grid shape that does not hold the processors).
   std::function<std::unique_ptr<MachineModel>(const ParamSet&, int processors)> create;

@@ -33,22 +33,18 @@ constexpr double tebi = gibi * 1024.0;
 
 // Order: the order of accepted_suffixes() (as in the error messages).
 constexpr std::array time_suffixes{
-    Suffix{"s", 1, 1, true},     Suffix{"ms", 1, kilo, true}, Suffix{"us", 1, mega, true},
-    Suffix{"ns", 1, giga, true}, Suffix{"ps", 1, tera, true}, Suffix{"min", 60, 1, true},
-    Suffix{"h", 3600, 1, true},
+    Suffix{"s", 1, 1, true},     Suffix{"ms", 1, kilo, true}, Suffix{"us", 1, mega, true}, Suffix{"ns", 1, giga, true},
+    Suffix{"ps", 1, tera, true}, Suffix{"min", 60, 1, true},  Suffix{"h", 3600, 1, true},
 };
 
 // Bits per second are bytes per second divided by 8: "8bps" = 1Bps, "1Gbps" = 1.25e8 Bps.
 constexpr std::array bandwidth_suffixes{
-    Suffix{"Bps", 1, 1, true},           Suffix{"kBps", kilo, 1, true},
-    Suffix{"MBps", mega, 1, true},       Suffix{"GBps", giga, 1, true},
-    Suffix{"TBps", tera, 1, true},       Suffix{"KiBps", kibi, 1, true},
-    Suffix{"MiBps", mebi, 1, true},      Suffix{"GiBps", gibi, 1, true},
-    Suffix{"TiBps", tebi, 1, true},      Suffix{"bps", 1, 8, false},
-    Suffix{"kbps", kilo / 8, 1, false},  Suffix{"Mbps", mega / 8, 1, false},
-    Suffix{"Gbps", giga / 8, 1, false},  Suffix{"Tbps", tera / 8, 1, false},
-    Suffix{"Kibps", kibi / 8, 1, false}, Suffix{"Mibps", mebi / 8, 1, false},
-    Suffix{"Gibps", gibi / 8, 1, false},
+    Suffix{"Bps", 1, 1, true},           Suffix{"kBps", kilo, 1, true},       Suffix{"MBps", mega, 1, true},
+    Suffix{"GBps", giga, 1, true},       Suffix{"TBps", tera, 1, true},       Suffix{"KiBps", kibi, 1, true},
+    Suffix{"MiBps", mebi, 1, true},      Suffix{"GiBps", gibi, 1, true},      Suffix{"TiBps", tebi, 1, true},
+    Suffix{"bps", 1, 8, false},          Suffix{"kbps", kilo / 8, 1, false},  Suffix{"Mbps", mega / 8, 1, false},
+    Suffix{"Gbps", giga / 8, 1, false},  Suffix{"Tbps", tera / 8, 1, false},  Suffix{"Kibps", kibi / 8, 1, false},
+    Suffix{"Mibps", mebi / 8, 1, false}, Suffix{"Gibps", gibi / 8, 1, false},
 };
 
 constexpr std::array bytes_suffixes{
@@ -58,11 +54,10 @@ constexpr std::array bytes_suffixes{
 };
 
 constexpr std::array flop_rate_suffixes{
-    Suffix{"f", 1, 1, false},        Suffix{"kf", kilo, 1, false},
-    Suffix{"Mf", mega, 1, false},    Suffix{"Gf", giga, 1, false},
-    Suffix{"Tf", tera, 1, false},    Suffix{"flops", 1, 1, true},
-    Suffix{"kflops", kilo, 1, true}, Suffix{"Mflops", mega, 1, true},
-    Suffix{"Gflops", giga, 1, true}, Suffix{"Tflops", tera, 1, true},
+    Suffix{"f", 1, 1, false},        Suffix{"kf", kilo, 1, false},    Suffix{"Mf", mega, 1, false},
+    Suffix{"Gf", giga, 1, false},    Suffix{"Tf", tera, 1, false},    Suffix{"flops", 1, 1, true},
+    Suffix{"kflops", kilo, 1, true}, Suffix{"Mflops", mega, 1, true}, Suffix{"Gflops", giga, 1, true},
+    Suffix{"Tflops", tera, 1, true},
 };
 
 std::span<const Suffix> suffixes_of(UnitKind kind) {
@@ -94,16 +89,15 @@ bool read_number(std::string_view text, double& value, std::string_view& rest) {
   std::string_view digits = text;
   if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
   if (digits.empty() || digits.front() == '+' || digits.front() == ' ') return false;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value,
-                                            std::chars_format::general);
+  const auto [end, error] =
+      std::from_chars(digits.data(), digits.data() + digits.size(), value, std::chars_format::general);
   if (error != std::errc{}) return false;
   rest = digits.substr(static_cast<std::size_t>(end - digits.data()));
   return true;
 }
 
 [[noreturn]] void fail(UnitKind kind, std::string_view text, std::string_view expected) {
-  throw UnitError("invalid " + std::string(to_string(kind)) + " '" + std::string(text) +
-                  "': " + std::string(expected));
+  throw UnitError("invalid " + std::string(to_string(kind)) + " '" + std::string(text) + "': " + std::string(expected));
 }
 
 std::string expected_dimensioned(UnitKind kind) {
@@ -124,8 +118,8 @@ std::string shortest_text(double x, Accept accept) {
   std::string first_accepted;
   int precision = 1;
   while (precision <= 17) {
-    const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), x,
-                                      std::chars_format::general, precision);
+    const auto result =
+        std::to_chars(buffer.data(), buffer.data() + buffer.size(), x, std::chars_format::general, precision);
     std::string text(buffer.data(), result.ptr);
     const std::size_t e = text.find('e');
     const bool accepted = accept(text);
@@ -225,8 +219,7 @@ double parse_quantity(std::string_view text, UnitKind kind) {
       break;
   }
   // Dimensioned kinds: a number, optional blanks, a suffix. A bare zero needs no unit.
-  if (!read_number(body, number, rest) || !std::isfinite(number))
-    fail(kind, text, expected_dimensioned(kind));
+  if (!read_number(body, number, rest) || !std::isfinite(number)) fail(kind, text, expected_dimensioned(kind));
   rest = trim(rest);
   double value = 0;
   if (rest.empty()) {
@@ -240,8 +233,7 @@ double parse_quantity(std::string_view text, UnitKind kind) {
   }
   if (value < 0 || std::signbit(value)) {
     if (value == 0) return 0;  // "-0s" is zero
-    fail(kind, text,
-         "expected a non-negative number followed by one of " + accepted_suffixes(kind));
+    fail(kind, text, "expected a non-negative number followed by one of " + accepted_suffixes(kind));
   }
   return value;
 }
@@ -289,8 +281,8 @@ std::string format_quantity(double value, UnitKind kind) {
     if (digits.empty()) continue;
     const bool natural = std::fabs(mantissa) >= 1 && digits.find('e') == std::string::npos;
     std::string text = digits + std::string(suffix.text);
-    const bool better = best.empty() || (natural && !best_natural) ||
-                        (natural == best_natural && text.size() < best.size());
+    const bool better =
+        best.empty() || (natural && !best_natural) || (natural == best_natural && text.size() < best.size());
     if (better) {
       best = std::move(text);
       best_natural = natural;

@@ -9,18 +9,18 @@ namespace augur::machines {
 
 /// What a parameter measures; decides which suffixes parse.
 enum class UnitKind {
-  time,       ///< seconds: s, ms, us, ns, ps (also min, h)
-  bandwidth,  ///< bytes per second: Bps, kBps, KiBps, MBps, MiBps, GBps, GiBps, TBps; bits: bps, kbps, Mbps, Gbps
-  bytes,      ///< bytes: B, kB, KiB, MB, MiB, GB, GiB, TB, TiB
-  flop_rate,  ///< flop/s: f, kf, Mf, Gf, Tf, flops, kflops, Mflops, Gflops, Tflops
-  count,      ///< non-negative integer, no unit
-  real,       ///< plain real number, no unit
-  boolean,    ///< true / false
-  choice,     ///< one word out of a declared list
-  int_list,   ///< list of non-negative integers, e.g. a grid shape [4, 4]
-  real_list,  ///< list of reals, e.g. per-processor power ratios
-  size_table, ///< piecewise factors by message size, SimGrid's syntax "65472:0.94;1426:0.61;0:0.81"
-  cluster_tree, ///< a tree of clusters (dvm_cluster): "net = {4 x cpu} ethernet 75us 0.2us; cpu = 1"
+  time,          ///< seconds: s, ms, us, ns, ps (also min, h)
+  bandwidth,     ///< bytes per second: Bps, kBps, KiBps, MBps, MiBps, GBps, GiBps, TBps; bits: bps, kbps, Mbps, Gbps
+  bytes,         ///< bytes: B, kB, KiB, MB, MiB, GB, GiB, TB, TiB
+  flop_rate,     ///< flop/s: f, kf, Mf, Gf, Tf, flops, kflops, Mflops, Gflops, Tflops
+  count,         ///< non-negative integer, no unit
+  real,          ///< plain real number, no unit
+  boolean,       ///< true / false
+  choice,        ///< one word out of a declared list
+  int_list,      ///< list of non-negative integers, e.g. a grid shape [4, 4]
+  real_list,     ///< list of reals, e.g. per-processor power ratios
+  size_table,    ///< piecewise factors by message size, SimGrid's syntax "65472:0.94;1426:0.61;0:0.81"
+  cluster_tree,  ///< a tree of clusters (dvm_cluster): "net = {4 x cpu} ethernet 75us 0.2us; cpu = 1"
 };
 
 /// Error of a unit parse: the message says what was expected. Callers add file:line:col.

@@ -44,12 +44,10 @@ void check_schema_version(const std::string& file, const Entry& entry) {
   const bool digits = !text.empty() && text.size() < 10 &&
                       std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
   if (!digits)
-    fail_at(file, entry.value,
-            "invalid schema_version '" + text + "': expected " + std::to_string(schema_version));
+    fail_at(file, entry.value, "invalid schema_version '" + text + "': expected " + std::to_string(schema_version));
   if (std::stoi(text) != schema_version)
-    fail_at(
-        file, entry.value,
-        "unsupported schema_version " + text + " (this augur reads " + std::to_string(schema_version) + ")");
+    fail_at(file, entry.value,
+            "unsupported schema_version " + text + " (this augur reads " + std::to_string(schema_version) + ")");
 }
 
 void set_param(const std::string& file, machines::ParamSet& params, const Entry& entry) {
@@ -108,8 +106,7 @@ MachineDescription parse_machine_map(const std::string& file, const YAML::Node& 
     fail_at(file, model_entry.value, error.what());
   }
   machine.params = machines::make_params(*info);
-  if (const Entry* description = map.find("description"))
-    machine.description = scalar_value(file, *description);
+  if (const Entry* description = map.find("description")) machine.description = scalar_value(file, *description);
   if (const Entry* name = map.find("name")) machine.name = scalar_value(file, *name);
 
   const auto& fixed = fixed_machine_keys();
@@ -126,7 +123,7 @@ MachineDescription parse_machine_map(const std::string& file, const YAML::Node& 
 }
 
 std::optional<MachineDescription> parse_flat_machine(const std::vector<FlatEntry>& entries,
-                                                    const machines::MachineRegistry& registry) {
+                                                     const machines::MachineRegistry& registry) {
   const auto value_of = [&entries](std::string_view key) -> const std::string_view* {
     for (const FlatEntry& entry : entries)
       if (entry.key == key) return &entry.value;
@@ -171,8 +168,8 @@ MachineDescription resolve_machine_ref(const std::string& ref, const std::string
     return load_machine_file(in_library.string(), registry);
 
   const auto names = library_names(dir);
-  std::string message = "unknown machine '" + ref + "': no such file, and no '" + stem +
-                        ".yaml' in the machine library (" + dir + ")";
+  std::string message =
+      "unknown machine '" + ref + "': no such file, and no '" + stem + ".yaml' in the machine library (" + dir + ")";
   const std::string suggestion = machines::nearest_name(stem, names);
   if (!suggestion.empty()) message += "; did you mean '" + suggestion + "'?";
   message += names.empty() ? std::string(" The library is empty.") : " Library machines: " + join(names);
@@ -212,8 +209,8 @@ MachineDescription load_machine_file(const std::string& path, const machines::Ma
   return detail::with_positions([&] {
     const detail::Document document = text ? detail::parse_text(*text, path) : detail::parse_file(path);
     try {
-      MachineDescription machine = detail::parse_machine_map(document.file, document.root, YAML::Node(),
-                                                             detail::MachineForm::file, registry);
+      MachineDescription machine =
+          detail::parse_machine_map(document.file, document.root, YAML::Node(), detail::MachineForm::file, registry);
       machine.source = path;
       if (machine.name.empty()) machine.name = fs::path(path).stem().string();
       return machine;

@@ -32,7 +32,7 @@ MachineDescription parse_machine_map(const std::string& file, const YAML::Node& 
 /// (a missing or other schema_version, an unknown model or parameter, a bad value): the caller
 /// then reads the file as YAML, which reports the error at its position.
 std::optional<MachineDescription> parse_flat_machine(const std::vector<FlatEntry>& entries,
-                                                    const machines::MachineRegistry& registry);
+                                                     const machines::MachineRegistry& registry);
 
 /// Sets the parameter `entry.key` of `params` from its YAML value: a scalar through
 /// ParamSet::set, a list through ParamSet::set_list. Bad values are reported at the value.

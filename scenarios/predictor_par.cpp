@@ -39,9 +39,7 @@ std::string lower(std::string_view text) {
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_word_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool is_word_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_word_char(char c) { return is_word_start(c) || is_digit(c); }
 
 /// Splits the file into tokens. `//` starts a comment up to the end of the line (3.1 accepts
@@ -94,8 +92,7 @@ std::vector<Token> tokenize(std::string_view text, const std::string& file) {
       ++i;
       token.kind = TokenKind::punct;
     } else {
-      throw ConfigError(file, token.line, token.col,
-                        "unexpected character '" + std::string(1, c) + "'");
+      throw ConfigError(file, token.line, token.col, "unexpected character '" + std::string(1, c) + "'");
     }
     token.text = lower(text.substr(first, i - first));
     tokens.push_back(std::move(token));
@@ -110,13 +107,10 @@ std::vector<Token> tokenize(std::string_view text, const std::string& file) {
 /// A cursor over the tokens with positioned errors.
 class Parser {
  public:
-  Parser(std::vector<Token> tokens, std::string file)
-      : tokens_(std::move(tokens)), file_(std::move(file)) {}
+  Parser(std::vector<Token> tokens, std::string file) : tokens_(std::move(tokens)), file_(std::move(file)) {}
 
   const std::string& file() const { return file_; }
-  const Token& peek(std::size_t ahead = 0) const {
-    return tokens_[std::min(at_ + ahead, tokens_.size() - 1)];
-  }
+  const Token& peek(std::size_t ahead = 0) const { return tokens_[std::min(at_ + ahead, tokens_.size() - 1)]; }
   const Token& next() {
     const Token& token = tokens_[at_];
     if (at_ + 1 < tokens_.size()) ++at_;
@@ -137,8 +131,7 @@ class Parser {
   }
   /// "found 'x'" or "found the end of the file", for "expected …" messages.
   static std::string found(const Token& token) {
-    return token.kind == TokenKind::end ? "found the end of the file"
-                                        : "found '" + token.text + "'";
+    return token.kind == TokenKind::end ? "found the end of the file" : "found '" + token.text + "'";
   }
   const Token& expect_punct(char c, const std::string& where) {
     if (!is_punct(c)) fail(peek(), "expected '" + std::string(1, c) + "' " + where + ", " + found(peek()));
@@ -230,8 +223,7 @@ ParFormat detect_format(std::string_view text, const std::string& file) {
   const auto keys = statement_keys(text);
   if (std::find(keys.begin(), keys.end(), "cluster") != keys.end()) return ParFormat::cluster;
   for (const auto& key : keys)
-    if (key == "type" || key == "start time" || key == "send byte time")
-      return ParFormat::old_format;
+    if (key == "type" || key == "start time" || key == "send byte time") return ParFormat::old_format;
   throw ConfigError(file, 0, 0,
                     "not a Predictor machine file: it has neither 'cluster = NAME;' (the cluster "
                     "format of Predictor 3.1) nor 'type = ethernet|network|transputer|myrinet(n);' "
@@ -263,8 +255,7 @@ const ParCluster& network_of(const Parser& parser, const std::map<std::string, P
   if (found == clusters.end())
     parser.fail(reference, "CommType refers to cluster '" + reference.text + "', which is not defined");
   if (found->second.processor)
-    parser.fail(reference, "CommType refers to '" + reference.text +
-                               "', which is a processor and has no network");
+    parser.fail(reference, "CommType refers to '" + reference.text + "', which is a processor and has no network");
   if (found->second.comm_reference)
     parser.fail(reference, "CommType refers to '" + reference.text +
                                "', whose CommType is itself a reference (Predictor 3.1 rejects it)");
@@ -288,8 +279,9 @@ MachineDescription parse_cluster_format(Parser& parser, const machines::MachineR
       continue;
     }
     if (key.text == "type" && parser.is_punct('='))
-      parser.fail(key, "'type = …' belongs to the old format; a cluster-format file ('cluster = …') "
-                       "gives each cluster's network as NAME.CommType");
+      parser.fail(key,
+                  "'type = …' belongs to the old format; a cluster-format file ('cluster = …') "
+                  "gives each cluster's network as NAME.CommType");
     if (parser.is_punct('.')) {
       // NAME.PROPERTY = VALUE;
       parser.next();
@@ -300,8 +292,8 @@ MachineDescription parse_cluster_format(Parser& parser, const machines::MachineR
                              " = {…};') before its properties (Predictor 3.1 ignores them)");
       ParCluster& cluster = found->second;
       if (cluster.processor)
-        parser.fail(key, "'" + key.text + "' is a processor ('" + key.text + " = " +
-                             cluster.power_text + ";'): it has no " + property.text);
+        parser.fail(key, "'" + key.text + "' is a processor ('" + key.text + " = " + cluster.power_text +
+                             ";'): it has no " + property.text);
       parser.expect_punct('=', "after " + key.text + "." + property.text);
       if (property.text == "tstart") {
         cluster.start_time = parser.microseconds("TStart");
@@ -315,8 +307,10 @@ MachineDescription parse_cluster_format(Parser& parser, const machines::MachineR
           parser.next();
           const Token& what = parser.expect_word("commtype after '" + type.text + ".'");
           if (what.text != "commtype")
-            parser.fail(what, "expected '" + type.text + ".commtype' (the network of another "
-                              "cluster), found '" + type.text + "." + what.text + "'");
+            parser.fail(what, "expected '" + type.text +
+                                  ".commtype' (the network of another "
+                                  "cluster), found '" +
+                                  type.text + "." + what.text + "'");
           cluster.comm_reference = type;
         } else if (type.text == "myrinet") {
           parser.expect_punct('(', "after myrinet (myrinet(n): n channels)");
@@ -333,8 +327,7 @@ MachineDescription parse_cluster_format(Parser& parser, const machines::MachineR
                                 "': expected ethernet, transputer, myrinet(n) or OTHER.commtype");
         }
       } else {
-        const std::string suggestion =
-            machines::nearest_name(property.text, {"commtype", "tbyte", "tstart"});
+        const std::string suggestion = machines::nearest_name(property.text, {"commtype", "tbyte", "tstart"});
         parser.fail(property, "unknown cluster property '" + property.text + "'" +
                                   (suggestion.empty() ? "; valid properties are: commtype, tbyte, tstart"
                                                       : "; did you mean '" + suggestion + "'?"));
@@ -364,8 +357,10 @@ MachineDescription parse_cluster_format(Parser& parser, const machines::MachineR
           part.count = parser.integer("the number of sub-clusters");
           if (part.count < 1) parser.fail(count, "a cluster needs at least 1 copy of a sub-cluster");
           if (!parser.is_word("x"))
-            parser.fail(parser.peek(), "expected 'x' between a count and a sub-cluster name ('2 x "
-                                       "node'), " + Parser::found(parser.peek()));
+            parser.fail(parser.peek(),
+                        "expected 'x' between a count and a sub-cluster name ('2 x "
+                        "node'), " +
+                            Parser::found(parser.peek()));
           parser.next();
         }
         const Token& name = parser.expect_word("a sub-cluster name");
@@ -381,8 +376,7 @@ MachineDescription parse_cluster_format(Parser& parser, const machines::MachineR
   }
   if (!root)
     throw ConfigError(parser.file(), 0, 0, "missing 'cluster = NAME;' (the cluster that is the whole machine)");
-  if (!clusters.contains(root->text))
-    parser.fail(*root, "cluster '" + root->text + "' is not defined");
+  if (!clusters.contains(root->text)) parser.fail(*root, "cluster '" + root->text + "' is not defined");
 
   // The tree from the root, depth first (3.1's buildCluster); clusters outside it are ignored.
   std::vector<ClusterDefinition> definitions;
@@ -407,8 +401,7 @@ MachineDescription parse_cluster_format(Parser& parser, const machines::MachineR
     for (const auto& [part, token] : cluster.parts) {
       const auto found = on_path.find(part.name);
       if (found != on_path.end()) {
-        if (found->second)
-          parser.fail(token, "cluster '" + part.name + "' contains itself (through '" + name + "')");
+        if (found->second) parser.fail(token, "cluster '" + part.name + "' contains itself (through '" + name + "')");
         continue;
       }
       if (!clusters.contains(part.name)) {
@@ -465,12 +458,9 @@ MachineDescription parse_old_format(Parser& parser, const machines::MachineRegis
       parser.skip_statement();
       continue;
     }
-    const std::string what = key.text == "start"  ? "start time"
-                             : key.text == "send" ? "send byte time"
-                                                  : key.text;
-    const std::vector<std::string> valid = {"type",     "start time", "send byte time", "power",
-                                            "scale",    "topology",   "procpowers",     "mapping",
-                                            "weight",   "search"};
+    const std::string what = key.text == "start" ? "start time" : key.text == "send" ? "send byte time" : key.text;
+    const std::vector<std::string> valid = {"type",     "start time", "send byte time", "power",  "scale",
+                                            "topology", "procpowers", "mapping",        "weight", "search"};
     if (std::find(valid.begin(), valid.end(), what) == valid.end()) {
       const std::string suggestion = machines::nearest_name(what, valid);
       parser.fail(key, "unknown setting '" + what + "' of an old-format Predictor.par" +
@@ -495,8 +485,8 @@ MachineDescription parse_old_format(Parser& parser, const machines::MachineRegis
         if (channels < 1) parser.fail(count, "myrinet(n) needs at least 1 channel");
         parser.expect_punct(')', "after the number of channels");
       } else {
-        parser.fail(value, "unknown machine type '" + value.text +
-                               "': expected ethernet, network, transputer or myrinet(n)");
+        parser.fail(value,
+                    "unknown machine type '" + value.text + "': expected ethernet, network, transputer or myrinet(n)");
       }
     } else if (what == "start time" || what == "send byte time") {
       (what == "start time" ? start_time : byte_time) = parser.microseconds(what);
@@ -510,8 +500,8 @@ MachineDescription parse_old_format(Parser& parser, const machines::MachineRegis
       if (!(*power > 0)) parser.fail(value, "power must be positive");
     } else if (what == "topology") {
       // {d1, d2, …}; a dimension may also be written lb:ub (extent ub − lb + 1)
-      if (topology_at) parser.fail(key, "topology is given twice (first at line " +
-                                            std::to_string(topology_at->line) + ")");
+      if (topology_at)
+        parser.fail(key, "topology is given twice (first at line " + std::to_string(topology_at->line) + ")");
       topology_at = key;
       parser.expect_punct('{', "after 'topology ='");
       while (true) {
@@ -548,8 +538,7 @@ MachineDescription parse_old_format(Parser& parser, const machines::MachineRegis
         const Token& value = parser.peek();
         const double p = parser.real("a power");
         if (!(p > 0)) parser.fail(value, "a power must be positive");
-        if (powers.size() <= static_cast<std::size_t>(last))
-          powers.resize(static_cast<std::size_t>(last) + 1, 1.0);
+        if (powers.size() <= static_cast<std::size_t>(last)) powers.resize(static_cast<std::size_t>(last) + 1, 1.0);
         std::fill(powers.begin() + first, powers.begin() + last + 1, p);
         if (parser.is_punct('}')) break;
         parser.expect_punct(',', "or '}' after a range");
@@ -558,8 +547,7 @@ MachineDescription parse_old_format(Parser& parser, const machines::MachineRegis
       parser.expect_punct('}', "closing procpowers");
     } else if (what == "mapping") {
       // { CLUSTER : first last : step, … }: the run's processors, in order, from procpowers.
-      if (!procpowers_at)
-        parser.fail(key, "mapping needs a procpowers statement before it (Predictor's error 25)");
+      if (!procpowers_at) parser.fail(key, "mapping needs a procpowers statement before it (Predictor's error 25)");
       mapping_at = key;
       parser.expect_punct('{', "after 'mapping ='");
       while (true) {
@@ -578,8 +566,8 @@ MachineDescription parse_old_format(Parser& parser, const machines::MachineRegis
         if (step < 1) parser.fail(step_token, "the step must be at least 1");
         const auto size = static_cast<std::int64_t>(found->second.size());
         if (last > size)
-          parser.fail(range, "wrong range for mapping processors: cluster " + std::to_string(cluster) +
-                                 " has " + std::to_string(size) + " processors");
+          parser.fail(range, "wrong range for mapping processors: cluster " + std::to_string(cluster) + " has " +
+                                 std::to_string(size) + " processors");
         for (std::int64_t i = first; i <= last && i < size; i += step)
           mapped.push_back(found->second[static_cast<std::size_t>(i)]);
         if (parser.is_punct('}')) break;
@@ -591,11 +579,9 @@ MachineDescription parse_old_format(Parser& parser, const machines::MachineRegis
   }
   const std::string format = "old-format Predictor.par";
   if (!type)
-    throw ConfigError(parser.file(), 0, 0,
-                      "missing 'type = ethernet|network|transputer|myrinet(n);' (" + format + ")");
+    throw ConfigError(parser.file(), 0, 0, "missing 'type = ethernet|network|transputer|myrinet(n);' (" + format + ")");
   if (!start_time) throw ConfigError(parser.file(), 0, 0, "missing 'start time = <us>;' (" + format + ")");
-  if (!byte_time)
-    throw ConfigError(parser.file(), 0, 0, "missing 'send byte time = <us>;' (" + format + ")");
+  if (!byte_time) throw ConfigError(parser.file(), 0, 0, "missing 'send byte time = <us>;' (" + format + ")");
   if (procpowers_at && !mapping_at)
     parser.fail(*procpowers_at, "procpowers needs a mapping statement (Predictor's error 25)");
 
@@ -666,15 +652,14 @@ MachineDescription parse_predictor_par(std::string_view text, const std::string&
                                        const machines::MachineRegistry& registry) {
   const ParFormat format = detect_format(text, file);
   Parser parser(tokenize(text, file), file);
-  MachineDescription machine = format == ParFormat::cluster ? parse_cluster_format(parser, registry)
-                                                            : parse_old_format(parser, registry);
+  MachineDescription machine =
+      format == ParFormat::cluster ? parse_cluster_format(parser, registry) : parse_old_format(parser, registry);
   machine.source = file;
   machine.name = fs::path(file).stem().string();
   return machine;
 }
 
-MachineDescription load_predictor_par(const std::string& path,
-                                      const machines::MachineRegistry& registry) {
+MachineDescription load_predictor_par(const std::string& path, const machines::MachineRegistry& registry) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, 0, 0, "cannot open the machine file");
   std::ostringstream content;

@@ -16,8 +16,7 @@ bool looks_like_predictor_par(const std::string& path, std::string_view text);
 
 /// Reads a Predictor.par machine file. Throws ConfigError (cannot open, syntax, unknown key,
 /// undefined cluster, …) with the file and the position of the defect.
-MachineDescription load_predictor_par(const std::string& path,
-                                      const machines::MachineRegistry& registry);
+MachineDescription load_predictor_par(const std::string& path, const machines::MachineRegistry& registry);
 
 /// Same, from text; `file` names it in errors and becomes the description's source.
 MachineDescription parse_predictor_par(std::string_view text, const std::string& file,

@@ -27,7 +27,7 @@ constexpr const char* set_file = "--set";
 
 const std::vector<std::string>& scenario_keys() {
   static const std::vector<std::string> keys = {"schema_version", "name",  "trace", "machine", "overrides",
-                                                "processors",     "grids", "sweep", "model", "outputs"};
+                                                "processors",     "grids", "sweep", "model",   "outputs"};
   return keys;
 }
 
@@ -39,9 +39,7 @@ std::vector<std::string> collective_kind_names() {
   return names;
 }
 
-bool is_collective_kind(std::string_view name) {
-  return engine::collective_kind_from_string(name).has_value();
-}
+bool is_collective_kind(std::string_view name) { return engine::collective_kind_from_string(name).has_value(); }
 
 const std::vector<std::string>& eager_transfer_choices() {
   static const std::vector<std::string> choices = {"match", "send"};
@@ -82,8 +80,7 @@ std::string split_trace_ref(std::string_view text, std::string& format, std::str
   return {};
 }
 
-std::string invalid_choice(std::string_view what, const std::string& value,
-                           const std::vector<std::string>& choices) {
+std::string invalid_choice(std::string_view what, const std::string& value, const std::vector<std::string>& choices) {
   std::string message = "invalid " + std::string(what) + " '" + value + "'";
   const std::string suggestion = machines::nearest_name(value, choices);
   message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
@@ -129,8 +126,7 @@ bool split_values(std::string_view text, std::vector<std::string>& items) {
 }
 
 /// A parameter value, validated against `machine` without changing it; the error message or "".
-std::string check_param_value(const MachineDescription& machine, const std::string& param,
-                              const std::string& value) {
+std::string check_param_value(const MachineDescription& machine, const std::string& param, const std::string& value) {
   machines::ParamSet copy = machine.params;
   try {
     copy.set(param, value);
@@ -204,8 +200,7 @@ struct Loaded {
   YAML::Node trace_node;
 };
 
-void parse_trace(const std::string& file, const Entry& entry, const std::string& base_dir,
-                 Scenario& scenario) {
+void parse_trace(const std::string& file, const Entry& entry, const std::string& base_dir, Scenario& scenario) {
   std::string format;
   std::string path;
   if (entry.value.IsMap()) {
@@ -238,11 +233,10 @@ void parse_trace(const std::string& file, const Entry& entry, const std::string&
 MachineDescription parse_machine(const std::string& file, const Entry& entry, const std::string& base_dir,
                                  const machines::MachineRegistry& registry) {
   if (entry.value.IsScalar())
-    return detail::resolve_machine_ref(std::string(trim(entry.value.Scalar())), base_dir, registry, file,
-                                       entry.value);
+    return detail::resolve_machine_ref(std::string(trim(entry.value.Scalar())), base_dir, registry, file, entry.value);
   if (entry.value.IsMap()) {
-    MachineDescription machine = detail::parse_machine_map(file, entry.value, entry.key_node,
-                                                           detail::MachineForm::inline_map, registry);
+    MachineDescription machine =
+        detail::parse_machine_map(file, entry.value, entry.key_node, detail::MachineForm::inline_map, registry);
     if (machine.name.empty()) machine.name = "inline";
     return machine;
   }
@@ -264,8 +258,7 @@ void parse_overrides(const std::string& file, const Entry& entry, Scenario& scen
         detail::set_param(file, machine->params, override_entry);
       } catch (const ConfigError& bad) {
         if (!axis) throw;
-        throw ConfigError(bad.file(), bad.line(), bad.col(),
-                          "swept machine '" + machine->name + "': " + bad.message());
+        throw ConfigError(bad.file(), bad.line(), bad.col(), "swept machine '" + machine->name + "': " + bad.message());
       }
     }
   }
@@ -284,8 +277,8 @@ std::vector<MachineDescription> parse_machine_axis(const std::string& file, cons
   std::vector<YAML::Node> nodes;
   for (const YAML::Node& item : axis.value) {
     if (!item.IsScalar())
-      fail_at(file, item, "expected a machine name or path in the list of 'machine', found " +
-                              detail::describe_type(item));
+      fail_at(file, item,
+              "expected a machine name or path in the list of 'machine', found " + detail::describe_type(item));
     refs.emplace_back(trim(item.Scalar()));
     nodes.push_back(item);
   }
@@ -300,8 +293,7 @@ std::vector<int> parse_processors(const std::string& file, const Entry& entry) {
             "expected a positive integer or a list of positive integers for '" + entry.key + "', found " +
                 detail::describe_type(node));
   if (node.size() == 0)
-    fail_at(file, node,
-            "empty list for '" + entry.key + "' (leave the key out to use the trace's rank count)");
+    fail_at(file, node, "empty list for '" + entry.key + "' (leave the key out to use the trace's rank count)");
   std::vector<int> counts;
   for (const YAML::Node& item : node) counts.push_back(detail::positive_int(file, item, "processor count"));
   return counts;
@@ -381,8 +373,7 @@ void parse_model(const std::string& file, const Entry& entry, ModelOptions& mode
     const MapReader kinds(file, algorithms->value, "'algorithms'", algorithms->key_node);
     for (const Entry& kind : kinds.entries()) {
       if (!is_collective_kind(kind.key))
-        fail_at(file, kind.key_node,
-                detail::unknown_message(kind.key, collective_kind_names(), "collective kind"));
+        fail_at(file, kind.key_node, detail::unknown_message(kind.key, collective_kind_names(), "collective kind"));
       const std::string algorithm(trim(detail::scalar_value(file, kind)));
       if (algorithm.empty()) fail_at(file, kind.value, "empty algorithm name for '" + kind.key + "'");
       model.algorithms[kind.key] = algorithm;
@@ -431,7 +422,8 @@ Loaded parse_scenario(const detail::Document& document, const std::string& base_
       scenario.machine = scenario.swept_machines.front();
     }
   }
-  if (scenario.swept_machines.empty()) scenario.machine = parse_machine(file, root.require("machine"), base_dir, registry);
+  if (scenario.swept_machines.empty())
+    scenario.machine = parse_machine(file, root.require("machine"), base_dir, registry);
   if (const Entry* overrides = root.find("overrides")) parse_overrides(file, *overrides, scenario);
   const Entry* processors = root.find("processors");
   if (processors != nullptr) scenario.processors = parse_processors(file, *processors);
@@ -456,7 +448,8 @@ std::string placeholder_error(const Scenario& scenario) {
 void log_scenario(spdlog::logger& lg, const Scenario& scenario) {
   std::string axes;
   for (const auto& [key, values] : scenario.sweep) {
-    axes += fmt::format("{}{} ({} value{})", axes.empty() ? "" : ", ", key, values.size(), values.size() == 1 ? "" : "s");
+    axes +=
+        fmt::format("{}{} ({} value{})", axes.empty() ? "" : ", ", key, values.size(), values.size() == 1 ? "" : "s");
   }
   std::string counts;
   for (const int p : scenario.processors) counts += (counts.empty() ? "" : " ") + std::to_string(p);
@@ -470,8 +463,7 @@ void log_scenario(spdlog::logger& lg, const Scenario& scenario) {
           counts.empty() ? std::string("the trace's") : counts, axes.empty() ? std::string("none") : axes);
 }
 
-Scenario finish(Loaded loaded, const machines::MachineRegistry& registry,
-                const std::vector<std::string>& overrides) {
+Scenario finish(Loaded loaded, const machines::MachineRegistry& registry, const std::vector<std::string>& overrides) {
   const std::string trace_before = loaded.scenario.trace_path;
   for (const auto& assignment : overrides) apply_override(loaded.scenario, assignment, registry);
   const std::string error = placeholder_error(loaded.scenario);
@@ -504,8 +496,7 @@ void check_sweep_against_machine(const Scenario& scenario) {
     if (!key.starts_with("machine.")) continue;  // "machine" holds machine names
     const std::string param = key.substr(8);
     if (scenario.swept_machines.empty() && !scenario.machine.params.has(param))
-      set_error("the sweep key '" + key + "' is not a parameter of machine model '" + scenario.machine.model +
-                "'");
+      set_error("the sweep key '" + key + "' is not a parameter of machine model '" + scenario.machine.model + "'");
     if (const std::string error = check_param_for_all(scenario, param, ""); !error.empty())
       set_error("sweep '" + key + "': " + error);
     for (const auto& value : values) {
@@ -559,8 +550,7 @@ Scenario load_scenario_file(const std::string& path, const machines::MachineRegi
   return detail::with_positions([&] {
     const detail::Document document = detail::parse_file(path);
     try {
-      return finish(parse_scenario(document, fs::path(path).parent_path().string(), registry), registry,
-                    overrides);
+      return finish(parse_scenario(document, fs::path(path).parent_path().string(), registry), registry, overrides);
     } catch (const YAML::Exception& error) {  // a yaml-cpp surprise still gets the file and position
       throw detail::yaml_error(path, error);
     }
@@ -568,8 +558,7 @@ Scenario load_scenario_file(const std::string& path, const machines::MachineRegi
 }
 
 Scenario load_scenario_text(const std::string& text, const std::string& file, const std::string& base_dir,
-                            const machines::MachineRegistry& registry,
-                            const std::vector<std::string>& overrides) {
+                            const machines::MachineRegistry& registry, const std::vector<std::string>& overrides) {
   return detail::with_positions([&] {
     const detail::Document document = detail::parse_text(text, file);
     try {
@@ -580,8 +569,7 @@ Scenario load_scenario_text(const std::string& text, const std::string& file, co
   });
 }
 
-void apply_override(Scenario& scenario, const std::string& assignment,
-                    const machines::MachineRegistry& registry) {
+void apply_override(Scenario& scenario, const std::string& assignment, const machines::MachineRegistry& registry) {
   const auto equals = assignment.find('=');
   if (equals == std::string::npos) set_error("expected key=value, got '" + assignment + "'");
   const std::string key(trim(std::string_view(assignment).substr(0, equals)));
@@ -618,8 +606,8 @@ void apply_override(Scenario& scenario, const std::string& assignment,
       if (at < changed.sweep.size()) changed.sweep.erase(changed.sweep.begin() + static_cast<std::ptrdiff_t>(at));
       changed.swept_machines.clear();
     } else {
-      changed.swept_machines = resolve_swept_machines(refs, std::vector<YAML::Node>(refs.size()), "", set_file,
-                                                      registry);
+      changed.swept_machines =
+          resolve_swept_machines(refs, std::vector<YAML::Node>(refs.size()), "", set_file, registry);
       changed.machine = changed.swept_machines.front();
       std::vector<std::string> names;
       for (const auto& machine : changed.swept_machines) names.push_back(machine.name);

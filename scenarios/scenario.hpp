@@ -46,24 +46,24 @@ struct Outputs {
 /// One run: a processor count and one value per swept parameter.
 struct Variant {
   int processors = 0;
-  std::vector<int> grid;                                  ///< DVM: the processor grid ({} = 1-D of `processors`)
-  std::string trace_path;                                 ///< with {P} substituted
-  std::vector<std::pair<std::string, std::string>> swept; ///< ("machine.latency", "10us"), ("machine", "dvm_mvs")
-  MachineDescription machine;                             ///< the swept machine or the scenario's, with the swept values applied
+  std::vector<int> grid;                                   ///< DVM: the processor grid ({} = 1-D of `processors`)
+  std::string trace_path;                                  ///< with {P} substituted
+  std::vector<std::pair<std::string, std::string>> swept;  ///< ("machine.latency", "10us"), ("machine", "dvm_mvs")
+  MachineDescription machine;  ///< the swept machine or the scenario's, with the swept values applied
 };
 
 /// A loaded scenario.
 struct Scenario {
-  std::string file;               ///< the scenario file ("" when built from the command line)
+  std::string file;  ///< the scenario file ("" when built from the command line)
   std::string name;
   std::string trace_format = "ti";
-  std::string trace_path;         ///< may contain {P}: replaced by the processor count
-  MachineDescription machine;     ///< with a `machine` sweep axis: a copy of its first machine
+  std::string trace_path;      ///< may contain {P}: replaced by the processor count
+  MachineDescription machine;  ///< with a `machine` sweep axis: a copy of its first machine
   /// The machines of the `machine` sweep axis (`sweep: {machine: [a, b]}`), resolved, with the
   /// scenario's overrides applied, in axis order; `sweep` holds ("machine", their names) at the
   /// axis's position. Empty without that axis.
   std::vector<MachineDescription> swept_machines;
-  std::vector<int> processors;    ///< empty: the trace's rank count
+  std::vector<int> processors;          ///< empty: the trace's rank count
   std::vector<std::vector<int>> grids;  ///< DVM processor grids ("2x2"); when given, they replace `processors`
   std::vector<std::pair<std::string, std::vector<std::string>>> sweep;  ///< key → values
   ModelOptions model;
@@ -100,12 +100,10 @@ Scenario load_scenario_file(const std::string& path, const machines::MachineRegi
                             const std::vector<std::string>& overrides = {});
 /// Same, from text (`file` names it in errors; relative paths resolve against `base_dir`).
 Scenario load_scenario_text(const std::string& text, const std::string& file, const std::string& base_dir,
-                            const machines::MachineRegistry& registry,
-                            const std::vector<std::string>& overrides = {});
+                            const machines::MachineRegistry& registry, const std::vector<std::string>& overrides = {});
 /// Applies one `key=value` override to a scenario (keys: trace, machine, processors,
 /// machine.<param>, model.collectives, model.algorithms.<kind>, model.eager_transfer,
 /// outputs.json, sweep.machine, sweep.<key>). Throws ConfigError with file "--set".
-void apply_override(Scenario& scenario, const std::string& assignment,
-                    const machines::MachineRegistry& registry);
+void apply_override(Scenario& scenario, const std::string& assignment, const machines::MachineRegistry& registry);
 
 }  // namespace augur::scenarios

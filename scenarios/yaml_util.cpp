@@ -49,7 +49,7 @@ std::optional<std::vector<FlatEntry>> scan_flat_map(std::string_view text) {
     pos = eol + 1;
     std::size_t i = 0;
     while (i < line.size() && line[i] == ' ') ++i;
-    if (i == line.size() || line[i] == '#') continue;  // blank or comment
+    if (i == line.size() || line[i] == '#') continue;                           // blank or comment
     if (i != 0 || !(is_alpha(line[0]) || line[0] == '_')) return std::nullopt;  // nesting, "---", "- x", …
     std::size_t k = 1;
     while (k < line.size() && key_char(line[k])) ++k;
@@ -70,15 +70,15 @@ std::optional<std::vector<FlatEntry>> scan_flat_map(std::string_view text) {
       if (rest != line.size() && !(line[rest] == '#' && rest > close + 1)) return std::nullopt;
     } else {
       const char first = line[v];
-      const bool starts_plain = is_alpha(first) || is_digit(first) || first == '_' || first == '.' ||
-                                first == '/' || first == '+' ||
+      const bool starts_plain = is_alpha(first) || is_digit(first) || first == '_' || first == '.' || first == '/' ||
+                                first == '+' ||
                                 (first == '-' && v + 1 < line.size() && (is_digit(line[v + 1]) || line[v + 1] == '.'));
       if (!starts_plain) return std::nullopt;
       std::size_t end = v;
       std::size_t last = v;  // one past the last non-blank
       while (end < line.size()) {
         const char c = line[end];
-        if (c == ' ' && end + 1 < line.size() && line[end + 1] == '#') break;  // a comment
+        if (c == ' ' && end + 1 < line.size() && line[end + 1] == '#') break;                   // a comment
         if (c == ':' && (end + 1 == line.size() || line[end + 1] == ' ')) return std::nullopt;  // a nested key
         if (!plain_char(c)) return std::nullopt;
         ++end;
@@ -162,8 +162,7 @@ std::string join(const std::vector<std::string>& words) {
   return joined;
 }
 
-std::string unknown_message(std::string_view word, const std::vector<std::string>& candidates,
-                            std::string_view noun) {
+std::string unknown_message(std::string_view word, const std::vector<std::string>& candidates, std::string_view noun) {
   std::string message = "unknown " + std::string(noun) + " '" + std::string(word) + "'";
   const std::string suggestion = machines::nearest_name(word, candidates);
   if (!suggestion.empty()) return message + "; did you mean '" + suggestion + "'?";
@@ -209,8 +208,7 @@ const Entry& MapReader::require(std::string_view key) const {
 std::string scalar_value(const std::string& file, const Entry& entry) {
   if (entry.value.IsNull()) fail_at(file, entry.key_node, "no value given for '" + entry.key + "'");
   if (!entry.value.IsScalar())
-    fail_at(file, entry.value,
-            "expected a single value for '" + entry.key + "', found " + describe_type(entry.value));
+    fail_at(file, entry.value, "expected a single value for '" + entry.key + "', found " + describe_type(entry.value));
   return entry.value.Scalar();
 }
 
@@ -228,12 +226,10 @@ bool parse_positive_int(std::string_view text, int& value) {
 
 int positive_int(const std::string& file, const YAML::Node& node, std::string_view what) {
   if (!node.IsScalar())
-    fail_at(file, node,
-            "expected a positive integer " + std::string(what) + ", found " + describe_type(node));
+    fail_at(file, node, "expected a positive integer " + std::string(what) + ", found " + describe_type(node));
   int value = 0;
   if (!parse_positive_int(node.Scalar(), value))
-    fail_at(file, node,
-            "invalid " + std::string(what) + " '" + node.Scalar() + "': expected a positive integer");
+    fail_at(file, node, "invalid " + std::string(what) + " '" + node.Scalar() + "': expected a positive integer");
   return value;
 }
 
@@ -241,9 +237,8 @@ std::string flow_text(const std::string& file, const YAML::Node& sequence, std::
   std::vector<std::string> items;
   for (const YAML::Node& item : sequence) {
     if (!item.IsScalar())
-      fail_at(
-          file, item,
-          "expected a single value in the list of '" + std::string(what) + "', found " + describe_type(item));
+      fail_at(file, item,
+              "expected a single value in the list of '" + std::string(what) + "', found " + describe_type(item));
     items.push_back(item.Scalar());
   }
   return "[" + join(items) + "]";

@@ -100,8 +100,7 @@ class MapReader {
  public:
   /// `what` names the map in messages ("'model'", "the scenario"). A null node (`model:` with
   /// nothing after it) is reported at `owner` (its key), since yaml-cpp gives it no useful mark.
-  MapReader(std::string file, const YAML::Node& node, std::string_view what,
-            const YAML::Node& owner = YAML::Node());
+  MapReader(std::string file, const YAML::Node& node, std::string_view what, const YAML::Node& owner = YAML::Node());
 
   /// Rejects every key not in `keys`, at the key's own position, with a "did you mean".
   void allow_only(const std::vector<std::string>& keys) const;

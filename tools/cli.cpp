@@ -80,7 +80,7 @@ const char* const usage_text =
 struct CommandLine {
   std::string command = "run";
   std::string scenario;
-  std::vector<std::string> sets;   // in order; --trace/--machine/--processors/--json become sets too
+  std::vector<std::string> sets;  // in order; --trace/--machine/--processors/--json become sets too
   std::string json;
   std::string text;
   std::string html;
@@ -95,9 +95,9 @@ struct CommandLine {
   double max_time = 0;
   CharacteristicsMode characteristics = CharacteristicsMode::automatic;  // --characteristics
   bool wait_states = true;                                               // --wait-states
-  models::report::TextReportOptions text_options;  // --depth, --procs
-  bool extras = false;                             // predict: augur's section after the 3.1 blocks
-  std::vector<std::string> options;                // every option given, in order (predict checks them)
+  models::report::TextReportOptions text_options;                        // --depth, --procs
+  bool extras = false;               // predict: augur's section after the 3.1 blocks
+  std::vector<std::string> options;  // every option given, in order (predict checks them)
   std::vector<std::string> positional;
 };
 
@@ -124,9 +124,10 @@ int parse_depth(const std::string& text) {
 /// "1,3-4"; "0" alone leaves out the per-processor part (the analyzer's -n).
 void parse_processor_list(const std::string& text, models::report::TextReportOptions& options) {
   const auto bad = [&](const std::string& why) {
-    return UsageError(fmt::format("--procs: '{}': {} (processor numbers from 1 as the report prints them, "
-                                  "ranges with '-', separated by ',': 1,3-4; 0 alone: no per-processor part)",
-                                  text, why));
+    return UsageError(
+        fmt::format("--procs: '{}': {} (processor numbers from 1 as the report prints them, "
+                    "ranges with '-', separated by ',': 1,3-4; 0 alone: no per-processor part)",
+                    text, why));
   };
   options.processors.clear();
   options.processor_characteristics = true;
@@ -166,19 +167,21 @@ void check_predict_arguments(const CommandLine& cl) {
   for (std::size_t i = 3; i < cl.positional.size(); ++i) {
     const auto n = small_number(cl.positional[i]);
     if (!n || *n == 0) {
-      throw UsageError(fmt::format("predict: processor grid extent '{}' is not a positive integer (give the extents "
-                                   "separated by spaces: 2 2 for a 2x2 grid)",
-                                   cl.positional[i]));
+      throw UsageError(
+          fmt::format("predict: processor grid extent '{}' is not a positive integer (give the extents "
+                      "separated by spaces: 2 2 for a 2x2 grid)",
+                      cl.positional[i]));
     }
   }
-  static const char* const refused[] = {"--trace", "--machine", "--grid",  "--processors", "--html",  "--csv",
-                                        "--sweep-json", "--chrome-trace", "--paraver", "--jobs"};
+  static const char* const refused[] = {"--trace", "--machine",    "--grid",         "--processors", "--html",
+                                        "--csv",   "--sweep-json", "--chrome-trace", "--paraver",    "--jobs"};
   for (const std::string& o : cl.options) {
     for (const char* r : refused) {
       if (o == r) {
-        throw UsageError(fmt::format("{} is not an option of predict (PAR, TRACE, OUT.html and the grid are its "
-                                     "positional arguments)",
-                                     o));
+        throw UsageError(
+            fmt::format("{} is not an option of predict (PAR, TRACE, OUT.html and the grid are its "
+                        "positional arguments)",
+                        o));
       }
     }
   }
@@ -222,9 +225,12 @@ CommandLine parse(const std::vector<std::string>& args) {
     } else if (a == "--grid") {
       // Repeatable: --grid 2x2 --grid 4x4 runs both grids.
       const std::string g = val(a);
-      auto last = std::find_if(cl.sets.rbegin(), cl.sets.rend(), [](const std::string& s) { return s.rfind("grids=", 0) == 0; });
-      if (last != cl.sets.rend()) *last += "," + g;
-      else cl.sets.push_back("grids=" + g);
+      auto last = std::find_if(cl.sets.rbegin(), cl.sets.rend(),
+                               [](const std::string& s) { return s.rfind("grids=", 0) == 0; });
+      if (last != cl.sets.rend())
+        *last += "," + g;
+      else
+        cl.sets.push_back("grids=" + g);
     } else if (a == "--set") {
       cl.sets.push_back(val(a));
     } else if (a == "--json") {
@@ -275,15 +281,22 @@ CommandLine parse(const std::vector<std::string>& args) {
       }
     } else if (a == "--characteristics") {
       const std::string v = val(a);
-      if (v == "auto") cl.characteristics = CharacteristicsMode::automatic;
-      else if (v == "on") cl.characteristics = CharacteristicsMode::on;
-      else if (v == "off") cl.characteristics = CharacteristicsMode::off;
-      else throw UsageError(fmt::format("--characteristics: '{}' is not auto, on or off", v));
+      if (v == "auto")
+        cl.characteristics = CharacteristicsMode::automatic;
+      else if (v == "on")
+        cl.characteristics = CharacteristicsMode::on;
+      else if (v == "off")
+        cl.characteristics = CharacteristicsMode::off;
+      else
+        throw UsageError(fmt::format("--characteristics: '{}' is not auto, on or off", v));
     } else if (a == "--wait-states") {
       const std::string v = val(a);
-      if (v == "on") cl.wait_states = true;
-      else if (v == "off") cl.wait_states = false;
-      else throw UsageError(fmt::format("--wait-states: '{}' is not on or off", v));
+      if (v == "on")
+        cl.wait_states = true;
+      else if (v == "off")
+        cl.wait_states = false;
+      else
+        throw UsageError(fmt::format("--wait-states: '{}' is not on or off", v));
     } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
       throw UsageError(fmt::format("unknown option '{}'", a));
     } else {
@@ -319,7 +332,8 @@ bool has_set(const CommandLine& cl, const std::string& key) {
 
 scenarios::Scenario load(const CommandLine& cl, const machines::MachineRegistry& registry) {
   if (!cl.scenario.empty()) return scenarios::load_scenario_file(cl.scenario, registry, cl.sets);
-  if (!has_set(cl, "trace")) return scenarios::load_scenario_file(scenarios::default_scenario_path(), registry, cl.sets);
+  if (!has_set(cl, "trace"))
+    return scenarios::load_scenario_file(scenarios::default_scenario_path(), registry, cl.sets);
   // A scenario made of command-line options only: the cluster machine unless --machine says otherwise.
   std::string trace, machine = "platform_cluster_64";
   std::vector<std::string> rest;
@@ -533,11 +547,12 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     if (!cl.event_log.empty()) sc.outputs.event_log = cl.event_log;
     const auto variants = sc.variants();
     if (cl.command == "check") {
-      for (const auto& v : variants) registry.create(v.machine.model, v.machine.params, v.processors > 0 ? v.processors : 1);
+      for (const auto& v : variants)
+        registry.create(v.machine.model, v.machine.params, v.processors > 0 ? v.processors : 1);
       // A machine sweep axis: every swept machine, not only the first.
       std::string machines;
-      for (const auto& m : sc.swept_machines.empty() ? std::vector<scenarios::MachineDescription>{sc.machine}
-                                                      : sc.swept_machines)
+      for (const auto& m :
+           sc.swept_machines.empty() ? std::vector<scenarios::MachineDescription>{sc.machine} : sc.swept_machines)
         machines += fmt::format("{}{} ({})", machines.empty() ? "" : ", ", m.name, m.model);
       out << fmt::format("{}: ok: scenario '{}', machine{} {}, {} variant{}\n", sc.file, sc.name,
                          sc.swept_machines.size() > 1 ? "s" : "", machines, variants.size(),
@@ -547,9 +562,10 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
         for (const auto& [k, v] : variants[i].swept) swept += fmt::format(" {}={}", k, v);
         std::string grid;
         for (const int g : variants[i].grid) grid += (grid.empty() ? " grid=" : "x") + std::to_string(g);
-        out << fmt::format("  variant {}: processors={}{} trace={}{}\n", i + 1,
-                           variants[i].processors == 0 ? std::string("(from trace)") : std::to_string(variants[i].processors),
-                           grid, variants[i].trace_path, swept);
+        out << fmt::format(
+            "  variant {}: processors={}{} trace={}{}\n", i + 1,
+            variants[i].processors == 0 ? std::string("(from trace)") : std::to_string(variants[i].processors), grid,
+            variants[i].trace_path, swept);
       }
       return exit_ok;
     }

@@ -8,9 +8,9 @@ namespace augur::tools {
 
 /// Exit statuses of the command line.
 enum ExitStatus : int {
-  exit_ok = 0,         ///< every variant completed
-  exit_run_failed = 1, ///< a variant deadlocked, failed at run time, or hit a limit
-  exit_bad_input = 2,  ///< a scenario, machine, trace or command-line error (file:line: error: …)
+  exit_ok = 0,          ///< every variant completed
+  exit_run_failed = 1,  ///< a variant deadlocked, failed at run time, or hit a limit
+  exit_bad_input = 2,   ///< a scenario, machine, trace or command-line error (file:line: error: …)
 };
 
 /// Runs the command line `args` (without the program name). Output on `out`, diagnostics on

@@ -100,8 +100,8 @@ class ProgressPrinter {
       const std::uint64_t events = progress_.events.load(std::memory_order_relaxed);
       const double seconds = std::chrono::duration<double>(now - last).count();
       const double rate = seconds > 0 ? static_cast<double>(events - last_events) / seconds : 0;
-      out_ << fmt::format("\r[augur] variants {}/{} · simulated {:.6f} s · {:.2f} M events/s   ",
-                          progress_.done.load(), variants_, progress_.simulated.load(), rate / 1e6)
+      out_ << fmt::format("\r[augur] variants {}/{} · simulated {:.6f} s · {:.2f} M events/s   ", progress_.done.load(),
+                          variants_, progress_.simulated.load(), rate / 1e6)
            << std::flush;
       last = now;
       last_events = events;
@@ -123,7 +123,8 @@ std::string event_log_name(const std::string& base, int index, std::size_t count
   if (count <= 1 || base.empty()) return base;
   const auto slash = base.find_last_of('/');
   const auto dot = base.find_last_of('.');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return fmt::format("{}.v{}", base, index);
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return fmt::format("{}.v{}", base, index);
   return fmt::format("{}.v{}{}", base.substr(0, dot), index, base.substr(dot));
 }
 
@@ -135,8 +136,8 @@ std::unique_ptr<machines::MachineModel> make_machine(const scenarios::Variant& v
   try {
     return registry.create(variant.machine.model, variant.machine.params, processors);
   } catch (const machines::ParamError& e) {
-    throw InputError(fmt::format("{}: error: {}", variant.machine.source.empty() ? variant.machine.name : variant.machine.source,
-                                 e.what()));
+    throw InputError(fmt::format(
+        "{}: error: {}", variant.machine.source.empty() ? variant.machine.name : variant.machine.source, e.what()));
   }
 }
 
@@ -300,7 +301,8 @@ models::report::VariantResult run_variant_quietly(const scenarios::Scenario& sce
   result.swept = variant.swept;
   result.collectives = scenario.model.collectives;
 
-  if (scenario.trace_format == "ptr") return run_dvm_variant(scenario, variant, index, count, registry, options, progress, result);
+  if (scenario.trace_format == "ptr")
+    return run_dvm_variant(scenario, variant, index, count, registry, options, progress, result);
 
   // "synthetic:P=..,I=..": the issue-4 benchmark workload generated on the fly (no files). While
   // the scenario loader does not list that format, "ti:synthetic:P=..,I=.." reaches here too.
@@ -308,7 +310,8 @@ models::report::VariantResult run_variant_quietly(const scenarios::Scenario& sce
                          (scenario.trace_format == "ti" && variant.trace_path.starts_with("synthetic:"));
   if (scenario.trace_format != "ti" && !synthetic) {
     throw InputError(fmt::format("{}: error: trace format '{}' is not supported yet (supported: ti, synthetic)",
-                                 scenario.file.empty() ? std::string("--trace") : scenario.file, scenario.trace_format));
+                                 scenario.file.empty() ? std::string("--trace") : scenario.file,
+                                 scenario.trace_format));
   }
   const std::unique_ptr<traces::MpTraceSource> trace =
       !synthetic ? traces::ti::open_ti_trace(variant.trace_path)
@@ -336,7 +339,8 @@ models::report::VariantResult run_variant_quietly(const scenarios::Scenario& sce
   try {
     program = std::make_unique<models::mp::MpProgram>(*trace, *machine, mp);
   } catch (const std::invalid_argument& e) {
-    throw InputError(fmt::format("{}: error: {}", scenario.file.empty() ? std::string("--set") : scenario.file, e.what()));
+    throw InputError(
+        fmt::format("{}: error: {}", scenario.file.empty() ? std::string("--set") : scenario.file, e.what()));
   }
 
   engine::Scheduler scheduler(static_cast<std::uint32_t>(ranks));
@@ -370,8 +374,9 @@ models::report::VariantResult run_variant_quietly(const scenarios::Scenario& sce
   // executing when it enters one (no second pass over the trace).
   analysis.call_line = [prog = program.get()](engine::LpId lp) { return prog->current_line(lp); };
   analysis.call_file = std::filesystem::path(trace->file_name(0)).filename().string();
-  const bool characterise = options.characteristics == CharacteristicsMode::on ||
-                            (options.characteristics == CharacteristicsMode::automatic && ranks <= characteristics_limit);
+  const bool characterise =
+      options.characteristics == CharacteristicsMode::on ||
+      (options.characteristics == CharacteristicsMode::automatic && ranks <= characteristics_limit);
   std::optional<models::analysis::MpCharacteristics> characteristics;
   if (characterise) {
     characteristics.emplace(static_cast<std::uint32_t>(ranks), std::move(analysis));
@@ -408,9 +413,10 @@ models::report::VariantResult run_variant_quietly(const scenarios::Scenario& sce
     result.intervals = std::make_shared<models::analysis::IntervalTree>(std::move(characteristics->tree()));
     result.intervals_rule = models::analysis::IntegrateRule::complete;
   } else if (options.characteristics == CharacteristicsMode::automatic) {
-    result.warnings.push_back(fmt::format("characteristics not computed: {} processors are more than {} (about 230 bytes "
-                                          "each; --characteristics on computes them)",
-                                          ranks, characteristics_limit));
+    result.warnings.push_back(
+        fmt::format("characteristics not computed: {} processors are more than {} (about 230 bytes "
+                    "each; --characteristics on computes them)",
+                    ranks, characteristics_limit));
   }
   if (progress != nullptr) progress->done.fetch_add(1);
   return result;
@@ -422,7 +428,8 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
                                           int index, std::size_t count, const machines::MachineRegistry& registry,
                                           const RunOptions& options, Progress* progress) {
   const VariantLog log(variant, index, count);
-  models::report::VariantResult result = run_variant_quietly(scenario, variant, index, count, registry, options, progress);
+  models::report::VariantResult result =
+      run_variant_quietly(scenario, variant, index, count, registry, options, progress);
   log.finished(result);
   return result;
 }
@@ -435,11 +442,13 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
   const unsigned jobs = options.step_in != nullptr ? 1u : std::max(1u, options.jobs);
   Progress progress;
   std::optional<ProgressPrinter> printer;
-  if (options.progress != nullptr && options.step_in == nullptr) printer.emplace(*options.progress, progress, variants.size());
+  if (options.progress != nullptr && options.step_in == nullptr)
+    printer.emplace(*options.progress, progress, variants.size());
   Progress* shared = printer ? &progress : nullptr;
   if (jobs == 1 || variants.size() <= 1) {
     for (std::size_t i = 0; i < variants.size(); ++i) {
-      results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared);
+      results[i] =
+          run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared);
     }
     return results;
   }
@@ -449,8 +458,8 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
     for (std::size_t i = 0; i < variants.size(); ++i) {
       boost::asio::post(pool, [&, i] {
         try {
-          results[i] = run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options,
-                                   shared);
+          results[i] =
+              run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared);
         } catch (...) {
           errors[i] = std::current_exception();
         }

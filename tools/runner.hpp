@@ -28,12 +28,12 @@ inline constexpr int characteristics_limit = 65536;
 
 /// Options of a run that are not part of the scenario.
 struct RunOptions {
-  std::string event_log;        ///< event log file ("" = off); variant k > 1 of several gets ".vK" inserted
-  std::string chrome_trace;     ///< Chrome trace-event JSON file ("" = off); ".vK" inserted like the event log's
-  std::string paraver;          ///< Paraver PREFIX.prv/.pcf/.row ("" = off); several variants: PREFIX.vK
-  unsigned jobs = 1;            ///< worker threads for independent variants
-  std::uint64_t max_events = 0; ///< stop each variant after this many events (0 = no limit)
-  double max_time = 0;          ///< stop each variant at this simulated time (0 = no limit)
+  std::string event_log;             ///< event log file ("" = off); variant k > 1 of several gets ".vK" inserted
+  std::string chrome_trace;          ///< Chrome trace-event JSON file ("" = off); ".vK" inserted like the event log's
+  std::string paraver;               ///< Paraver PREFIX.prv/.pcf/.row ("" = off); several variants: PREFIX.vK
+  unsigned jobs = 1;                 ///< worker threads for independent variants
+  std::uint64_t max_events = 0;      ///< stop each variant after this many events (0 = no limit)
+  double max_time = 0;               ///< stop each variant at this simulated time (0 = no limit)
   std::istream* step_in = nullptr;   ///< stepping: commands from here (forces jobs = 1)
   std::ostream* step_out = nullptr;  ///< stepping: prompts and answers here
   std::ostream* progress = nullptr;  ///< live progress line here (a terminal), nullptr = silent
@@ -49,9 +49,9 @@ struct RunOptions {
 
 /// Live progress of a scenario run, shared by variants running in parallel.
 struct Progress {
-  std::atomic<std::uint64_t> events{0};   ///< events simulated so far, all variants
-  std::atomic<std::uint64_t> done{0};     ///< variants finished
-  std::atomic<double> simulated{0};       ///< latest simulated time reported by a variant
+  std::atomic<std::uint64_t> events{0};  ///< events simulated so far, all variants
+  std::atomic<std::uint64_t> done{0};    ///< variants finished
+  std::atomic<double> simulated{0};      ///< latest simulated time reported by a variant
 };
 
 /// An input error found while preparing a variant (trace unreadable, processors mismatch):

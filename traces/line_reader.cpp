@@ -31,8 +31,7 @@ constexpr std::size_t first_read_limit = std::size_t{16} * 1024;
 constexpr std::size_t max_line_length = std::size_t{1} << 30;
 
 bool ends_with(const std::string& text, std::string_view suffix) {
-  return text.size() >= suffix.size() &&
-         std::string_view(text).substr(text.size() - suffix.size()) == suffix;
+  return text.size() >= suffix.size() && std::string_view(text).substr(text.size() - suffix.size()) == suffix;
 }
 
 /// The codec announced by the first `got` bytes of the file, else by its name, else plain text.
@@ -114,7 +113,8 @@ struct LineReader::Impl {
       return;
     }
     struct stat info {};
-    if (::fstat(file.get(), &info) == 0 && S_ISDIR(info.st_mode)) throw TraceError(path, 0, "cannot open: Is a directory");
+    if (::fstat(file.get(), &info) == 0 && S_ISDIR(info.st_mode))
+      throw TraceError(path, 0, "cannot open: Is a directory");
     if (S_ISREG(info.st_mode) && info.st_size > 0) {  // 0: maybe a /proc-like file of unknown size
       file_size = static_cast<std::uint64_t>(info.st_size);
       size_known = true;
@@ -197,9 +197,7 @@ struct LineReader::Impl {
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
-  [[noreturn]] void fail(const std::string& message) const {
-    throw TraceError(path, line_number + 1, message);
-  }
+  [[noreturn]] void fail(const std::string& message) const { throw TraceError(path, line_number + 1, message); }
 
   /// read(2) of up to `size` bytes, retried on EINTR; 0 at end of file (without a read once a
   /// regular file's size has been read). A directory (one read_first opened, put in the place of
@@ -249,8 +247,7 @@ struct LineReader::Impl {
       if (result == Z_STREAM_END) {
         gzip_member_done = true;
       } else if (result != Z_OK && result != Z_BUF_ERROR) {
-        fail(std::string("corrupt gzip data: ") +
-             (gzip.msg != nullptr ? gzip.msg : ::zError(result)));
+        fail(std::string("corrupt gzip data: ") + (gzip.msg != nullptr ? gzip.msg : ::zError(result)));
       }
       if (produced > 0) return produced;
     }
@@ -262,8 +259,7 @@ struct LineReader::Impl {
       has_input();
       ZSTD_inBuffer input{in.get(), in_size, in_pos};
       const std::size_t result = ZSTD_decompressStream(zstd, &out, &input);
-      if (ZSTD_isError(result))
-        fail(std::string("corrupt zstd data: ") + ZSTD_getErrorName(result));
+      if (ZSTD_isError(result)) fail(std::string("corrupt zstd data: ") + ZSTD_getErrorName(result));
       // A call that neither reads nor writes says nothing about the frame (between frames it
       // asks for the next header), so only a call that moved keeps its verdict.
       if (input.pos != in_pos || out.pos > 0) zstd_hint = result;
@@ -302,9 +298,15 @@ struct LineReader::Impl {
     const std::size_t room = capacity - end;
     std::size_t got = 0;
     switch (codec) {
-      case Codec::plain: got = read_raw(into, room); break;
-      case Codec::gzip: got = read_gzip(into, room); break;
-      case Codec::zstd: got = read_zstd(into, room); break;
+      case Codec::plain:
+        got = read_raw(into, room);
+        break;
+      case Codec::gzip:
+        got = read_gzip(into, room);
+        break;
+      case Codec::zstd:
+        got = read_zstd(into, room);
+        break;
     }
     end += got;
     return got > 0;

@@ -9,11 +9,37 @@ namespace augur::traces {
 
 /// Every action of a message-passing trace.
 enum class MpOpKind : std::uint8_t {
-  init, finalize, compute, sleep,
-  send, isend, recv, irecv, wait, waitall, test, send_recv,
-  barrier, bcast, reduce, allreduce, alltoall, alltoallv, gather, gatherv, scatter, scatterv,
-  allgather, allgatherv, reduce_scatter, scan, exscan,
-  comm_size, comm_split, comm_dup, location,
+  init,
+  finalize,
+  compute,
+  sleep,
+  send,
+  isend,
+  recv,
+  irecv,
+  wait,
+  waitall,
+  test,
+  send_recv,
+  barrier,
+  bcast,
+  reduce,
+  allreduce,
+  alltoall,
+  alltoallv,
+  gather,
+  gatherv,
+  scatter,
+  scatterv,
+  allgather,
+  allgatherv,
+  reduce_scatter,
+  scan,
+  exscan,
+  comm_size,
+  comm_split,
+  comm_dup,
+  location,
 };
 
 /// The trace keyword of a kind ("sendRecv", "reducescatter").
@@ -42,9 +68,9 @@ struct MpRecord {
   std::uint64_t bytes2 = 0;
   std::uint64_t count = 0;
   double amount = 0;
-  std::uint64_t line = 0;                ///< line in the rank's trace file
-  std::span<const std::uint64_t> counts; ///< valid until the next read from the same source
-  std::string_view text;                 ///< valid until the next read from the same source
+  std::uint64_t line = 0;                 ///< line in the rank's trace file
+  std::span<const std::uint64_t> counts;  ///< valid until the next read from the same source
+  std::string_view text;                  ///< valid until the next read from the same source
 };
 
 /// Per rank, what a trace source reads from (its arrays live as long as the source).

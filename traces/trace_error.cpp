@@ -4,8 +4,7 @@
 namespace augur::traces {
 namespace {
 
-std::string format_trace_error(const std::string& file, std::uint64_t line,
-                               const std::string& message) {
+std::string format_trace_error(const std::string& file, std::uint64_t line, const std::string& message) {
   std::string text = file;
   if (line > 0) {
     text += ':';
@@ -19,9 +18,6 @@ std::string format_trace_error(const std::string& file, std::uint64_t line,
 }  // namespace
 
 TraceError::TraceError(const std::string& file, std::uint64_t line, const std::string& message)
-    : std::runtime_error(format_trace_error(file, line, message)),
-      file_(file),
-      line_(line),
-      message_(message) {}
+    : std::runtime_error(format_trace_error(file, line, message)), file_(file), line_(line), message_(message) {}
 
 }  // namespace augur::traces

@@ -10,21 +10,12 @@ using engine::CollectiveKind;
 
 std::vector<ParamSpec> bus_params() {
   auto specs = common_params();
-  specs.push_back({"start_time",
-                   UnitKind::time,
-                   "75us",
-                   "Ts: start-up time of one message (100 Mbit Ethernet with TCP/IP)",
-                   {}});
-  specs.push_back({"byte_time",
-                   UnitKind::time,
-                   "0.08us",
-                   "Tb: time per byte on the bus (0.08us = 12.5 MB/s = 100 Mbit/s)",
-                   {}});
-  specs.push_back({"channels",
-                   UnitKind::count,
-                   "1",
-                   "number of buses that carry messages at the same time (Myrinet(n): n)",
-                   {}});
+  specs.push_back(
+      {"start_time", UnitKind::time, "75us", "Ts: start-up time of one message (100 Mbit Ethernet with TCP/IP)", {}});
+  specs.push_back(
+      {"byte_time", UnitKind::time, "0.08us", "Tb: time per byte on the bus (0.08us = 12.5 MB/s = 100 Mbit/s)", {}});
+  specs.push_back(
+      {"channels", UnitKind::count, "1", "number of buses that carry messages at the same time (Myrinet(n): n)", {}});
   specs.push_back({"scale", UnitKind::real, "1", "sigma: multiplies every communication cost", {}});
   specs.push_back({"symmetric_transfers",
                    UnitKind::boolean,
@@ -111,7 +102,9 @@ SimTime bus_collective_time(engine::CollectiveKind kind, int processors, int cha
 template <class Visit>
 void BusMachine::for_each_message(const std::vector<std::vector<std::uint64_t>>& matrix, Visit&& visit) const {
   const std::size_t size = matrix.size();
-  const auto at = [&](std::size_t p, std::size_t q) -> std::uint64_t { return q < matrix[p].size() ? matrix[p][q] : 0; };
+  const auto at = [&](std::size_t p, std::size_t q) -> std::uint64_t {
+    return q < matrix[p].size() ? matrix[p][q] : 0;
+  };
   if (!symmetric_transfers_) {
     // Every message p → q, p ≠ q, T[p][q] > 0, row-major.
     for (std::size_t p = 0; p < size; ++p)

@@ -24,8 +24,7 @@ class BusMachine final : public MachineModel {
   /// data): sender_free = ready. A message to oneself costs nothing and uses no channel.
   Transfer transfer(int src, int dst, std::uint64_t bytes, SimTime ready) override;
   /// Messages of the collective's usual algorithm, serialised on the bus (formulas in the .cpp).
-  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes,
-                          int root) const override;
+  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes, int root) const override;
   /// Spec 6.3: C = scale * sum over p != q, T[p][q] > 0 of (Ts + Tb * T[p][q]) / min(P, channels);
   /// with symmetric_transfers (Myrinet) the sum runs once over every pair p > q of
   /// U = max(T[p][q], T[q][p]) (both directions travel together, as in Predictor 2.53).
@@ -41,8 +40,7 @@ class BusMachine final : public MachineModel {
   /// L = processors of the grid — B − 1 messages collect the partial results, L − 1 broadcast
   /// the result, all serialised on the bus (not divided by the channels, as in Predictor 2.53,
   /// whose Myrinet uses the same formula). 0 when no dimension is split.
-  SimTime grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split,
-                              std::uint64_t bytes) override;
+  SimTime grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split, std::uint64_t bytes) override;
   /// The seed's srmem_ formula (seed_broadcast_times with this bus's Ts, Tb, σ).
   std::vector<SimTime> broadcast_times(const std::vector<int>& processors, std::uint64_t bytes) override;
   void reset() override;

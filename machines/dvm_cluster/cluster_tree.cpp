@@ -13,9 +13,7 @@ namespace augur::machines {
 namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-bool is_name_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -101,11 +99,10 @@ ClusterDefinition read_definition(std::string_view text) {
     try {
       definition.power = parse_quantity(power, UnitKind::real);
     } catch (const UnitError&) {
-      reader.fail("expected '{' (sub-clusters) or a number (the power of a processor), not '" +
-                  std::string(power) + "'");
+      reader.fail("expected '{' (sub-clusters) or a number (the power of a processor), not '" + std::string(power) +
+                  "'");
     }
-    if (!(definition.power > 0))
-      reader.fail("the power of processor '" + definition.name + "' must be positive");
+    if (!(definition.power > 0)) reader.fail("the power of processor '" + definition.name + "' must be positive");
     if (!reader.done()) reader.fail("unexpected '" + std::string(reader.word()) + "' after the power");
     return definition;
   }
@@ -196,8 +193,7 @@ std::vector<ClusterDefinition> parse_cluster_tree(std::string_view text) {
         for (const auto& [name, ignored] : index)
           if (name != definition.name) names.push_back(name);
         const std::string suggestion = nearest_name(part.name, names);
-        throw ParamError("cluster '" + definition.name + "' contains '" + part.name +
-                         "', which is not defined" +
+        throw ParamError("cluster '" + definition.name + "' contains '" + part.name + "', which is not defined" +
                          (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
       }
   // Depth-first from the root (the first definition): a definition met again on the current path
@@ -209,8 +205,7 @@ std::vector<ClusterDefinition> parse_cluster_tree(std::string_view text) {
     for (const auto& part : definitions[at].parts) {
       const std::size_t sub = index.find(part.name)->second;
       if (marks[sub] == Mark::on_path)
-        throw ParamError("cluster '" + part.name + "' contains itself (through '" +
-                         definitions[at].name + "')");
+        throw ParamError("cluster '" + part.name + "' contains itself (through '" + definitions[at].name + "')");
       if (marks[sub] == Mark::unseen) self(self, sub);
     }
     marks[at] = Mark::done;
@@ -218,8 +213,8 @@ std::vector<ClusterDefinition> parse_cluster_tree(std::string_view text) {
   visit(visit, 0);
   for (std::size_t i = 0; i < definitions.size(); ++i)
     if (marks[i] == Mark::unseen)
-      throw ParamError("cluster '" + definitions[i].name + "' is not part of the machine '" +
-                       definitions[0].name + "' (the first definition is the whole machine)");
+      throw ParamError("cluster '" + definitions[i].name + "' is not part of the machine '" + definitions[0].name +
+                       "' (the first definition is the whole machine)");
   return definitions;
 }
 
@@ -240,17 +235,13 @@ std::string format_cluster_tree(const std::vector<ClusterDefinition>& definition
       text += part.name;
     }
     text += "} ";
-    text += definition.comm == "myrinet"
-                ? "myrinet(" + std::to_string(definition.channels) + ")"
-                : definition.comm;
-    text += " " + format_microseconds(definition.start_time) + " " +
-            format_microseconds(definition.byte_time);
+    text += definition.comm == "myrinet" ? "myrinet(" + std::to_string(definition.channels) + ")" : definition.comm;
+    text += " " + format_microseconds(definition.start_time) + " " + format_microseconds(definition.byte_time);
   }
   return text;
 }
 
-std::int64_t cluster_tree_processors(const std::vector<ClusterDefinition>& definitions,
-                                     std::int64_t limit) {
+std::int64_t cluster_tree_processors(const std::vector<ClusterDefinition>& definitions, std::int64_t limit) {
   // leaves(processor) = 1; leaves(cluster) = Σ count · leaves(sub). The tree is acyclic
   // (parse_cluster_tree checked it), so a memo per definition is enough.
   std::map<std::string, std::int64_t, std::less<>> memo;

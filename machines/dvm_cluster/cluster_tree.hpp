@@ -19,12 +19,12 @@ struct ClusterDefinition {
     std::string name;
   };
   std::string name;
-  std::vector<Part> parts;        ///< empty: a processor
-  double power = 1;               ///< processor only: speed relative to the tracing processor
-  std::string comm = "ethernet";  ///< ethernet | transputer | myrinet (3.1 prices all alike)
-  int channels = 1;               ///< messages that can move at once (myrinet(n): n)
-  engine::SimTime start_time = 0; ///< TStart, s
-  engine::SimTime byte_time = 0;  ///< TByte, s per byte
+  std::vector<Part> parts;         ///< empty: a processor
+  double power = 1;                ///< processor only: speed relative to the tracing processor
+  std::string comm = "ethernet";   ///< ethernet | transputer | myrinet (3.1 prices all alike)
+  int channels = 1;                ///< messages that can move at once (myrinet(n): n)
+  engine::SimTime start_time = 0;  ///< TStart, s
+  engine::SimTime byte_time = 0;   ///< TByte, s per byte
 
   bool is_processor() const { return parts.empty(); }
 };
@@ -44,8 +44,7 @@ std::string format_cluster_tree(const std::vector<ClusterDefinition>& definition
 
 /// Number of processors (leaves) of the tree rooted at the first definition; throws ParamError
 /// above `limit`.
-std::int64_t cluster_tree_processors(const std::vector<ClusterDefinition>& definitions,
-                                     std::int64_t limit);
+std::int64_t cluster_tree_processors(const std::vector<ClusterDefinition>& definitions, std::int64_t limit);
 
 /// The largest number of processors a dvm_cluster machine may describe.
 inline constexpr std::int64_t max_cluster_processors = std::int64_t{1} << 22;

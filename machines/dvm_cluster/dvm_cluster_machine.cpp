@@ -30,8 +30,7 @@ DvmClusterMachine::DvmClusterMachine(const ParamSet& params, int processors)
       tree_processors_(cluster_tree_processors(definitions_, max_cluster_processors)) {
   if (tree_processors_ < processors_)
     throw ParamError("parameter 'clusters': the machine '" + definitions_.front().name + "' has " +
-                     std::to_string(tree_processors_) + " processors, but the run has " +
-                     std::to_string(processors_));
+                     std::to_string(tree_processors_) + " processors, but the run has " + std::to_string(processors_));
   std::map<std::string_view, std::size_t> by_name;
   for (std::size_t i = 0; i < definitions_.size(); ++i) by_name.emplace(definitions_[i].name, i);
 
@@ -56,30 +55,27 @@ DvmClusterMachine::DvmClusterMachine(const ParamSet& params, int processors)
     nodes_.push_back({index, channel_free_.size()});
     channel_free_.resize(channel_free_.size() + static_cast<std::size_t>(definition.channels), 0.0);
     for (const auto& part : definition.parts)
-      for (std::int64_t copy = 0; copy < part.count && leaf < wanted; ++copy)
-        self(self, by_name.at(part.name));
+      for (std::int64_t copy = 0; copy < part.count && leaf < wanted; ++copy) self(self, by_name.at(part.name));
     path.pop_back();
   };
   expand(expand, std::size_t{0});
   // All leaves at power 1 is the same as no power list (keeps `power` = [] semantics).
-  if (own_powers && std::all_of(power_.begin(), power_.end(), [](double p) { return p == 1.0; }))
-    power_.clear();
+  if (own_powers && std::all_of(power_.begin(), power_.end(), [](double p) { return p == 1.0; })) power_.clear();
 }
 
 void DvmClusterMachine::reset() { std::fill(channel_free_.begin(), channel_free_.end(), 0.0); }
 
 std::size_t DvmClusterMachine::common_node(int a, int b) const {
   if (a < 0 || b < 0 || a >= processors_ || b >= processors_ || a == b)
-    throw std::out_of_range("dvm_cluster: no cluster joins processors " + std::to_string(a) +
-                            " and " + std::to_string(b) + " of " + std::to_string(processors_));
+    throw std::out_of_range("dvm_cluster: no cluster joins processors " + std::to_string(a) + " and " +
+                            std::to_string(b) + " of " + std::to_string(processors_));
   // 3.1's GetCommClust descends from the root into the sub-cluster holding both: the last
   // common entry of the two ancestor chains.
   const auto ua = static_cast<std::size_t>(a);
   const auto ub = static_cast<std::size_t>(b);
   const std::size_t* first_a = chain_.data() + chain_start_[ua];
   const std::size_t* first_b = chain_.data() + chain_start_[ub];
-  const std::size_t length =
-      std::min(chain_start_[ua + 1] - chain_start_[ua], chain_start_[ub + 1] - chain_start_[ub]);
+  const std::size_t length = std::min(chain_start_[ua + 1] - chain_start_[ua], chain_start_[ub + 1] - chain_start_[ub]);
   std::size_t common = 0;
   while (common < length && first_a[common] == first_b[common]) ++common;
   return first_a[common - 1];  // the root is common to all: common >= 1
@@ -89,8 +85,7 @@ const std::string& DvmClusterMachine::common_cluster(int a, int b) const {
   return cluster_of(nodes_[common_node(a, b)]).name;
 }
 
-DvmClusterMachine::Send DvmClusterMachine::send(SimTime clock, int src, int dst,
-                                                std::uint64_t bytes) {
+DvmClusterMachine::Send DvmClusterMachine::send(SimTime clock, int src, int dst, std::uint64_t bytes) {
   // CommSend(float send_proc_time, …): the sender's clock arrives rounded to a float.
   const double sent = static_cast<double>(static_cast<float>(clock));
   const Node& node = nodes_[common_node(src, dst)];
@@ -115,13 +110,11 @@ Transfer DvmClusterMachine::transfer(int src, int dst, std::uint64_t bytes, SimT
 }
 
 SimTime DvmClusterMachine::matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
-                                          const std::vector<SimTime>& ready,
-                                          std::vector<SimTime>* end_per_proc) {
+                                          const std::vector<SimTime>& ready, std::vector<SimTime>* end_per_proc) {
   const std::size_t size = matrix.size();
   if (ready.size() < size)
-    throw std::invalid_argument("dvm_cluster: matrix_cost_at needs a clock for each of the " +
-                                std::to_string(size) + " processors, got " +
-                                std::to_string(ready.size()));
+    throw std::invalid_argument("dvm_cluster: matrix_cost_at needs a clock for each of the " + std::to_string(size) +
+                                " processors, got " + std::to_string(ready.size()));
   if (end_per_proc != nullptr) end_per_proc->assign(size, 0.0);
   // 3.1's GetCost: every message p1 → p2 (p1 ≠ p2, T > 0) in row-major order is sent with
   // CommSend at the sender's clock; cost = max_end − min_start, where
@@ -140,8 +133,7 @@ SimTime DvmClusterMachine::matrix_cost_at(const std::vector<std::vector<std::uin
   for (std::size_t p1 = 0; p1 < size; ++p1)
     for (std::size_t p2 = 0; p2 < matrix[p1].size() && p2 < size; ++p2) {
       if (p1 == p2 || matrix[p1][p2] == 0) continue;
-      const Send sent =
-          send(ready[p1], static_cast<int>(p1), static_cast<int>(p2), matrix[p1][p2]);
+      const Send sent = send(ready[p1], static_cast<int>(p1), static_cast<int>(p2), matrix[p1][p2]);
       if (!any) {
         any = true;
         min_start = sent.begin - sent.wait;
@@ -158,8 +150,8 @@ SimTime DvmClusterMachine::matrix_cost_at(const std::vector<std::vector<std::uin
   return any ? max_end - min_start : 0;
 }
 
-SimTime DvmClusterMachine::collective_time(CollectiveKind kind, int processors,
-                                           std::uint64_t bytes, [[maybe_unused]] int root) const {
+SimTime DvmClusterMachine::collective_time(CollectiveKind kind, int processors, std::uint64_t bytes,
+                                           [[maybe_unused]] int root) const {
   // The bus formulas (machines/README.md, bus) on the smallest cluster holding processors
   // 0..P−1: m(n) = Ts + Tb·n, c = min(P, channels).
   if (processors <= 1) return 0;

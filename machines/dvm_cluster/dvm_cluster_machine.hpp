@@ -32,11 +32,9 @@ class DvmClusterMachine final : public MachineModel {
   /// The bus formulas of the smallest cluster holding processors 0..P−1: m(n) = Ts + Tb·n and
   /// c = min(P, channels); barrier 2(P−1)·Ts/c; bcast, reduce, gather, scatter (P−1)·m(n)/c;
   /// allreduce, reduce_scatter 2(P−1)·m(n)/c; allgather, alltoall P(P−1)·m(n)/c; scan (P−1)·m(n).
-  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes,
-                          int root) const override;
+  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes, int root) const override;
   /// 3.1's GetCost (formula and quirks in the .cpp). Does not reset: the channels stay busy.
-  SimTime matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
-                         const std::vector<SimTime>& ready,
+  SimTime matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix, const std::vector<SimTime>& ready,
                          std::vector<SimTime>* end_per_proc = nullptr) override;
   /// Frees every channel.
   void reset() override;

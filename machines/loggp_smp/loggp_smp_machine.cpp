@@ -14,34 +14,19 @@ using engine::CollectiveKind;
 std::vector<ParamSpec> loggp_smp_params() {
   auto specs = common_params();
   specs.push_back({"latency", UnitKind::time, "1us", "L: latency between two nodes", {}});
-  specs.push_back({"overhead",
-                   UnitKind::time,
-                   "0s",
-                   "o: CPU time to send a message and, again, to receive it",
-                   {}});
-  specs.push_back({"gap",
-                   UnitKind::time,
-                   "0s",
-                   "g: least time between two message injections of one node",
-                   {}});
+  specs.push_back({"overhead", UnitKind::time, "0s", "o: CPU time to send a message and, again, to receive it", {}});
+  specs.push_back({"gap", UnitKind::time, "0s", "g: least time between two message injections of one node", {}});
+  specs.push_back({"bandwidth", UnitKind::bandwidth, "10GBps", "1/G: bandwidth between two nodes", {}});
   specs.push_back(
-      {"bandwidth", UnitKind::bandwidth, "10GBps", "1/G: bandwidth between two nodes", {}});
-  specs.push_back({"mtu",
-                   UnitKind::bytes,
-                   "0",
-                   "largest fragment between nodes; each fragment pays L (0 = unlimited)",
-                   {}});
+      {"mtu", UnitKind::bytes, "0", "largest fragment between nodes; each fragment pays L (0 = unlimited)", {}});
   specs.push_back({"processes_per_node", UnitKind::count, "1", "c: processes on one node", {}});
   specs.push_back({"mapping",
                    UnitKind::choice,
                    "block",
                    "rank to node: block (r / c) or round_robin (r mod nodes)",
                    {"block", "round_robin"}});
-  specs.push_back({"intra_node_latency",
-                   UnitKind::time,
-                   "0s",
-                   "latency of the shared-memory channel inside a node",
-                   {}});
+  specs.push_back(
+      {"intra_node_latency", UnitKind::time, "0s", "latency of the shared-memory channel inside a node", {}});
   specs.push_back({"intra_node_bandwidth",
                    UnitKind::bandwidth,
                    "0",
@@ -81,8 +66,7 @@ LoggpSmpMachine::LoggpSmpMachine(const ParamSet& params, int processors)
       bandwidth_factors_(params.list("bandwidth_factors")),
       link_contention_(params.flag("link_contention")) {
   if (!(bandwidth_ > 0)) throw ParamError("parameter 'bandwidth': must be positive");
-  if (processes_per_node_ < 1)
-    throw ParamError("parameter 'processes_per_node': a node holds at least 1 process");
+  if (processes_per_node_ < 1) throw ParamError("parameter 'processes_per_node': a node holds at least 1 process");
   if (intra_bandwidth_ == 0) intra_bandwidth_ = bandwidth_;
   // nodes = ⌈P / c⌉
   nodes_ = (processors_ + processes_per_node_ - 1) / processes_per_node_;
@@ -129,8 +113,7 @@ SimTime LoggpSmpMachine::network_time(std::uint64_t bytes) const {
   // ⌊n/m⌋·(L + m·G) + (n mod m > 0 ? L + (n mod m)·G : 0)
   const std::uint64_t fragments = bytes / mtu_;
   const std::uint64_t rest = bytes % mtu_;
-  SimTime time =
-      static_cast<double>(fragments) * (latency_ + static_cast<double>(mtu_) / bandwidth_);
+  SimTime time = static_cast<double>(fragments) * (latency_ + static_cast<double>(mtu_) / bandwidth_);
   if (rest > 0) time += latency_ + static_cast<double>(rest) / bandwidth_;
   return time;
 }
@@ -152,8 +135,7 @@ Transfer LoggpSmpMachine::transfer(int src, int dst, std::uint64_t bytes, SimTim
     // Shared memory: start = ready + o; arrival = start + L_intra + n / B_intra. No MTU, no links.
     result.start = ready + overhead_;
     result.sender_free = result.start;
-    result.arrival =
-        result.start + (intra_latency_ + static_cast<double>(bytes) / intra_bandwidth_);
+    result.arrival = result.start + (intra_latency_ + static_cast<double>(bytes) / intra_bandwidth_);
     return result;
   }
   const auto up = static_cast<std::size_t>(from);

@@ -31,8 +31,7 @@ class LoggpSmpMachine final : public MachineModel {
   /// start = sender_free = ready + o, arrival = start + intra latency + n / intra bandwidth.
   Transfer transfer(int src, int dst, std::uint64_t bytes, SimTime ready) override;
   /// LogGP formulas of the usual algorithms (binomial trees, dissemination, rings; in the .cpp).
-  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes,
-                          int root) const override;
+  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes, int root) const override;
   void reset() override;
 
   /// Node that holds rank `rank`: block → rank / ppn; round_robin → rank mod nodes.
@@ -55,7 +54,7 @@ class LoggpSmpMachine final : public MachineModel {
   int processes_per_node_;
   bool round_robin_;
   SimTime intra_latency_;
-  double intra_bandwidth_;  ///< B/s
+  double intra_bandwidth_;                 ///< B/s
   std::vector<double> latency_factors_;    ///< [size, factor, …] by decreasing size; empty = 1
   std::vector<double> bandwidth_factors_;  ///< same for the bandwidth
   bool link_contention_;

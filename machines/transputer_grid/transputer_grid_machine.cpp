@@ -13,16 +13,9 @@ using engine::CollectiveKind;
 
 std::vector<ParamSpec> transputer_grid_params() {
   auto specs = common_params();
-  specs.push_back({"start_time",
-                   UnitKind::time,
-                   "10us",
-                   "Ts: start-up time of one packet on one link (per hop)",
-                   {}});
-  specs.push_back({"byte_time",
-                   UnitKind::time,
-                   "1us",
-                   "Tb: time per byte on one link (1us = 1 MB/s, a T800 link)",
-                   {}});
+  specs.push_back({"start_time", UnitKind::time, "10us", "Ts: start-up time of one packet on one link (per hop)", {}});
+  specs.push_back(
+      {"byte_time", UnitKind::time, "1us", "Tb: time per byte on one link (1us = 1 MB/s, a T800 link)", {}});
   specs.push_back({"grid",
                    UnitKind::int_list,
                    "[]",
@@ -84,9 +77,8 @@ TransputerGridMachine::TransputerGridMachine(const ParamSet& params, int process
   }
   if (shape.empty()) shape.push_back(processors_);  // [] = a line
   if (!grid.empty() && product != processors_)
-    throw ParamError("parameter 'grid': the grid [" + written + "] holds " +
-                     std::to_string(product) + " processors, but the run has " +
-                     std::to_string(processors_));
+    throw ParamError("parameter 'grid': the grid [" + written + "] holds " + std::to_string(product) +
+                     " processors, but the run has " + std::to_string(processors_));
   set_shape(std::move(shape));
 }
 
@@ -110,15 +102,12 @@ void TransputerGridMachine::arrange(const std::vector<int>& shape) {
 
 void TransputerGridMachine::reset() { std::fill(link_free_.begin(), link_free_.end(), 0.0); }
 
-int TransputerGridMachine::coordinate(int proc, std::size_t dim) const {
-  return (proc / stride_[dim]) % shape_[dim];
-}
+int TransputerGridMachine::coordinate(int proc, std::size_t dim) const { return (proc / stride_[dim]) % shape_[dim]; }
 
 int TransputerGridMachine::distance(int a, int b) const {
   // D = Σ_d |a_d − b_d|
   int hops = 0;
-  for (std::size_t d = 0; d < shape_.size(); ++d)
-    hops += std::abs(coordinate(a, d) - coordinate(b, d));
+  for (std::size_t d = 0; d < shape_.size(); ++d) hops += std::abs(coordinate(a, d) - coordinate(b, d));
   return hops;
 }
 
@@ -167,8 +156,8 @@ Transfer TransputerGridMachine::transfer(int src, int dst, std::uint64_t bytes, 
   return result;
 }
 
-SimTime TransputerGridMachine::collective_time(CollectiveKind kind, int processors,
-                                               std::uint64_t bytes, int root) const {
+SimTime TransputerGridMachine::collective_time(CollectiveKind kind, int processors, std::uint64_t bytes,
+                                               int root) const {
   // C(B, D) below is sigma · pipelined_cost. On the whole machine the tree depth is the root's
   // eccentricity E(root) and the diameter is D = Σ(shape_d − 1); on a subset of P processors
   // both are bounded by P − 1.
@@ -178,9 +167,7 @@ SimTime TransputerGridMachine::collective_time(CollectiveKind kind, int processo
   int diameter = 0;
   for (const int extent : shape_) diameter += extent - 1;
   diameter = std::min(diameter, limit);
-  const auto depth = [&](int from) {
-    return whole && from >= 0 && from < processors_ ? eccentricity(from) : diameter;
-  };
+  const auto depth = [&](int from) { return whole && from >= 0 && from < processors_ ? eccentricity(from) : diameter; };
   const std::uint64_t p = static_cast<std::uint64_t>(processors);
   const std::uint64_t gathered = (p - 1) * bytes;
   switch (kind) {
@@ -212,8 +199,7 @@ SimTime TransputerGridMachine::collective_time(CollectiveKind kind, int processo
       // the P−1 messages of its own processor:
       // sigma · (Ts·D + Tb·n·max(P−1, ⌈P/2⌉·⌊P/2⌋·k/P))
       const double pd = static_cast<double>(p);
-      const double k =
-          std::min(static_cast<double>(*std::max_element(shape_.begin(), shape_.end())), pd);
+      const double k = std::min(static_cast<double>(*std::max_element(shape_.begin(), shape_.end())), pd);
       const double crossing = std::ceil(pd / 2) * std::floor(pd / 2) * k / pd;
       const double per_link = std::max(pd - 1, crossing);
       return scale_ * (start_time_ * diameter + byte_time_ * static_cast<double>(bytes) * per_link);

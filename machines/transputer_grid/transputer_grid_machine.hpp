@@ -31,8 +31,7 @@ class TransputerGridMachine final : public MachineModel {
   /// busy until it arrives. The sender's CPU is not held: sender_free = ready.
   Transfer transfer(int src, int dst, std::uint64_t bytes, SimTime ready) override;
   /// Tree and pipeline estimates on the grid (formulas in the .cpp).
-  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes,
-                          int root) const override;
+  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes, int root) const override;
   /// Spec 6.3: sigma · pipelined_cost(B, D), D = the largest distance between processors with
   /// traffic, B = the largest message at that distance.
   SimTime matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) override;
@@ -46,8 +45,7 @@ class TransputerGridMachine final : public MachineModel {
   /// ⌊shape[d]/2⌋), measured on `grid`'s own shape: centre = (⌊shape[d]/2⌋)_d, so D(0, centre) =
   /// Σ_d ⌊shape[d]/2⌋ (Predictor 2.53 RedGroup::StartR, mach_TRANSPUTER). 0 when no dimension is
   /// split.
-  SimTime grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split,
-                              std::uint64_t bytes) override;
+  SimTime grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split, std::uint64_t bytes) override;
   /// The seed's srmem_ formula (seed_broadcast_times with this grid's Ts, Tb, σ).
   std::vector<SimTime> broadcast_times(const std::vector<int>& processors, std::uint64_t bytes) override;
   /// With grid [] the machine takes the program's grid (the Predictor's transputer is the
@@ -75,7 +73,7 @@ class TransputerGridMachine final : public MachineModel {
   SimTime start_time_;  ///< Ts per hop, s
   SimTime byte_time_;   ///< Tb, s per byte
   bool link_contention_;
-  double scale_;  ///< sigma
+  double scale_;     ///< sigma
   bool grid_given_;  ///< the grid parameter was not []
   std::vector<int> shape_;
   std::vector<int> stride_;         ///< processors between neighbours along each dimension

@@ -7,55 +7,92 @@ namespace augur::models::analysis {
 
 std::string_view to_string(OpKind kind) {
   switch (kind) {
-    case OpKind::io: return "io";
-    case OpKind::reduction: return "reduction";
-    case OpKind::shadow: return "shadow";
-    case OpKind::remote_access: return "remote_access";
-    case OpKind::redistribution: return "redistribution";
-    case OpKind::point_to_point: return "point_to_point";
-    case OpKind::barrier: return "barrier";
-    case OpKind::bcast: return "bcast";
-    case OpKind::reduce: return "reduce";
-    case OpKind::allreduce: return "allreduce";
-    case OpKind::gather: return "gather";
-    case OpKind::scatter: return "scatter";
-    case OpKind::allgather: return "allgather";
-    case OpKind::alltoall: return "alltoall";
-    case OpKind::reduce_scatter: return "reduce_scatter";
-    case OpKind::scan: return "scan";
+    case OpKind::io:
+      return "io";
+    case OpKind::reduction:
+      return "reduction";
+    case OpKind::shadow:
+      return "shadow";
+    case OpKind::remote_access:
+      return "remote_access";
+    case OpKind::redistribution:
+      return "redistribution";
+    case OpKind::point_to_point:
+      return "point_to_point";
+    case OpKind::barrier:
+      return "barrier";
+    case OpKind::bcast:
+      return "bcast";
+    case OpKind::reduce:
+      return "reduce";
+    case OpKind::allreduce:
+      return "allreduce";
+    case OpKind::gather:
+      return "gather";
+    case OpKind::scatter:
+      return "scatter";
+    case OpKind::allgather:
+      return "allgather";
+    case OpKind::alltoall:
+      return "alltoall";
+    case OpKind::reduce_scatter:
+      return "reduce_scatter";
+    case OpKind::scan:
+      return "scan";
   }
   return "?";
 }
 
 std::string_view title(OpKind kind) {
   switch (kind) {
-    case OpKind::io: return "I/O";
-    case OpKind::reduction: return "Reduction";
-    case OpKind::shadow: return "Shadow";
-    case OpKind::remote_access: return "Remote access";
-    case OpKind::redistribution: return "Redistribution";
-    case OpKind::point_to_point: return "Point-to-point";
-    case OpKind::barrier: return "Barrier";
-    case OpKind::bcast: return "Bcast";
-    case OpKind::reduce: return "Reduce";
-    case OpKind::allreduce: return "Allreduce";
-    case OpKind::gather: return "Gather";
-    case OpKind::scatter: return "Scatter";
-    case OpKind::allgather: return "Allgather";
-    case OpKind::alltoall: return "Alltoall";
-    case OpKind::reduce_scatter: return "Reduce_scatter";
-    case OpKind::scan: return "Scan";
+    case OpKind::io:
+      return "I/O";
+    case OpKind::reduction:
+      return "Reduction";
+    case OpKind::shadow:
+      return "Shadow";
+    case OpKind::remote_access:
+      return "Remote access";
+    case OpKind::redistribution:
+      return "Redistribution";
+    case OpKind::point_to_point:
+      return "Point-to-point";
+    case OpKind::barrier:
+      return "Barrier";
+    case OpKind::bcast:
+      return "Bcast";
+    case OpKind::reduce:
+      return "Reduce";
+    case OpKind::allreduce:
+      return "Allreduce";
+    case OpKind::gather:
+      return "Gather";
+    case OpKind::scatter:
+      return "Scatter";
+    case OpKind::allgather:
+      return "Allgather";
+    case OpKind::alltoall:
+      return "Alltoall";
+    case OpKind::reduce_scatter:
+      return "Reduce_scatter";
+    case OpKind::scan:
+      return "Scan";
   }
   return "?";
 }
 
 std::string_view title(IntervalType type) {
   switch (type) {
-    case IntervalType::main: return "Main";
-    case IntervalType::seq: return "Seq";
-    case IntervalType::par: return "Par";
-    case IntervalType::user: return "User";
-    case IntervalType::phase: return "Phase";
+    case IntervalType::main:
+      return "Main";
+    case IntervalType::seq:
+      return "Seq";
+    case IntervalType::par:
+      return "Par";
+    case IntervalType::user:
+      return "User";
+    case IntervalType::phase:
+      return "Phase";
   }
   return "?";
 }
@@ -97,8 +134,7 @@ IntervalTree::IntervalTree(int processors, std::string source_file, int source_l
   index_ = {nullptr, root_.get()};
 }
 
-Interval& IntervalTree::enter(IntervalType type, std::string_view file, int line,
-                              std::optional<long> index) {
+Interval& IntervalTree::enter(IntervalType type, std::string_view file, int line, std::optional<long> index) {
   for (auto& c : current_->children) {
     if (c->type == type && c->source_line == line && c->source_file == file && c->index == index) {
       ++c->exe_count;

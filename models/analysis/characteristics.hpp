@@ -36,11 +36,22 @@ inline constexpr std::size_t op_kind_count = 16;
 inline constexpr std::array<OpKind, 5> dvm_op_kinds = {OpKind::io, OpKind::reduction, OpKind::shadow,
                                                        OpKind::remote_access, OpKind::redistribution};
 /// Every kind: the DVM rows in the analyzer's order, then point-to-point and the collectives.
-inline constexpr std::array<OpKind, op_kind_count> all_op_kinds = {
-    OpKind::io,        OpKind::reduction, OpKind::shadow,    OpKind::remote_access,  OpKind::redistribution,
-    OpKind::point_to_point, OpKind::barrier, OpKind::bcast,  OpKind::reduce,         OpKind::allreduce,
-    OpKind::gather,    OpKind::scatter,   OpKind::allgather, OpKind::alltoall,       OpKind::reduce_scatter,
-    OpKind::scan};
+inline constexpr std::array<OpKind, op_kind_count> all_op_kinds = {OpKind::io,
+                                                                   OpKind::reduction,
+                                                                   OpKind::shadow,
+                                                                   OpKind::remote_access,
+                                                                   OpKind::redistribution,
+                                                                   OpKind::point_to_point,
+                                                                   OpKind::barrier,
+                                                                   OpKind::bcast,
+                                                                   OpKind::reduce,
+                                                                   OpKind::allreduce,
+                                                                   OpKind::gather,
+                                                                   OpKind::scatter,
+                                                                   OpKind::allgather,
+                                                                   OpKind::alltoall,
+                                                                   OpKind::reduce_scatter,
+                                                                   OpKind::scan};
 /// snake_case key ("remote_access").
 std::string_view to_string(OpKind kind);
 /// The analyzer's row title ("Remote access").
@@ -48,13 +59,13 @@ std::string_view title(OpKind kind);
 
 /// Per processor, per operation kind: the columns of the analyzer's collective table.
 struct OpTimes {
-  double communication = 0;   ///< time the operation costs (DVM "Communic"; MP: transfer + waiting)
-  double real_sync = 0;       ///< real synchronisation (waiting for the partners)
-  double synchronization = 0; ///< potential loss from unsimultaneous starts
-  double variation = 0;       ///< spread of completion times
-  double overlap = 0;         ///< communication hidden behind computation
-  double transfer = 0;        ///< MP: communication time while data moved
-  double waiting = 0;         ///< MP: communication time spent waiting for a partner
+  double communication = 0;    ///< time the operation costs (DVM "Communic"; MP: transfer + waiting)
+  double real_sync = 0;        ///< real synchronisation (waiting for the partners)
+  double synchronization = 0;  ///< potential loss from unsimultaneous starts
+  double variation = 0;        ///< spread of completion times
+  double overlap = 0;          ///< communication hidden behind computation
+  double transfer = 0;         ///< MP: communication time while data moved
+  double waiting = 0;          ///< MP: communication time spent waiting for a partner
 };
 
 /// Everything accumulated for one processor in one interval (the analyzer's "Processor").
@@ -108,7 +119,8 @@ class ProcessorTable {
   /// Processor `p`'s figures of kind `k` (the column created when absent).
   OpTimes& op(std::size_t p, OpKind k) {
     std::vector<OpTimes>& c = ops_[static_cast<std::size_t>(k)];
-    if (c.empty()) [[unlikely]] return add_column(k)[p];
+    if (c.empty()) [[unlikely]]
+      return add_column(k)[p];
     return c[p];
   }
   /// Processor `p`'s figures of kind `k`; zeros when the kind has no column.
@@ -161,18 +173,18 @@ struct IntervalTotals {
 
 /// One node of the interval tree.
 struct Interval {
-  int id = 0;                       ///< 1 = root; numbered in creation order (HTML anchors)
+  int id = 0;  ///< 1 = root; numbered in creation order (HTML anchors)
   IntervalType type = IntervalType::main;
   int level = 0;
   std::uint64_t exe_count = 1;
   std::string source_file;
   int source_line = 0;
-  std::optional<long> index;        ///< binter_'s optional expression value
+  std::optional<long> index;  ///< binter_'s optional expression value
   Interval* parent = nullptr;
   std::vector<std::unique_ptr<Interval>> children;
-  ProcessorTable procs;             ///< one per processor of the root system
+  ProcessorTable procs;                                   ///< one per processor of the root system
   std::array<std::uint64_t, op_kind_count> operations{};  ///< operation counts in this interval
-  IntervalTotals totals;            ///< filled by IntervalTree::integrate
+  IntervalTotals totals;                                  ///< filled by IntervalTree::integrate
 
   ProcessorTimes& proc(int p) { return procs[static_cast<std::size_t>(p)]; }
   const ProcessorTimes& proc(int p) const { return procs[static_cast<std::size_t>(p)]; }
@@ -218,7 +230,9 @@ class IntervalTree {
     if (current_->parent != nullptr) current_ = current_->parent;
   }
   /// Every interval by id (index = id; entry 0 is null).
-  Interval* by_id(int id) { return id > 0 && id < static_cast<int>(index_.size()) ? index_[static_cast<std::size_t>(id)] : nullptr; }
+  Interval* by_id(int id) {
+    return id > 0 && id < static_cast<int>(index_.size()) ? index_[static_cast<std::size_t>(id)] : nullptr;
+  }
   /// Closes the current interval (computes its Idle and Load imbalance over `active`
   /// processors, the current processor system) and returns to its parent. No-op at the root.
   void leave(const std::vector<int>& active);
@@ -231,10 +245,14 @@ class IntervalTree {
   void integrate(IntegrateRule rule);
 
   /// Visits intervals in pre-order (the HTML report's order).
-  template <class F> void for_each(F&& f) const { visit(*root_, f); }
+  template <class F>
+  void for_each(F&& f) const {
+    visit(*root_, f);
+  }
 
  private:
-  template <class F> static void visit(const Interval& i, F& f) {
+  template <class F>
+  static void visit(const Interval& i, F& f) {
     f(i);
     for (const auto& c : i.children) visit(*c, f);
   }

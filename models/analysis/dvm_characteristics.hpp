@@ -21,7 +21,7 @@ class DvmCharacteristics final : public engine::Observer {
   [[gnu::noinline]] void on_other_event(const engine::Event& e);
 
   IntervalTree& tree_;
-  std::vector<Interval*> current_;                              ///< per LP
+  std::vector<Interval*> current_;  ///< per LP
   /// Per LP: its figures in current_ (an interval's table is sized when the interval is made and
   /// never moves), so that a compute event loads one pointer instead of three.
   std::vector<ProcessorTimes*> times_;

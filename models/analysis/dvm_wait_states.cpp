@@ -21,8 +21,12 @@ constexpr std::size_t loop_slot = 0, code_slot = 1, system_slot = 2, io_slot = 3
 }  // namespace
 
 DvmWaitStates::DvmWaitStates(std::uint32_t lp_count, const std::vector<std::uint64_t>& statements, FileNamer files)
-    : statements_of_(statements), files_(std::move(files)), lp_(lp_count), lps_(lp_count),
-      by_operation_(dvm_kinds), explained_(dvm_kinds, 0.0) {
+    : statements_of_(statements),
+      files_(std::move(files)),
+      lp_(lp_count),
+      lps_(lp_count),
+      by_operation_(dvm_kinds),
+      explained_(dvm_kinds, 0.0) {
   statement_cache_.fill({~std::uint64_t{0}, 0});
 }
 
@@ -84,7 +88,8 @@ void DvmWaitStates::on_other_event(const Event& e) {
 void DvmWaitStates::add(engine::LpId lp, std::size_t slot, double dt) {
   Lp& l = lp_[lp];
   const std::uint64_t key = lp < statements_of_.size() ? statements_of_[lp] : 0;
-  if (key != l.key) [[unlikely]] enter_statement(l, key);
+  if (key != l.key) [[unlikely]]
+    enter_statement(l, key);
   l.pending[slot] += dt;
   l.has_pending = true;
 }
@@ -231,11 +236,16 @@ std::string DvmWaitStates::kind_name(OpKind k) {
 std::string DvmWaitStates::region_name(const Region& r) const {
   const std::string where = statement_name(r);
   switch (r.part) {
-    case Part::loop: return "parallel loop at " + where;
-    case Part::code: return "sequential code at " + where;
-    case Part::system: return "run-time system at " + where;
-    case Part::io: return "I/O at " + where;
-    case Part::communication: return fmt::format("{} communication at {}", kind_name(r.kind), where);
+    case Part::loop:
+      return "parallel loop at " + where;
+    case Part::code:
+      return "sequential code at " + where;
+    case Part::system:
+      return "run-time system at " + where;
+    case Part::io:
+      return "I/O at " + where;
+    case Part::communication:
+      return fmt::format("{} communication at {}", kind_name(r.kind), where);
   }
   return where;
 }

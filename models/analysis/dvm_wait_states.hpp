@@ -79,17 +79,17 @@ class DvmWaitStates final : public engine::Observer {
   /// Time per region: (region id, seconds), a handful of entries between two synchronisations.
   using Times = std::vector<std::pair<std::uint32_t, double>>;
   struct Lp {
-    Times open;                 ///< since the last synchronisation point (pending not included)
+    Times open;  ///< since the last synchronisation point (pending not included)
     /// Per region: its position in `open` + 1, 0 when absent (grown on demand, cleared entry by
     /// entry at each synchronisation point): adding to a region and reading its time are O(1).
     std::vector<std::uint32_t> open_at;
-    Times closed;               ///< the stretch that ended at the last synchronisation point
-    double synced_at = -1;      ///< clock of the last synchronisation point (−1: none yet)
+    Times closed;                           ///< the stretch that ended at the last synchronisation point
+    double synced_at = -1;                  ///< clock of the last synchronisation point (−1: none yet)
     std::uint64_t key = ~std::uint64_t{0};  ///< the statement the pending times belong to…
     std::uint32_t statement = 0;            ///< … and its index (regions statement·slots + slot)
     bool has_pending = false;
-    std::array<double, slots> pending{};    ///< time per slot in that statement, not yet in `open`
-    std::uint32_t waits = 0;    ///< wait intervals recorded (ring index = waits mod wait_ring)
+    std::array<double, slots> pending{};  ///< time per slot in that statement, not yet in `open`
+    std::uint32_t waits = 0;              ///< wait intervals recorded (ring index = waits mod wait_ring)
     std::array<Span, wait_ring> ring{};
   };
   struct Region {
@@ -129,7 +129,7 @@ class DvmWaitStates final : public engine::Observer {
   /// one after another): (key, index) pairs, key ~0 when empty.
   static constexpr std::size_t statement_cache_size = 256;
   std::array<std::pair<std::uint64_t, std::uint32_t>, statement_cache_size> statement_cache_;
-  std::vector<Region> regions_;                                  ///< `slots` per statement
+  std::vector<Region> regions_;  ///< `slots` per statement
 };
 
 }  // namespace augur::models::analysis

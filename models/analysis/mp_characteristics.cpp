@@ -15,21 +15,31 @@ using engine::EventKind;
 
 OpKind op_kind_of(CollectiveKind kind) {
   switch (kind) {
-    case CollectiveKind::barrier: return OpKind::barrier;
-    case CollectiveKind::bcast: return OpKind::bcast;
-    case CollectiveKind::reduce: return OpKind::reduce;
-    case CollectiveKind::allreduce: return OpKind::allreduce;
+    case CollectiveKind::barrier:
+      return OpKind::barrier;
+    case CollectiveKind::bcast:
+      return OpKind::bcast;
+    case CollectiveKind::reduce:
+      return OpKind::reduce;
+    case CollectiveKind::allreduce:
+      return OpKind::allreduce;
     case CollectiveKind::gather:
-    case CollectiveKind::gatherv: return OpKind::gather;
+    case CollectiveKind::gatherv:
+      return OpKind::gather;
     case CollectiveKind::scatter:
-    case CollectiveKind::scatterv: return OpKind::scatter;
+    case CollectiveKind::scatterv:
+      return OpKind::scatter;
     case CollectiveKind::allgather:
-    case CollectiveKind::allgatherv: return OpKind::allgather;
+    case CollectiveKind::allgatherv:
+      return OpKind::allgather;
     case CollectiveKind::alltoall:
-    case CollectiveKind::alltoallv: return OpKind::alltoall;
-    case CollectiveKind::reduce_scatter: return OpKind::reduce_scatter;
+    case CollectiveKind::alltoallv:
+      return OpKind::alltoall;
+    case CollectiveKind::reduce_scatter:
+      return OpKind::reduce_scatter;
     case CollectiveKind::scan:
-    case CollectiveKind::exscan: return OpKind::scan;
+    case CollectiveKind::exscan:
+      return OpKind::scan;
   }
   return OpKind::barrier;
 }
@@ -42,7 +52,8 @@ bool synchronises_all(CollectiveKind kind) {
     case CollectiveKind::allgatherv:
     case CollectiveKind::alltoall:
     case CollectiveKind::alltoallv:
-    case CollectiveKind::reduce_scatter: return true;
+    case CollectiveKind::reduce_scatter:
+      return true;
     case CollectiveKind::bcast:
     case CollectiveKind::reduce:
     case CollectiveKind::gather:
@@ -50,7 +61,8 @@ bool synchronises_all(CollectiveKind kind) {
     case CollectiveKind::scatter:
     case CollectiveKind::scatterv:
     case CollectiveKind::scan:
-    case CollectiveKind::exscan: return false;
+    case CollectiveKind::exscan:
+      return false;
   }
   return false;
 }
@@ -166,7 +178,8 @@ void MpCharacteristics::point_outside_regions(engine::LpId lp) {
 void MpCharacteristics::communicate(Lp& l, engine::LpId lp, OpKind kind, const engine::Event& e) {
   const double d = std::max(0.0, e.clock_after - e.clock_before);
   const double w = std::clamp(e.waited, 0.0, d);
-  if (kind != l.comm_kind) [[unlikely]] switch_kind(l, lp, kind);
+  if (kind != l.comm_kind) [[unlikely]]
+    switch_kind(l, lp, kind);
   l.communication += d;
   l.waiting += w;
 }
@@ -534,7 +547,9 @@ void MpCharacteristics::on_event(const engine::Event& e) {
         case engine::ComputeCategory::io:
           (l.sheet->full != nullptr ? (*l.sheet->full)[e.lp].io : l.sheet->base[e.lp].io) += d;
           break;
-        default: l.cpu_usr += d; break;
+        default:
+          l.cpu_usr += d;
+          break;
       }
       if (!l.in_collective && l.open_requests > 0) l.p2p_overlap += d;  // computing while requests are in flight
       break;

@@ -36,8 +36,8 @@ using CallLine = std::function<std::uint64_t(engine::LpId lp)>;
 
 /// How MpCharacteristics names and bounds what it builds.
 struct MpCharacteristicsOptions {
-  std::string source;     ///< names the Main interval (the trace)
-  RegionNamer namer;      ///< names TI `location` regions; empty: (no file, tag)
+  std::string source;  ///< names the Main interval (the trace)
+  RegionNamer namer;   ///< names TI `location` regions; empty: (no file, tag)
   /// Trace positions of rank 0's global synchronisations in phase names, "(call_file:line)";
   /// empty call_line: phases are named without them.
   CallLine call_line;
@@ -167,15 +167,15 @@ class MpCharacteristics final : public engine::Observer {
   /// Per LP; the figures most events touch are kept here, on the LP's first cache line, and
   /// added to its interval's (`sheet`) when it changes interval or the run ends (spill).
   struct alignas(64) Lp {
-    double clock = 0;               ///< clock after the last event
-    std::uint64_t signature = 0;    ///< hash of its calls in the current phase
+    double clock = 0;             ///< clock after the last event
+    std::uint64_t signature = 0;  ///< hash of its calls in the current phase
     double execution = 0;
     double cpu_usr = 0;
-    double communication = 0;       ///< of operation kind `comm_kind`
-    double waiting = 0;             ///< of operation kind `comm_kind`
+    double communication = 0;  ///< of operation kind `comm_kind`
+    double waiting = 0;        ///< of operation kind `comm_kind`
     double p2p_overlap = 0;
     std::uint32_t open_requests = 0;  ///< non-blocking requests posted and not yet waited for
-    bool in_collective = false;     ///< between collective_begin and collective_end
+    bool in_collective = false;       ///< between collective_begin and collective_end
     OpKind collective = OpKind::barrier;
     OpKind comm_kind = OpKind::point_to_point;
     engine::CollectiveKind collective_kind = engine::CollectiveKind::barrier;
@@ -236,20 +236,20 @@ class MpCharacteristics final : public engine::Observer {
   MpCharacteristicsOptions options_;
   IntervalTree tree_;
   std::vector<Lp> lps_;
-  Sheet main_;                                        ///< Main's own figures (its ProcessorTimes)
+  Sheet main_;                                         ///< Main's own figures (its ProcessorTimes)
   std::vector<std::unique_ptr<Sheet>> region_sheets_;  ///< per interval id − 1: a region's (its ProcessorTimes)
-  std::map<std::uint64_t, OpenCollective> open_;     ///< by collective sequence number
+  std::map<std::uint64_t, OpenCollective> open_;       ///< by collective sequence number
   std::vector<std::vector<Participant>> spare_calls_;  ///< participants of closed collectives, reused
-  std::vector<std::vector<std::uint32_t>> entries_;  ///< per interval id − 1: entries per LP
-  bool phases_ = false;          ///< phases tracked (max_phases ≥ 1 within the budget)
+  std::vector<std::vector<std::uint32_t>> entries_;    ///< per interval id − 1: entries per LP
+  bool phases_ = false;                                ///< phases tracked (max_phases ≥ 1 within the budget)
   std::size_t max_phases_ = 0;
-  bool regions_seen_ = false;    ///< some LP entered a region: phases fold into Main
-  std::map<std::uint64_t, Pending> pending_;         ///< by phase index (from 0)
+  bool regions_seen_ = false;                 ///< some LP entered a region: phases fold into Main
+  std::map<std::uint64_t, Pending> pending_;  ///< by phase index (from 0)
   std::vector<Record> records_;
   std::unordered_map<std::uint64_t, std::size_t> record_index_;  ///< key → records_ index
-  std::unique_ptr<Sheet> other_;                     ///< phases beyond max_phases, added up
+  std::unique_ptr<Sheet> other_;                                 ///< phases beyond max_phases, added up
   std::uint64_t other_occurrences_ = 0;
-  std::vector<std::unique_ptr<Sheet>> spare_;        ///< zeroed sheets of flushed phases, reused
+  std::vector<std::unique_ptr<Sheet>> spare_;  ///< zeroed sheets of flushed phases, reused
   std::array<std::uint64_t, static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1> rank0_calls_{};
   bool finished_ = false;
 };

@@ -27,33 +27,51 @@ constexpr std::uint8_t code_start = 0, code_isend = 1, code_send = 2, code_irecv
 
 std::uint8_t call_code(const engine::Event& e) {
   switch (e.kind) {
-    case EventKind::send: return e.base_detail() == 1 ? code_send : code_isend;
-    case EventKind::recv: return e.base_detail() == 1 ? code_recv : code_irecv;
-    case EventKind::wait: return code_wait;
-    case EventKind::waitall: return code_waitall;
-    case EventKind::test: return code_test;
+    case EventKind::send:
+      return e.base_detail() == 1 ? code_send : code_isend;
+    case EventKind::recv:
+      return e.base_detail() == 1 ? code_recv : code_irecv;
+    case EventKind::wait:
+      return code_wait;
+    case EventKind::waitall:
+      return code_waitall;
+    case EventKind::test:
+      return code_test;
     case EventKind::collective:
     case EventKind::collective_begin:
     case EventKind::collective_end:
       return static_cast<std::uint8_t>(code_collective + (e.detail > 0 ? e.detail - 1 : 0));
-    case EventKind::finish: return code_end;
-    default: return code_location;
+    case EventKind::finish:
+      return code_end;
+    default:
+      return code_location;
   }
 }
 
 std::string_view call_name(std::uint8_t code) {
   switch (code) {
-    case code_start: return "the start";
-    case code_isend: return "isend";
-    case code_send: return "send";
-    case code_irecv: return "irecv";
-    case code_recv: return "recv";
-    case code_wait: return "wait";
-    case code_waitall: return "waitall";
-    case code_test: return "test";
-    case code_end: return "the end";
-    case code_location: return "location";
-    default: return engine::to_string(static_cast<CollectiveKind>(code - code_collective));
+    case code_start:
+      return "the start";
+    case code_isend:
+      return "isend";
+    case code_send:
+      return "send";
+    case code_irecv:
+      return "irecv";
+    case code_recv:
+      return "recv";
+    case code_wait:
+      return "wait";
+    case code_waitall:
+      return "waitall";
+    case code_test:
+      return "test";
+    case code_end:
+      return "the end";
+    case code_location:
+      return "location";
+    default:
+      return engine::to_string(static_cast<CollectiveKind>(code - code_collective));
   }
 }
 
@@ -61,12 +79,18 @@ std::string_view call_name(std::uint8_t code) {
 
 std::string_view to_string(WaitPattern pattern) {
   switch (pattern) {
-    case WaitPattern::late_sender: return "late_sender";
-    case WaitPattern::late_receiver: return "late_receiver";
-    case WaitPattern::wait_at_barrier: return "wait_at_barrier";
-    case WaitPattern::early_reduce: return "early_reduce";
-    case WaitPattern::late_broadcast: return "late_broadcast";
-    case WaitPattern::wait_at_nxn: return "wait_at_nxn";
+    case WaitPattern::late_sender:
+      return "late_sender";
+    case WaitPattern::late_receiver:
+      return "late_receiver";
+    case WaitPattern::wait_at_barrier:
+      return "wait_at_barrier";
+    case WaitPattern::early_reduce:
+      return "early_reduce";
+    case WaitPattern::late_broadcast:
+      return "late_broadcast";
+    case WaitPattern::wait_at_nxn:
+      return "wait_at_nxn";
   }
   return "?";
 }
@@ -90,9 +114,14 @@ std::uint64_t count(const PatternAmounts& patterns) {
 }
 
 WaitStateAnalyzer::WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t history)
-    : lps_(lp_count), by_operation_(2 + static_cast<std::size_t>(CollectiveKind::exscan)),
-      collective_seq_(lp_count, 0), history_(history), mask_(history - 1), heads_(lp_count),
-      explained_(by_operation_.size(), 0.0), site_(lp_count, 0) {
+    : lps_(lp_count),
+      by_operation_(2 + static_cast<std::size_t>(CollectiveKind::exscan)),
+      collective_seq_(lp_count, 0),
+      history_(history),
+      mask_(history - 1),
+      heads_(lp_count),
+      explained_(by_operation_.size(), 0.0),
+      site_(lp_count, 0) {
   slot_.fill(no_slot);
   if (history == 0 || (history & (history - 1)) != 0 || history > full_history) {
     throw std::invalid_argument(
@@ -166,8 +195,10 @@ void WaitStateAnalyzer::store_phase(engine::LpId lp, std::uint32_t region) {
 // beyond the seventh code a run uses in extra_ordinals_.
 std::uint32_t WaitStateAnalyzer::next_ordinal(engine::LpId lp, LpHead& t, std::uint8_t call) {
   std::uint8_t slot = slot_[call];
-  if (slot == no_slot) [[unlikely]] slot = assign_slot(call);
-  if (slot < inline_ordinals) [[likely]] return ++t.ordinals[slot];
+  if (slot == no_slot) [[unlikely]]
+    slot = assign_slot(call);
+  if (slot < inline_ordinals) [[likely]]
+    return ++t.ordinals[slot];
   constexpr std::size_t extra = call_code_count - inline_ordinals;
   return ++extra_ordinals_[std::size_t{lp} * extra + (slot - inline_ordinals)];
 }

@@ -73,9 +73,9 @@ std::uint64_t count(const PatternAmounts& patterns);
 /// location #1)").
 struct RegionCause {
   std::string name;
-  double caused_s = 0;       ///< waiting time of other LPs attributed to this region
-  double excess_s = 0;       ///< sum of its positive excesses over the waiting LPs
-  std::uint64_t waits = 0;   ///< waits it contributed to
+  double caused_s = 0;      ///< waiting time of other LPs attributed to this region
+  double excess_s = 0;      ///< sum of its positive excesses over the waiting LPs
+  std::uint64_t waits = 0;  ///< waits it contributed to
 };
 
 /// Where ranks wait (a wait site): the call they wait in, identified by its position in the
@@ -237,7 +237,7 @@ class WaitStateAnalyzer final : public engine::Observer {
     engine::CollectiveKind kind = engine::CollectiveKind::barrier;
     std::int32_t root = 0;
     std::uint32_t entered = 0;
-    std::vector<double> enter;  ///< entry time per LP
+    std::vector<double> enter;        ///< entry time per LP
     std::vector<std::uint16_t> site;  ///< wait site per LP (its call of this collective)
   };
 
@@ -263,10 +263,10 @@ class WaitStateAnalyzer final : public engine::Observer {
 
   std::vector<LpWaits> lps_;
   std::vector<WaitAmount> by_operation_;
-  std::vector<std::uint64_t> collective_seq_;    ///< collectives entered per LP
+  std::vector<std::uint64_t> collective_seq_;                   ///< collectives entered per LP
   std::vector<std::pair<std::uint64_t, OpenCollective>> open_;  ///< collectives not yet entered by all
-  std::uint32_t history_;  ///< ring entries per LP (a power of two)
-  std::uint32_t mask_;     ///< history_ − 1
+  std::uint32_t history_;                                       ///< ring entries per LP (a power of two)
+  std::uint32_t mask_;                                          ///< history_ − 1
   std::vector<LpHead> heads_;
   std::array<std::uint8_t, call_code_count> slot_;  ///< call code → its counter's slot; no_slot: not seen yet
   std::uint8_t slots_used_ = 0;

@@ -51,8 +51,8 @@ bool pipelined(const AcrossGeometry& g, std::size_t d) {
 
 void validate(const AcrossGeometry& g) {
   if (g.dims.size() != g.grid.size()) {
-    throw std::invalid_argument("ACROSS: " + std::to_string(g.dims.size()) + " dimension descriptions for a grid of rank " +
-                                std::to_string(g.grid.size()));
+    throw std::invalid_argument("ACROSS: " + std::to_string(g.dims.size()) +
+                                " dimension descriptions for a grid of rank " + std::to_string(g.grid.size()));
   }
   Index count = 1;
   for (int s : g.grid) {
@@ -90,8 +90,8 @@ void validate(const AcrossGeometry& g) {
                                   std::to_string(d));
     }
     if (a.width < 0) {
-      throw std::invalid_argument("ACROSS: negative shadow width " + std::to_string(a.width) + " along grid dimension " +
-                                  std::to_string(d));
+      throw std::invalid_argument("ACROSS: negative shadow width " + std::to_string(a.width) +
+                                  " along grid dimension " + std::to_string(d));
     }
   }
 }
@@ -149,8 +149,9 @@ AcrossPlan across_plan(const AcrossGeometry& g, MessagePrice price, double loop_
     if (!pip_axis[uz(x)]) plan.n *= std::max<Index>(dmax[uz(x)], 1);
   }
   double shad = 0;
-  const double all = std::accumulate(dmax.begin(), dmax.end(), 1.0,
-                                     [](double acc, Index e) { return acc * static_cast<double>(std::max<Index>(e, 1)); });
+  const double all = std::accumulate(dmax.begin(), dmax.end(), 1.0, [](double acc, Index e) {
+    return acc * static_cast<double>(std::max<Index>(e, 1));
+  });
   for (std::size_t d = 0; d < g.dims.size() && first >= 0; ++d) {
     if (!pipelined(g, d)) continue;
     const int x = g.dims[d].axis;

@@ -50,14 +50,14 @@ std::vector<double> across_edge_costs(const AcrossGeometry& g, MessagePrice pric
 /// The pipeline's parameters (dvm-functions.md): pipelined grid dimensions are those with a loop
 /// axis, more than one processor and a width > 0.
 struct AcrossPlan {
-  Index n = 1;   ///< N: Π over the other loop axes of the largest extent (what is cut in portions)
-  Index m = 1;   ///< M: Π over the pipelined loop axes of the loop's extent
-  Index p = 1;   ///< P: Π over the pipelined grid dimensions of their size (pipeline length)
-  Index w = 0;   ///< W = ⌈shad/N⌉, shad = Σ_pipelined (Π_x dmax_x / dmax_axis)·width
-  double tc = 0; ///< Tc = loop time / loop size
-  double tm = 0; ///< Tm = Ts + Tb·type_size
+  Index n = 1;                 ///< N: Π over the other loop axes of the largest extent (what is cut in portions)
+  Index m = 1;                 ///< M: Π over the pipelined loop axes of the loop's extent
+  Index p = 1;                 ///< P: Π over the pipelined grid dimensions of their size (pipeline length)
+  Index w = 0;                 ///< W = ⌈shad/N⌉, shad = Σ_pipelined (Π_x dmax_x / dmax_axis)·width
+  double tc = 0;               ///< Tc = loop time / loop size
+  double tm = 0;               ///< Tm = Ts + Tb·type_size
   bool message_bound = false;  ///< W·Tm > 0 and P > M·Tc/(W·Tm): the first branch of Q
-  Index q = 1;   ///< the number of portions
+  Index q = 1;                 ///< the number of portions
 };
 
 /// The optimal number of portions: with S = 2·Ts,

@@ -20,8 +20,7 @@ Index ceil_div(Index a, Index b) {
 }
 
 Range make_range(Index lo, Index hi, Index step) {
-  if (step < 1)
-    throw std::invalid_argument("range step " + std::to_string(step) + " (must be >= 1)");
+  if (step < 1) throw std::invalid_argument("range step " + std::to_string(step) + " (must be >= 1)");
   if (lo > hi) return Range{};
   // hi snapped down onto the progression: lo + ⌊(hi − lo)/step⌋·step
   hi = lo + (hi - lo) / step * step;
@@ -75,9 +74,7 @@ Block Block::whole(std::span<const Index> sizes) {
   return Block(std::move(dims));
 }
 
-Block Block::empty_of_rank(int rank) {
-  return Block(std::vector<Range>(static_cast<std::size_t>(rank), Range{}));
-}
+Block Block::empty_of_rank(int rank) { return Block(std::vector<Range>(static_cast<std::size_t>(rank), Range{})); }
 
 bool Block::empty() const {
   return std::any_of(dims_.begin(), dims_.end(), [](const Range& r) { return r.empty(); });
@@ -110,11 +107,10 @@ bool operator==(const Block& a, const Block& b) {
 
 Block intersect(const Block& a, const Block& b) {
   if (a.rank() != b.rank())
-    throw std::invalid_argument("block intersection of ranks " + std::to_string(a.rank()) +
-                                " and " + std::to_string(b.rank()));
+    throw std::invalid_argument("block intersection of ranks " + std::to_string(a.rank()) + " and " +
+                                std::to_string(b.rank()));
   std::vector<Range> dims(static_cast<std::size_t>(a.rank()));
-  for (int d = 0; d < a.rank(); ++d)
-    dims[static_cast<std::size_t>(d)] = intersect(a.dim(d), b.dim(d));
+  for (int d = 0; d < a.rank(); ++d) dims[static_cast<std::size_t>(d)] = intersect(a.dim(d), b.dim(d));
   return Block(std::move(dims));
 }
 

@@ -12,32 +12,28 @@ namespace augur::models::dvm {
 
 std::vector<AxisRule> identity_rules(int rank) {
   std::vector<AxisRule> rules(static_cast<std::size_t>(rank));
-  for (int t = 0; t < rank; ++t)
-    rules[static_cast<std::size_t>(t)] = AxisRule{AxisRuleKind::linear, t, 1, 0, 0};
+  for (int t = 0; t < rank; ++t) rules[static_cast<std::size_t>(t)] = AxisRule{AxisRuleKind::linear, t, 1, 0, 0};
   return rules;
 }
 
-std::vector<AxisRule> compose_rules(const std::vector<AxisRule>& pattern_rules,
-                                    std::span<const Index> pattern_sizes, const AlignParams& params,
-                                    int object_rank, const char* what) {
+std::vector<AxisRule> compose_rules(const std::vector<AxisRule>& pattern_rules, std::span<const Index> pattern_sizes,
+                                    const AlignParams& params, int object_rank, const char* what) {
   const std::size_t pattern_rank = pattern_sizes.size();
   if (params.axis.size() != pattern_rank || params.coeff.size() != pattern_rank ||
       params.constant.size() != pattern_rank)
-    throw std::invalid_argument(std::string(what) + ": " + std::to_string(params.axis.size()) +
-                                " axes, " + std::to_string(params.coeff.size()) +
-                                " coefficients and " + std::to_string(params.constant.size()) +
-                                " constants for a pattern of rank " + std::to_string(pattern_rank));
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(params.axis.size()) + " axes, " +
+                                std::to_string(params.coeff.size()) + " coefficients and " +
+                                std::to_string(params.constant.size()) + " constants for a pattern of rank " +
+                                std::to_string(pattern_rank));
   std::vector<bool> used(static_cast<std::size_t>(object_rank), false);
   for (std::size_t s = 0; s < pattern_rank; ++s) {
     const int axis = params.axis[s];
     if (axis == -1 || axis == 0 || params.coeff[s] == 0) continue;
     if (axis < -1 || axis > object_rank)
-      throw std::invalid_argument(std::string(what) + ": AxisArray[" + std::to_string(s) +
-                                  "]=" + std::to_string(axis) + " for an object of rank " +
-                                  std::to_string(object_rank));
+      throw std::invalid_argument(std::string(what) + ": AxisArray[" + std::to_string(s) + "]=" + std::to_string(axis) +
+                                  " for an object of rank " + std::to_string(object_rank));
     if (used[static_cast<std::size_t>(axis - 1)])
-      throw std::invalid_argument(std::string(what) + ": axis " + std::to_string(axis) +
-                                  " mapped on two pattern axes");
+      throw std::invalid_argument(std::string(what) + ": axis " + std::to_string(axis) + " mapped on two pattern axes");
     used[static_cast<std::size_t>(axis - 1)] = true;
   }
   std::vector<AxisRule> rules = pattern_rules;
@@ -52,8 +48,7 @@ std::vector<AxisRule> compose_rules(const std::vector<AxisRule>& pattern_rules,
     } else if (axis == 0 || c == 0) {
       rule = AxisRule{AxisRuleKind::constant, -1, 1, a * k + b, 0};  // t = a·k + b
     } else {
-      rule =
-          AxisRule{AxisRuleKind::linear, axis - 1, a * c, a * k + b, 0};  // t = (a·c)·i + a·k + b
+      rule = AxisRule{AxisRuleKind::linear, axis - 1, a * c, a * k + b, 0};  // t = (a·c)·i + a·k + b
     }
   }
   return rules;
@@ -90,26 +85,24 @@ Range predictor_preimage(const Range& piece, Index a, Index b, Index n) {
   return make_range(lo, hi);
 }
 
-DistributedArray::DistributedArray(std::vector<Index> sizes, Index type_size,
-                                   std::vector<Index> low_shadow, std::vector<Index> high_shadow)
+DistributedArray::DistributedArray(std::vector<Index> sizes, Index type_size, std::vector<Index> low_shadow,
+                                   std::vector<Index> high_shadow)
     : sizes_(std::move(sizes)),
       type_size_(std::abs(type_size)),
       low_shadow_(std::move(low_shadow)),
       high_shadow_(std::move(high_shadow)) {
   if (sizes_.empty()) throw std::invalid_argument("crtda_: an array needs rank >= 1");
   for (Index n : sizes_)
-    if (n < 1)
-      throw std::invalid_argument("crtda_: array size " + std::to_string(n) + " (must be >= 1)");
+    if (n < 1) throw std::invalid_argument("crtda_: array size " + std::to_string(n) + " (must be >= 1)");
   if (low_shadow_.empty()) low_shadow_.assign(sizes_.size(), 0);
   if (high_shadow_.empty()) high_shadow_.assign(sizes_.size(), 0);
   if (low_shadow_.size() != sizes_.size() || high_shadow_.size() != sizes_.size())
-    throw std::invalid_argument("crtda_: shadow widths for " + std::to_string(low_shadow_.size()) +
-                                " and " + std::to_string(high_shadow_.size()) +
-                                " dimensions of an array of rank " + std::to_string(sizes_.size()));
+    throw std::invalid_argument("crtda_: shadow widths for " + std::to_string(low_shadow_.size()) + " and " +
+                                std::to_string(high_shadow_.size()) + " dimensions of an array of rank " +
+                                std::to_string(sizes_.size()));
   for (std::size_t d = 0; d < sizes_.size(); ++d)
     if (low_shadow_[d] < 0 || high_shadow_[d] < 0)
-      throw std::invalid_argument("crtda_: negative shadow width in dimension " +
-                                  std::to_string(d));
+      throw std::invalid_argument("crtda_: negative shadow width in dimension " + std::to_string(d));
 }
 
 void DistributedArray::align(const Template& pattern, const AlignParams& params) {
@@ -172,8 +165,7 @@ bool DistributedArray::fully_replicated() const {
   const Template& t = distribution();
   for (int d = 0; d < t.system().rank(); ++d) {
     const int axis = t.axis_of_dim(d);
-    if (axis >= 0 && rules_[static_cast<std::size_t>(axis)].kind != AxisRuleKind::replicated)
-      return false;
+    if (axis >= 0 && rules_[static_cast<std::size_t>(axis)].kind != AxisRuleKind::replicated) return false;
   }
   return true;
 }
@@ -181,8 +173,7 @@ bool DistributedArray::fully_replicated() const {
 Block DistributedArray::block(int processor, Fidelity fidelity) const {
   const Template& t = distribution();
   const ProcessorSystem& ps = t.system();
-  const SplitRule split =
-      fidelity == Fidelity::augur ? SplitRule::standard : SplitRule::predictor_array;
+  const SplitRule split = fidelity == Fidelity::augur ? SplitRule::standard : SplitRule::predictor_array;
   auto invert = fidelity == Fidelity::augur ? preimage : predictor_preimage;
   Block b = Block::whole(sizes_);
   for (int d = 0; d < ps.rank(); ++d) {
@@ -200,14 +191,13 @@ Block DistributedArray::block(int processor, Fidelity fidelity) const {
         break;
       }
       case AxisRuleKind::bounded:
-        if (invert(piece, rule.coeff, rule.constant, rule.bound).empty())
-          return Block::empty_of_rank(rank());
+        if (invert(piece, rule.coeff, rule.constant, rule.bound).empty()) return Block::empty_of_rank(rank());
         break;
       case AxisRuleKind::constant:
-        if (rule.constant < piece.lo || rule.constant > piece.hi)
-          return Block::empty_of_rank(rank());
+        if (rule.constant < piece.lo || rule.constant > piece.hi) return Block::empty_of_rank(rank());
         break;
-      case AxisRuleKind::replicated: break;
+      case AxisRuleKind::replicated:
+        break;
     }
   }
   return b;

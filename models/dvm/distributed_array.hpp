@@ -46,9 +46,8 @@ struct AxisRule {
 /// template is its own pattern with identity rules) into the object's rules per template axis.
 /// Throws std::invalid_argument for arrays of the wrong length, an axis outside the object, or an
 /// object axis used twice.
-std::vector<AxisRule> compose_rules(const std::vector<AxisRule>& pattern_rules,
-                                    std::span<const Index> pattern_sizes, const AlignParams& params,
-                                    int object_rank, const char* what);
+std::vector<AxisRule> compose_rules(const std::vector<AxisRule>& pattern_rules, std::span<const Index> pattern_sizes,
+                                    const AlignParams& params, int object_rank, const char* what);
 
 /// The identity rules of a template (template axis t ← axis t, coefficient 1, constant 0).
 std::vector<AxisRule> identity_rules(int rank);

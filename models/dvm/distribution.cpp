@@ -19,13 +19,11 @@ std::vector<Range> split_standard(Index n, std::span<const double> weights, Inde
   pieces.reserve(weights.size());
   double total = 0;
   for (double w : weights) total += w;
-  const bool uniform =
-      std::all_of(weights.begin(), weights.end(), [&](double w) { return w == weights[0]; });
+  const bool uniform = std::all_of(weights.begin(), weights.end(), [&](double w) { return w == weights[0]; });
   if (uniform || total <= 0) {
     // L = ⌈n/p⌉ rounded up to a multiple of m; piece c = [c·L, min(n, (c+1)·L) − 1]
     const Index length = ceil_div(ceil_div(n, parts), m) * m;
-    for (Index c = 0; c < parts; ++c)
-      pieces.push_back(make_range(c * length, std::min(n, (c + 1) * length) - 1));
+    for (Index c = 0; c < parts; ++c) pieces.push_back(make_range(c * length, std::min(n, (c + 1) * length) - 1));
     return pieces;
   }
   // b_c = m·⌊n·C_c / (m·W)⌋ with C_c = Σ_{j<c} w_j, b_p = n; piece c = [b_c, b_{c+1} − 1]
@@ -33,20 +31,18 @@ std::vector<Range> split_standard(Index n, std::span<const double> weights, Inde
   long double before = 0;
   for (std::size_t c = 1; c < weights.size(); ++c) {
     before += weights[c - 1];
-    const long double units = static_cast<long double>(n) * before /
-                              (static_cast<long double>(m) * static_cast<long double>(total));
+    const long double units =
+        static_cast<long double>(n) * before / (static_cast<long double>(m) * static_cast<long double>(total));
     const auto b = static_cast<Index>(std::floor(units + 1e-9L)) * m;
     bounds[c] = std::clamp(b, bounds[c - 1], n);
   }
   bounds[weights.size()] = n;
-  for (std::size_t c = 0; c < weights.size(); ++c)
-    pieces.push_back(make_range(bounds[c], bounds[c + 1] - 1));
+  for (std::size_t c = 0; c < weights.size(); ++c) pieces.push_back(make_range(bounds[c], bounds[c + 1] - 1));
   return pieces;
 }
 
 /// The original's double-precision cut (Block(da, p, 1) and LoopBlock(pl, p, 1)).
-std::vector<Range> split_predictor(Index n, std::span<const double> weights, Index multiple,
-                                   bool array) {
+std::vector<Range> split_predictor(Index n, std::span<const double> weights, Index multiple, bool array) {
   double total = 0;
   for (double w : weights) total += w;
   if (total == 0) total = 1;
@@ -79,13 +75,15 @@ std::vector<Range> split_predictor(Index n, std::span<const double> weights, Ind
 
 }  // namespace
 
-std::vector<Range> split_axis(Index n, std::span<const double> weights, Index multiple,
-                              SplitRule rule) {
+std::vector<Range> split_axis(Index n, std::span<const double> weights, Index multiple, SplitRule rule) {
   if (weights.empty()) throw std::invalid_argument("split_axis: no grid coordinates");
   switch (rule) {
-    case SplitRule::standard: return split_standard(n, weights, multiple);
-    case SplitRule::predictor_array: return split_predictor(n, weights, multiple, true);
-    case SplitRule::predictor_loop: return split_predictor(n, weights, multiple, false);
+    case SplitRule::standard:
+      return split_standard(n, weights, multiple);
+    case SplitRule::predictor_array:
+      return split_predictor(n, weights, multiple, true);
+    case SplitRule::predictor_loop:
+      return split_predictor(n, weights, multiple, false);
   }
   return {};
 }
@@ -94,8 +92,7 @@ Template::Template(std::vector<Index> sizes) : sizes_(std::move(sizes)) {
   if (sizes_.empty()) throw std::invalid_argument("crtamv_: a template needs rank >= 1");
   for (Index n : sizes_)
     if (n < 1)
-      throw std::invalid_argument("crtamv_: template size " + std::to_string(n) +
-                                  " (every size must be >= 1)");
+      throw std::invalid_argument("crtamv_: template size " + std::to_string(n) + " (every size must be >= 1)");
   dim_of_axis_.assign(sizes_.size(), -1);
 }
 
@@ -106,9 +103,8 @@ void Template::distribute(const ProcessorSystem& system, std::span<const int> ax
     const int axis = axis_array[static_cast<std::size_t>(d)];
     if (axis == 0) continue;
     if (axis < 0 || axis > rank())
-      throw std::invalid_argument("distr_: AxisArray[" + std::to_string(d) +
-                                  "]=" + std::to_string(axis) + " for a template of rank " +
-                                  std::to_string(rank()));
+      throw std::invalid_argument("distr_: AxisArray[" + std::to_string(d) + "]=" + std::to_string(axis) +
+                                  " for a template of rank " + std::to_string(rank()));
     if (dim_of_axis[static_cast<std::size_t>(axis - 1)] >= 0)
       throw std::invalid_argument("distr_: template axis " + std::to_string(axis) +
                                   " distributed along two grid dimensions");
@@ -127,8 +123,7 @@ const ProcessorSystem& Template::system() const {
 
 void Template::set_multiples(std::vector<Index> multiples) {
   for (Index m : multiples)
-    if (m < 1)
-      throw std::invalid_argument("blkdiv_: divisor " + std::to_string(m) + " (must be >= 1)");
+    if (m < 1) throw std::invalid_argument("blkdiv_: divisor " + std::to_string(m) + " (must be >= 1)");
   multiples_ = std::move(multiples);
 }
 
@@ -136,8 +131,7 @@ void Template::set_weights(std::vector<std::vector<double>> weights) {
   for (const auto& dim : weights)
     for (double w : dim)
       if (!std::isfinite(w) || w < 0)
-        throw std::invalid_argument("coordinate weight " + std::to_string(w) +
-                                    " (weights must be finite and >= 0)");
+        throw std::invalid_argument("coordinate weight " + std::to_string(w) + " (weights must be finite and >= 0)");
   weights_ = std::move(weights);
 }
 
@@ -161,11 +155,9 @@ Index Template::multiple_for(int axis, SplitRule rule) const {
 
 Range Template::piece(int axis, int coordinate, SplitRule rule) const {
   const int d = dim_of_axis(axis);
-  if (d < 0)
-    throw std::logic_error("template axis " + std::to_string(axis) + " is not distributed");
+  if (d < 0) throw std::logic_error("template axis " + std::to_string(axis) + " is not distributed");
   const std::vector<double> w = weights(d);
-  return split_axis(size(axis), w, multiple_for(axis, rule),
-                    rule)[static_cast<std::size_t>(coordinate)];
+  return split_axis(size(axis), w, multiple_for(axis, rule), rule)[static_cast<std::size_t>(coordinate)];
 }
 
 Block Template::block(int processor, SplitRule rule) const {
@@ -186,8 +178,8 @@ std::vector<std::vector<double>> coordinate_weights(const ProcessorSystem& syste
                                                     std::span<const double> powers) {
   const int count = system.processor_count();
   if (!powers.empty() && static_cast<int>(powers.size()) != count)
-    throw std::invalid_argument("coordinate weights: " + std::to_string(powers.size()) +
-                                " powers for " + std::to_string(count) + " processors");
+    throw std::invalid_argument("coordinate weights: " + std::to_string(powers.size()) + " powers for " +
+                                std::to_string(count) + " processors");
   if (static_cast<int>(raw.size()) > system.rank())
     throw std::invalid_argument("coordinate weights: " + std::to_string(raw.size()) +
                                 " dimensions for a grid of rank " + std::to_string(system.rank()));
@@ -201,10 +193,9 @@ std::vector<std::vector<double>> coordinate_weights(const ProcessorSystem& syste
     std::vector<double> own(static_cast<std::size_t>(size), 1.0);
     if (d < static_cast<int>(raw.size())) {
       if (static_cast<int>(raw[static_cast<std::size_t>(d)].size()) != size)
-        throw std::invalid_argument(
-            "coordinate weights: " + std::to_string(raw[static_cast<std::size_t>(d)].size()) +
-            " weights for grid dimension " + std::to_string(d) + " of size " +
-            std::to_string(size));
+        throw std::invalid_argument("coordinate weights: " + std::to_string(raw[static_cast<std::size_t>(d)].size()) +
+                                    " weights for grid dimension " + std::to_string(d) + " of size " +
+                                    std::to_string(size));
       own = raw[static_cast<std::size_t>(d)];
     }
     // calc_j = raw_j / min raw (no normalisation when the minimum is not positive)
@@ -276,31 +267,28 @@ std::vector<double> balanced_counts(std::span<const double> loads, int parts) {
 
 }  // namespace
 
-std::vector<std::vector<double>> load_weights(const ProcessorSystem& system,
-                                              std::span<const Index> weight_numbers,
+std::vector<std::vector<double>> load_weights(const ProcessorSystem& system, std::span<const Index> weight_numbers,
                                               std::span<const double> loads, Fidelity fidelity) {
   std::vector<std::vector<double>> raw(static_cast<std::size_t>(system.rank()));
   std::size_t start = 0;
   for (int d = 0; d < system.rank(); ++d) {
     const auto size = static_cast<std::size_t>(system.size(d));
-    const Index number = d < static_cast<int>(weight_numbers.size())
-                             ? weight_numbers[static_cast<std::size_t>(d)]
-                             : 0;
+    const Index number = d < static_cast<int>(weight_numbers.size()) ? weight_numbers[static_cast<std::size_t>(d)] : 0;
     auto& out = raw[static_cast<std::size_t>(d)];
     out.assign(size, 1.0);
     if (number <= 0) continue;
     if (fidelity == Fidelity::predictor) {
       if (number < static_cast<Index>(size)) continue;
       if (loads.size() < size)
-        throw std::invalid_argument("setelw_: LoadWeight has " + std::to_string(loads.size()) +
-                                    " values, " + std::to_string(size) + " needed");
+        throw std::invalid_argument("setelw_: LoadWeight has " + std::to_string(loads.size()) + " values, " +
+                                    std::to_string(size) + " needed");
       out.assign(loads.begin(), loads.begin() + static_cast<std::ptrdiff_t>(size));
       continue;
     }
     const auto n = static_cast<std::size_t>(number);
     if (loads.size() < start + n)
-      throw std::invalid_argument("setelw_: LoadWeight has " + std::to_string(loads.size()) +
-                                  " values, " + std::to_string(start + n) + " needed");
+      throw std::invalid_argument("setelw_: LoadWeight has " + std::to_string(loads.size()) + " values, " +
+                                  std::to_string(start + n) + " needed");
     // Fewer loads than coordinates: the DVM runtime does not use them (setelw_ solves the
     // partition only when WeightNumber[d] >= the dimension's size); the dimension stays uniform.
     if (number >= static_cast<Index>(size)) out = balanced_counts(loads.subspan(start, n), system.size(d));

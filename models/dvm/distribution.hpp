@@ -36,8 +36,7 @@ enum class SplitRule {
 /// the blkdiv_ multiple, 0 when blkdiv_ was not called (the predictor rules distinguish that from
 /// 1). Pieces may be empty; under the predictor rules they may also overlap or leave gaps, as in
 /// the original.
-std::vector<Range> split_axis(Index n, std::span<const double> weights, Index multiple,
-                              SplitRule rule);
+std::vector<Range> split_axis(Index n, std::span<const double> weights, Index multiple, SplitRule rule);
 
 /// A template: an index space of rank ≥ 1, optionally distributed on a processor system.
 class Template {
@@ -110,8 +109,7 @@ std::vector<std::vector<double>> coordinate_weights(const ProcessorSystem& syste
 /// Both: a dimension with 0 < WeightNumber[d] < size_d keeps weights 1.0, as the DVM runtime
 /// ignores such loads. Throws std::invalid_argument when LoadWeight is shorter than the counts
 /// require.
-std::vector<std::vector<double>> load_weights(const ProcessorSystem& system,
-                                              std::span<const Index> weight_numbers,
+std::vector<std::vector<double>> load_weights(const ProcessorSystem& system, std::span<const Index> weight_numbers,
                                               std::span<const double> loads, Fidelity fidelity);
 
 }  // namespace augur::models::dvm

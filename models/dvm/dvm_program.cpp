@@ -32,23 +32,31 @@ using traces::libdvm::DvmSide;
 namespace {
 
 enum class ActionKind : std::uint8_t {
-  regular,        ///< RegularTime
-  silent,         ///< no time at all (crtda_, align_, delda_, redis_; dopl_ without time)
-  interval_enter, ///< RegularTime, then enter `interval`
-  interval_exit,  ///< RegularTime, then return to `interval`
-  io_call,        ///< I/O processor: IO_time += vret_0; then RegularTime
-  io_mark,        ///< biof_: one I/O operation, then RegularTime
-  dopl,           ///< loop portion
-  op,             ///< group operation (barrier), then `after`
-  shadow_wait,    ///< waitsh_: compare with the shadow's end, then RegularTime
-  endpl_imlast,   ///< endpl_ completing an imlast_ shadow, then RegularTime
-  copy_wait,      ///< waitcp_: per-processor stamps
-  buffer_load,    ///< loadrb_: the buffer's transfer starts at each processor's clock
-  buffer_wait,    ///< waitrb_: wait for it
+  regular,         ///< RegularTime
+  silent,          ///< no time at all (crtda_, align_, delda_, redis_; dopl_ without time)
+  interval_enter,  ///< RegularTime, then enter `interval`
+  interval_exit,   ///< RegularTime, then return to `interval`
+  io_call,         ///< I/O processor: IO_time += vret_0; then RegularTime
+  io_mark,         ///< biof_: one I/O operation, then RegularTime
+  dopl,            ///< loop portion
+  op,              ///< group operation (barrier), then `after`
+  shadow_wait,     ///< waitsh_: compare with the shadow's end, then RegularTime
+  endpl_imlast,    ///< endpl_ completing an imlast_ shadow, then RegularTime
+  copy_wait,       ///< waitcp_: per-processor stamps
+  buffer_load,     ///< loadrb_: the buffer's transfer starts at each processor's clock
+  buffer_wait,     ///< waitrb_: wait for it
 };
 
 enum class OpType : std::uint8_t {
-  reduce_start, reduce_wait, shadow_start, realign, copy, async_copy, io_sync, across, remote_buffer,
+  reduce_start,
+  reduce_wait,
+  shadow_start,
+  realign,
+  copy,
+  async_copy,
+  io_sync,
+  across,
+  remote_buffer,
   across_pipeline,
 };
 
@@ -57,7 +65,7 @@ struct AcrossLoop {
   AcrossGeometry geometry;
   std::vector<int> identical;  ///< per position: processors with the same block (insufficient parallelism)
   Index loop_size = 0;
-  double call = 0;             ///< the loop's time (the dopl_'s call TIME, unscaled)
+  double call = 0;  ///< the loop's time (the dopl_'s call TIME, unscaled)
   double ret = 0;
 };
 
@@ -104,13 +112,13 @@ class Ring {
 /// One decoded call: what every processor of system `ps` does.
 struct DvmProgram::Action {
   ActionKind kind = ActionKind::regular;
-  bool io_mode = false;          ///< between biof_ and eiof_ (the original's io_trafic)
-  bool regular_after = true;     ///< op: RegularTime after the operation
-  std::uint32_t ps = 0;          ///< processor system index
-  double call = 0;               ///< TIME of the call line (unscaled)
-  double ret = 0;                ///< TIME of the ret line (unscaled)
-  int interval = 0;              ///< interval_enter / interval_exit: the interval after the switch
-  std::int64_t op = -1;          ///< op: the operation; shadow_wait/endpl_imlast/copy_wait: its start
+  bool io_mode = false;       ///< between biof_ and eiof_ (the original's io_trafic)
+  bool regular_after = true;  ///< op: RegularTime after the operation
+  std::uint32_t ps = 0;       ///< processor system index
+  double call = 0;            ///< TIME of the call line (unscaled)
+  double ret = 0;             ///< TIME of the ret line (unscaled)
+  int interval = 0;           ///< interval_enter / interval_exit: the interval after the switch
+  std::int64_t op = -1;       ///< op: the operation; shadow_wait/endpl_imlast/copy_wait: its start
   /// dopl_: per position of `ps`, the iterations and the count of identical blocks; loop size.
   std::shared_ptr<const std::vector<std::pair<Index, int>>> blocks;
   Index loop_size = 0;
@@ -129,10 +137,10 @@ struct DvmProgram::Op {
   OpType type = OpType::reduce_start;
   OpKind kind = OpKind::reduction;
   std::uint32_t ps = 0;
-  std::uint64_t id = 0;          ///< 1, 2, … in trace order
+  std::uint64_t id = 0;  ///< 1, 2, … in trace order
   int arrived = 0;
   bool done = false;
-  bool divide_by_p = false;      ///< shadow start of 3.1
+  bool divide_by_p = false;  ///< shadow start of 3.1
   bool sync = true;
   bool io_mode = false;          ///< inside biof_ … eiof_: times go to processor 0 as I/O
   std::int64_t start_op = -1;    ///< reduce_wait: its start
@@ -148,7 +156,7 @@ struct DvmProgram::Op {
   std::shared_ptr<const TransferMatrix> shared_matrix;
   SimTime t0 = 0;
   SimTime t1 = 0;
-  std::vector<SimTime> stamps;   ///< async copy, remote buffer: per root processor
+  std::vector<SimTime> stamps;      ///< async copy, remote buffer: per root processor
   std::vector<SimTime> load_start;  ///< remote buffer: per root processor (loadrb_)
   std::vector<SimTime> load_end;
   std::shared_ptr<const AcrossLoop> across;  ///< across_pipeline: the loop
@@ -168,8 +176,8 @@ struct DvmProgram::State {
   };
   struct Ps {
     ProcessorSystem system;
-    std::vector<int> members;      ///< root processor of each position
-    std::vector<int> position;     ///< position of each root processor, −1 outside
+    std::vector<int> members;   ///< root processor of each position
+    std::vector<int> position;  ///< position of each root processor, −1 outside
   };
   struct Shadow {
     std::shared_ptr<const TransferMatrix> matrix;  ///< root numbering; null before any inssh_
@@ -183,7 +191,7 @@ struct DvmProgram::State {
   /// every identical mappl_ between two geometry changes.
   struct LoopDerived {
     bool have_blocks = false;
-    std::vector<Block> blocks;     ///< ParallelLoop::blocks(fidelity)
+    std::vector<Block> blocks;  ///< ParallelLoop::blocks(fidelity)
     std::uint32_t portions_ps = std::numeric_limits<std::uint32_t>::max();
     /// dopl_ on processor system `portions_ps`: per position (iterations, identical blocks)
     std::shared_ptr<const std::vector<std::pair<Index, int>>> portions;
@@ -203,7 +211,7 @@ struct DvmProgram::State {
     std::vector<std::int64_t> key;
     std::shared_ptr<const ParallelLoop> loop;
     std::shared_ptr<LoopDerived> derived;
-    bool sets_pattern = false;     ///< the mapping succeeded: pattern and pattern_ref are set
+    bool sets_pattern = false;  ///< the mapping succeeded: pattern and pattern_ref are set
     DvmPatternType pattern = DvmPatternType::none;
     std::uint64_t pattern_ref = 0;
   };
@@ -215,7 +223,7 @@ struct DvmProgram::State {
   /// The memos of the geometry (valid while `epoch` is the state's geometry epoch).
   struct Memo {
     std::uint64_t epoch = 0;
-    std::vector<MappedLoop> loops;     ///< at most memo_capacity, replaced round-robin
+    std::vector<MappedLoop> loops;  ///< at most memo_capacity, replaced round-robin
     std::size_t next_loop = 0;
     std::vector<ShadowMemo> shadows;
     std::size_t next_shadow = 0;
@@ -225,12 +233,12 @@ struct DvmProgram::State {
     std::uint64_t holders_ref = 0;
     std::uint32_t holders_ps = 0;
     std::shared_ptr<const std::vector<bool>> holders;
-    std::vector<std::int64_t> key;     ///< scratch for building keys
+    std::vector<std::int64_t> key;  ///< scratch for building keys
   };
   static constexpr std::size_t memo_capacity = 8;
 
   Ring<Action> actions;
-  std::uint64_t base = 0;          ///< global index of actions[0]
+  std::uint64_t base = 0;  ///< global index of actions[0]
   bool trace_done = false;
   std::vector<Lp> lps;
   std::vector<Ps> systems;
@@ -244,7 +252,7 @@ struct DvmProgram::State {
   std::map<std::uint64_t, std::uint64_t> red_var_size;
   std::map<std::uint64_t, std::uint64_t> red_group_size;
   std::map<std::uint64_t, std::int64_t> red_group_start;
-  std::map<std::uint64_t, std::uint32_t> red_group_ps;  ///< reduction group → system of its crtrg_
+  std::map<std::uint64_t, std::uint32_t> red_group_ps;    ///< reduction group → system of its crtrg_
   std::map<std::uint64_t, std::uint64_t> array_template;  ///< array → the template it is finally aligned on
   std::map<std::uint64_t, Shadow> shadows;
   std::map<std::uint64_t, std::int64_t> copy_flags;
@@ -252,24 +260,24 @@ struct DvmProgram::State {
   LoopInfo loop;
   /// Parallel loops created by crtpl_ and not yet ended by endpl_ (nesting depth: a few).
   std::vector<std::uint64_t> live_loops;
-  bool loops_untracked = false;    ///< a crtpl_ without LoopRef on its ret line: no loop checks
+  bool loops_untracked = false;           ///< a crtpl_ without LoopRef on its ret line: no loop checks
   std::vector<std::string> warned_kinds;  ///< warnings given once per run
-  MessagePrice across_price;       ///< one message between processors 0 and 1 (ACROSS)
+  MessagePrice across_price;              ///< one message between processors 0 and 1 (ACROSS)
   std::deque<Op> ops;
-  std::uint64_t ops_base = 0;      ///< id − 1 of ops.front()
-  std::uint64_t next_op = 0;       ///< index (id − 1) of the next op to run
+  std::uint64_t ops_base = 0;  ///< id − 1 of ops.front()
+  std::uint64_t next_op = 0;   ///< index (id − 1) of the next op to run
   /// Done operations released from `ops` while a handle map (red_group_start, shadows,
   /// copy_flags, buffers) still names them: a later call may refer to them.
   std::map<std::uint64_t, Op> retained;
   std::uint64_t geometry_epoch = 0;  ///< incremented by every call that may change geometry
   Memo memo;
-  traces::libdvm::DvmCall call;    ///< the call being decoded (its buffers reused)
+  traces::libdvm::DvmCall call;                  ///< the call being decoded (its buffers reused)
   std::vector<std::vector<std::uint64_t>> rows;  ///< execute_op: the matrix as the machine takes it
   std::vector<SimTime> clocks;                   ///< execute_op: every root processor's clock
   std::vector<std::uint64_t> held;               ///< release: operations named by handle maps
   std::size_t peak_ops = 0;
   std::size_t peak_actions = 0;
-  std::vector<char> io_trafic;     ///< per interval id
+  std::vector<char> io_trafic;                   ///< per interval id
   std::vector<std::vector<int>> active_at_exit;  ///< per interval id
   std::vector<bool> warned;
   std::uint64_t decoded = 0;
@@ -319,11 +327,16 @@ std::vector<Index> to_index(std::span<const std::int64_t> v) { return {v.begin()
 /// LP64 machines the original ran on).
 std::uint64_t reduction_element_size(std::int64_t type) {
   switch (type) {
-    case 1: return 4;
-    case 2: return 8;
-    case 3: return 4;
-    case 4: return 8;
-    default: return 0;
+    case 1:
+      return 4;
+    case 2:
+      return 8;
+    case 3:
+      return 4;
+    case 4:
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -335,7 +348,8 @@ const std::vector<std::vector<std::uint64_t>>& as_rows(const TransferMatrix& m,
   for (std::size_t p = 0; p < n; ++p) {
     auto& row = rows[p];
     row.resize(n);
-    for (std::size_t q = 0; q < n; ++q) row[q] = static_cast<std::uint64_t>(m.at(static_cast<int>(p), static_cast<int>(q)));
+    for (std::size_t q = 0; q < n; ++q)
+      row[q] = static_cast<std::uint64_t>(m.at(static_cast<int>(p), static_cast<int>(q)));
   }
   return rows;
 }
@@ -381,8 +395,8 @@ bool mappl_key(const DvmCall& c, std::vector<std::int64_t>& key) {
     key.push_back(static_cast<std::int64_t>(type));
     const auto ref = c.find_handle(type == DvmPatternType::dis_array ? "PatternRefPtr" : "PatternRef");
     key.push_back(ref ? static_cast<std::int64_t>(*ref) : -1);
-    for (const char* name : {"InInitIndexArray", "InLastIndexArray", "InStepArray", "AxisArray", "CoeffArray",
-                             "ConstArray"}) {
+    for (const char* name :
+         {"InInitIndexArray", "InLastIndexArray", "InStepArray", "AxisArray", "CoeffArray", "ConstArray"}) {
       const auto v = c.find_array(name);
       if (!v) return false;
       add_key(key, *v);
@@ -403,8 +417,7 @@ TransferMatrix in_root(const TransferMatrix& m, const ProcessorSystem& before, c
 
 DvmProgram::DvmProgram(traces::libdvm::DvmTraceReader& reader, machines::MachineModel& machine,
                        analysis::IntervalTree& tree, DvmOptions options)
-    : state_(std::make_unique<State>()), reader_(reader), machine_(machine), tree_(tree),
-      options_(std::move(options)) {
+    : state_(std::make_unique<State>()), reader_(reader), machine_(machine), tree_(tree), options_(std::move(options)) {
   if (options_.grid.empty()) options_.grid = {1};
   ProcessorSystem root(options_.grid);
   root_count_ = root.processor_count();
@@ -435,8 +448,8 @@ DvmProgram::DvmProgram(traces::libdvm::DvmTraceReader& reader, machines::Machine
   if (auto* lg = engine::logger_at(engine::Folder::models, spdlog::level::debug)) {
     std::string grid;
     for (const int d : options_.grid) grid += (grid.empty() ? "" : "x") + std::to_string(d);
-    lg->debug("DVM model: grid {} ({} processors), {} pricing, ACROSS messages Ts {:.9f} s + Tb {:.9f} s per byte", grid,
-              root_count_, options_.cost == CostStyle::predictor31 ? "Predictor 3.1's" : "the seed's",
+    lg->debug("DVM model: grid {} ({} processors), {} pricing, ACROSS messages Ts {:.9f} s + Tb {:.9f} s per byte",
+              grid, root_count_, options_.cost == CostStyle::predictor31 ? "Predictor 3.1's" : "the seed's",
               state_->across_price.ts, state_->across_price.tb);
   }
 }
@@ -540,8 +553,10 @@ bool DvmProgram::decode_next() {
   // An array aligned on another array is aligned on that array's template (for redis_).
   auto bind_template = [&](std::uint64_t array, std::uint64_t pattern) {
     auto t = st.array_template.find(pattern);
-    if (t != st.array_template.end()) st.array_template[array] = t->second;
-    else st.array_template.erase(array);
+    if (t != st.array_template.end())
+      st.array_template[array] = t->second;
+    else
+      st.array_template.erase(array);
   };
 
   try {
@@ -634,8 +649,9 @@ bool DvmProgram::decode_next() {
         const auto am = c.handle("AMRef");
         auto it = st.am_ps.find(am);
         if (it == st.am_ps.end()) {
-          throw traces::TraceError(c.trace_path(), c.trace_line(),
-                                   fmt::format("runam_: abstract machine {:x} was never mapped on a processor system (mapam_)", am));
+          throw traces::TraceError(
+              c.trace_path(), c.trace_line(),
+              fmt::format("runam_: abstract machine {:x} was never mapped on a processor system (mapam_)", am));
         }
         st.am_stack.emplace_back(st.current_am, st.current_ps);
         st.current_am = am;
@@ -672,14 +688,16 @@ bool DvmProgram::decode_next() {
       }
       case DvmFunction::setelw: {
         if (!c.find_array("WeightNumber")) {
-          throw traces::TraceError(c.trace_path(), c.trace_line(),
-                                   "setelw_ without WeightNumber: record the trace with LoadWeightTrace=1; WeightArrayTrace=1;");
+          throw traces::TraceError(
+              c.trace_path(), c.trace_line(),
+              "setelw_ without WeightNumber: record the trace with LoadWeightTrace=1; WeightArrayTrace=1;");
         }
         // The DVM runtime's checks (RTS errors 032.091, 032.092): no negative count or load.
         const auto wn = to_index(c.array("WeightNumber"));
         const auto loads = c.has("LoadWeight") ? c.real_array("LoadWeight") : std::span<const double>{};
         for (std::size_t j = 0; j < loads.size(); ++j) {
-          if (!std::isfinite(loads[j])) throw error(fmt::format("LoadWeight[{}]={} is not a finite number", j, loads[j]));
+          if (!std::isfinite(loads[j]))
+            throw error(fmt::format("LoadWeight[{}]={} is not a finite number", j, loads[j]));
           if (loads[j] < 0) {
             throw error(fmt::format("LoadWeight[{}]={} is negative (the DVM runtime rejects negative load weights)", j,
                                     loads[j]));
@@ -688,8 +706,8 @@ bool DvmProgram::decode_next() {
         for (std::size_t d = 0; d < wn.size(); ++d) {
           if (wn[d] < 0) throw error(fmt::format("WeightNumber[{}]={} is negative", d, wn[d]));
           if (static_cast<std::uint64_t>(wn[d]) > loads.size()) {
-            throw error(fmt::format("WeightNumber[{}]={} but the call has {} LoadWeight value{} (a cut trace?)", d, wn[d],
-                                    loads.size(), loads.size() == 1 ? "" : "s"));
+            throw error(fmt::format("WeightNumber[{}]={} but the call has {} LoadWeight value{} (a cut trace?)", d,
+                                    wn[d], loads.size(), loads.size() == 1 ? "" : "s"));
           }
         }
         auto it = st.templates.find(c.handle("AMViewRef"));
@@ -859,9 +877,12 @@ bool DvmProgram::decode_next() {
             std::vector<Range> dims;
             for (std::size_t d = 0; d < wside.init.size() && d < wside.last.size() && d < wside.step.size(); ++d) {
               const Index s = wside.step[d];
-              if (s > 0) dims.push_back(make_range(wside.init[d], wside.last[d], s));
-              else if (s < 0) dims.push_back(make_range(wside.last[d], wside.init[d], -s));
-              else dims.push_back(make_range(wside.init[d], wside.last[d], 1));
+              if (s > 0)
+                dims.push_back(make_range(wside.init[d], wside.last[d], s));
+              else if (s < 0)
+                dims.push_back(make_range(wside.last[d], wside.init[d], -s));
+              else
+                dims.push_back(make_range(wside.init[d], wside.last[d], 1));
             }
             const Block write(dims);
             const Index total = write.empty() ? 0 : write.volume();
@@ -981,8 +1002,8 @@ bool DvmProgram::decode_next() {
         st.loop.loop = std::make_shared<const ParallelLoop>(std::move(loop));
         st.loop.derived = std::make_shared<State::LoopDerived>();
         if (keyed) {
-          State::MappedLoop entry{memo.key, st.loop.loop, st.loop.derived, sets_pattern, st.loop.pattern,
-                                  st.loop.pattern_ref};
+          State::MappedLoop entry{memo.key,     st.loop.loop,    st.loop.derived,
+                                  sets_pattern, st.loop.pattern, st.loop.pattern_ref};
           if (memo.loops.size() < State::memo_capacity) {
             memo.loops.push_back(std::move(entry));
           } else {
@@ -1031,7 +1052,8 @@ bool DvmProgram::decode_next() {
           // runs as a pipeline, a group operation of the system.
           const auto more = c.find_integer("DoPL", DvmSide::ret);
           if (!more) {
-            throw traces::TraceError(c.trace_path(), c.trace_line(), "dopl_ of an ACROSS loop without DoPL on its ret line");
+            throw traces::TraceError(c.trace_path(), c.trace_line(),
+                                     "dopl_ of an ACROSS loop without DoPL on its ret line");
           }
           if (!derived.have_blocks) {
             derived.blocks = loop.blocks(fid);
@@ -1087,7 +1109,8 @@ bool DvmProgram::decode_next() {
       case DvmFunction::crtred: {
         const auto elem = reduction_element_size(c.integer("RedArrayType"));
         const auto len = static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.integer("RedArrayLength")));
-        const auto loc = static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.find_integer("LocElmLength").value_or(0)));
+        const auto loc =
+            static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.find_integer("LocElmLength").value_or(0)));
         // RedVar::GetSize: (element size + LocElmLength) · RedArrayLength.
         st.red_var_size[c.ret_handle("RedRef")] = (elem + loc) * len;
         break;
@@ -1095,7 +1118,8 @@ bool DvmProgram::decode_next() {
       case DvmFunction::insred: {
         const auto g = reduction_group();
         const auto var = st.red_var_size.find(c.handle("RedRef"));
-        if (var == st.red_var_size.end()) throw not_created("RedRef", c.handle("RedRef"), "a reduction variable", "crtred_");
+        if (var == st.red_var_size.end())
+          throw not_created("RedRef", c.handle("RedRef"), "a reduction variable", "crtred_");
         st.red_group_size[g] += var->second;
         break;
       }
@@ -1188,8 +1212,10 @@ bool DvmProgram::decode_next() {
           const auto il = c.array("InitLowShdIndex"), ll = c.array("LastLowShdIndex");
           const auto ih = c.array("InitHiShdIndex"), lh = c.array("LastHiShdIndex");
           for (std::size_t d = 0; d < il.size(); ++d) {
-            w.low.push_back(il[d] == -1 ? (ll[d] == -1 ? da.low_shadow(static_cast<int>(d)) : ll[d]) : ll[d] - il[d] + 1);
-            w.high.push_back(ih[d] == -1 ? (lh[d] == -1 ? da.high_shadow(static_cast<int>(d)) : lh[d]) : lh[d] - ih[d] + 1);
+            w.low.push_back(il[d] == -1 ? (ll[d] == -1 ? da.low_shadow(static_cast<int>(d)) : ll[d])
+                                        : ll[d] - il[d] + 1);
+            w.high.push_back(ih[d] == -1 ? (lh[d] == -1 ? da.high_shadow(static_cast<int>(d)) : lh[d])
+                                         : lh[d] - ih[d] + 1);
           }
         } else {
           w.low = to_index(c.array("LowShdWidthArray"));
@@ -1284,12 +1310,14 @@ bool DvmProgram::decode_next() {
         const auto old_ref = c.find_handle("OldShadowGroupRef").value_or(0);
         auto fresh = st.shadows.find(new_ref);
         if (fresh == st.shadows.end()) {
-          throw traces::TraceError(c.trace_path(), c.trace_line(),
-                                   fmt::format("across_: NewShadowGroupRef={:x} is not a shadow group (no crtshg_ returned it)", new_ref));
+          throw traces::TraceError(
+              c.trace_path(), c.trace_line(),
+              fmt::format("across_: NewShadowGroupRef={:x} is not a shadow group (no crtshg_ returned it)", new_ref));
         }
         if (old_ref != 0 && !st.shadows.count(old_ref)) {
-          throw traces::TraceError(c.trace_path(), c.trace_line(),
-                                   fmt::format("across_: OldShadowGroupRef={:x} is not a shadow group (no crtshg_ returned it)", old_ref));
+          throw traces::TraceError(
+              c.trace_path(), c.trace_line(),
+              fmt::format("across_: OldShadowGroupRef={:x} is not a shadow group (no crtshg_ returned it)", old_ref));
         }
         if (!st.loop.loop) {
           throw traces::TraceError(c.trace_path(), c.trace_line(),
@@ -1308,7 +1336,8 @@ bool DvmProgram::decode_next() {
         for (int ax = 0; ax < t.rank() && ax < static_cast<int>(rules.size()); ++ax) {
           const AxisRule& r = rules[static_cast<std::size_t>(ax)];
           const int dim = t.dim_of_axis(ax);
-          if (r.kind != AxisRuleKind::linear || dim < 0 || dim >= static_cast<int>(geo.dims.size()) || r.coeff == 0) continue;
+          if (r.kind != AxisRuleKind::linear || dim < 0 || dim >= static_cast<int>(geo.dims.size()) || r.coeff == 0)
+            continue;
           AcrossDim& d = geo.dims[static_cast<std::size_t>(dim)];
           d.axis = r.source_axis;
           // The sweep goes to higher coordinates when the loop variable and the template index
@@ -1341,7 +1370,8 @@ bool DvmProgram::decode_next() {
         const AlignParams params = align_params(c);
         std::vector<Block> regions;
         for (const Block& lb : loop_blocks) {
-          regions.push_back(lb.empty() ? Block::empty_of_rank(da.rank()) : remote_buffer_region(da.sizes(), params, lb));
+          regions.push_back(lb.empty() ? Block::empty_of_rank(da.rank())
+                                       : remote_buffer_region(da.sizes(), params, lb));
         }
         regions.resize(static_cast<std::size_t>(da.system().processor_count()), Block::empty_of_rank(da.rank()));
         op.matrix = copy_distributed_matrix(da.system(), da.blocks(fid), regions, da.type_size(), Sources::every)
@@ -1450,8 +1480,8 @@ engine::StepResult DvmProgram::run_action(LpId lp, const Action& a, engine::Sche
     // waitsh_ / imlast_ at endpl_: overlap = clock − t0; communication = t1 − clock if positive.
     const SimTime c = out.clock();
     const SimTime after = c < op.t1 ? op.t1 : c;
-    out.emit(EventKind::collective_wait, c, after, static_cast<std::uint8_t>(op.kind),
-             static_cast<std::int32_t>(op.id), 0, after - c);
+    out.emit(EventKind::collective_wait, c, after, static_cast<std::uint8_t>(op.kind), static_cast<std::int32_t>(op.id),
+             0, after - c);
   };
 
   switch (a.kind) {
@@ -1471,8 +1501,8 @@ engine::StepResult DvmProgram::run_action(LpId lp, const Action& a, engine::Sche
       me.interval = a.interval;
       {
         const SimTime t = out.clock();
-        out.emit(a.kind == ActionKind::interval_enter ? EventKind::interval_enter : EventKind::interval_exit,
-                 t, t, 0, a.interval);
+        out.emit(a.kind == ActionKind::interval_enter ? EventKind::interval_enter : EventKind::interval_exit, t, t, 0,
+                 a.interval);
       }
       break;
     case ActionKind::io_call:
@@ -1502,7 +1532,8 @@ engine::StepResult DvmProgram::run_action(LpId lp, const Action& a, engine::Sche
       if (iters > 0) {
         // t_i = vcall_i · N_i / N on every processor with iterations; identical blocks on cnt
         // processors: (cnt − 1)/cnt of it is insufficient parallelism.
-        const double t = machine_.scaled_time(lp, a.call) * (static_cast<double>(iters) / static_cast<double>(a.loop_size));
+        const double t =
+            machine_.scaled_time(lp, a.call) * (static_cast<double>(iters) / static_cast<double>(a.loop_size));
         if (a.io_mode) {
           add(ComputeCategory::user, t, cnt);
         } else {
@@ -1577,7 +1608,8 @@ engine::StepResult DvmProgram::run_action(LpId lp, const Action& a, engine::Sche
             if ((*a.share_insuff)[static_cast<std::size_t>(pos)]) {
               const SimTime c = out.clock();
               // Replicated target: the assignment is repeated on every other holder (pure loss).
-              out.emit(EventKind::compute, c, c, static_cast<std::uint8_t>(ComputeCategory::user), 0, 0, v);  // tag 0: loss only
+              out.emit(EventKind::compute, c, c, static_cast<std::uint8_t>(ComputeCategory::user), 0, 0,
+                       v);  // tag 0: loss only
             }
           }
           me.arrived = true;
@@ -1654,7 +1686,8 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
       const SimTime c = out.clock();
       if (op.io_mode) {
         if (k == 0) out.emit(EventKind::collective_wait, c, c, kind, 0, 1, 0);
-        if (members[k] == 0) out.emit(EventKind::compute, c, c + cost, static_cast<std::uint8_t>(ComputeCategory::io), 1);
+        if (members[k] == 0)
+          out.emit(EventKind::compute, c, c + cost, static_cast<std::uint8_t>(ComputeCategory::io), 1);
         continue;
       }
       out.emit(EventKind::collective_wait, c, c + cost, kind, tag, k == 0 ? 1 : 0, cost);
@@ -1679,8 +1712,10 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
   auto stamps = [&](const std::vector<SimTime>& ends, const std::vector<SimTime>& before) {
     std::vector<SimTime> out(static_cast<std::size_t>(root_count_), 0);
     for (std::size_t i = 0; i < out.size() && i < ends.size(); ++i) {
-      if (options_.cost == CostStyle::seed) out[i] = ends[i];
-      else if (ends[i] > before[i]) out[i] = ends[i] - before[i];
+      if (options_.cost == CostStyle::seed)
+        out[i] = ends[i];
+      else if (ends[i] > before[i])
+        out[i] = ends[i] - before[i];
     }
     return out;
   };
@@ -1694,7 +1729,8 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
       start_events(op.t0);
       break;
     case OpType::reduce_wait: {
-      const std::int32_t tag = op.start_op >= 0 ? static_cast<std::int32_t>(st.op(static_cast<std::uint64_t>(op.start_op)).id) : 0;
+      const std::int32_t tag =
+          op.start_op >= 0 ? static_cast<std::int32_t>(st.op(static_cast<std::uint64_t>(op.start_op)).id) : 0;
       if (options_.cost == CostStyle::seed) {
         // The seed's waitrd_: t1 = t0 + StartR (the machine's grid reduction); a processor whose
         // clock c is below t1 waits t1 − c; the overlap c − t0 comes from the start's event.
@@ -1714,11 +1750,13 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
       SimTime end = 0;
       for (int k = 1; k < P; ++k) {
         if (!(*op.holders)[static_cast<std::size_t>(k)]) continue;
-        machine_.transfer(members[static_cast<std::size_t>(k)], members[0], op.total_size, clock(members[static_cast<std::size_t>(k)]));
+        machine_.transfer(members[static_cast<std::size_t>(k)], members[0], op.total_size,
+                          clock(members[static_cast<std::size_t>(k)]));
       }
       for (int k = 1; k < P; ++k) {
         if (!(*op.holders)[static_cast<std::size_t>(k)]) continue;
-        const auto t = machine_.transfer(members[0], members[static_cast<std::size_t>(k)], op.total_size, clock(members[0]));
+        const auto t =
+            machine_.transfer(members[0], members[static_cast<std::size_t>(k)], op.total_size, clock(members[0]));
         end = std::max(end, t.arrival);
       }
       // Every processor's completion depends on processor 0's entry (it sends the result): the
@@ -1773,7 +1811,8 @@ void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
           const SimTime c = out.clock();
           if (op.io_mode) {
             // Inside biof_ … eiof_ only processor 0 advances, as I/O time.
-            if (members[k] == 0) out.emit(EventKind::compute, c, c + delta[k], static_cast<std::uint8_t>(ComputeCategory::io), 1);
+            if (members[k] == 0)
+              out.emit(EventKind::compute, c, c + delta[k], static_cast<std::uint8_t>(ComputeCategory::io), 1);
             continue;
           }
           out.emit(EventKind::collective_wait, c, c + delta[k], kind, 0, 0, delta[k]);
@@ -1893,8 +1932,10 @@ void DvmProgram::release(std::uint64_t upto) {
     ++st.ops_base;
   }
   for (auto it = st.retained.begin(); it != st.retained.end();) {
-    if (!held(it->first) && unnamed(it->second)) it = st.retained.erase(it);
-    else ++it;
+    if (!held(it->first) && unnamed(it->second))
+      it = st.retained.erase(it);
+    else
+      ++it;
   }
 }
 
@@ -1919,8 +1960,7 @@ engine::WaitInfo DvmProgram::waits_for(LpId lp) const {
 
 std::string DvmProgram::describe(LpId lp) const {
   const State& st = *state_;
-  return fmt::format("DVM processor {}: call {} of the trace, interval {}", lp, st.lps[lp].cursor,
-                     st.lps[lp].interval);
+  return fmt::format("DVM processor {}: call {} of the trace, interval {}", lp, st.lps[lp].cursor, st.lps[lp].interval);
 }
 
 void DvmProgram::close_intervals() {

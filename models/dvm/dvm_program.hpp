@@ -39,7 +39,7 @@ enum class CostStyle : std::uint8_t {
 
 /// Options of a DVM run.
 struct DvmOptions {
-  std::vector<int> grid;                 ///< the root processor system, e.g. {2, 2}
+  std::vector<int> grid;  ///< the root processor system, e.g. {2, 2}
   Fidelity fidelity = Fidelity::predictor;
   CostStyle cost = CostStyle::predictor31;
   /// Reuse what a geometry gives (a mappl_'s loop and its dopl_ portions, an inssh_'s matrix,
@@ -70,8 +70,8 @@ class DvmProgram final : public engine::Program {
  public:
   /// Reads the trace from `reader` (already opened), builds the interval structure in `tree`
   /// (its nodes; the per-processor figures are the observer's). `machine` prices transfers.
-  DvmProgram(traces::libdvm::DvmTraceReader& reader, machines::MachineModel& machine,
-             analysis::IntervalTree& tree, DvmOptions options);
+  DvmProgram(traces::libdvm::DvmTraceReader& reader, machines::MachineModel& machine, analysis::IntervalTree& tree,
+             DvmOptions options);
   ~DvmProgram() override;
 
   engine::StepResult step(engine::LpId lp, engine::Scheduler& scheduler) override;

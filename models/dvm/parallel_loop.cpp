@@ -29,17 +29,15 @@ PredictorAxis predictor_axis(Index init, Index last, Index step) {
 
 }  // namespace
 
-ParallelLoop::ParallelLoop(std::vector<Index> init, std::vector<Index> last,
-                           std::vector<Index> step)
+ParallelLoop::ParallelLoop(std::vector<Index> init, std::vector<Index> last, std::vector<Index> step)
     : init_(std::move(init)), last_(std::move(last)), step_(std::move(step)) {
   if (init_.size() != last_.size() || init_.size() != step_.size())
     throw std::invalid_argument("mappl_: " + std::to_string(init_.size()) + " initial, " +
-                                std::to_string(last_.size()) + " last indices and " +
-                                std::to_string(step_.size()) + " steps");
+                                std::to_string(last_.size()) + " last indices and " + std::to_string(step_.size()) +
+                                " steps");
   for (std::size_t l = 0; l < step_.size(); ++l)
     if (step_[l] == 0)
-      throw std::invalid_argument("mappl_: InStepArray[" + std::to_string(l) +
-                                  "]=0 (a loop step must not be 0)");
+      throw std::invalid_argument("mappl_: InStepArray[" + std::to_string(l) + "]=0 (a loop step must not be 0)");
 }
 
 Range ParallelLoop::axis_range(int axis) const {
@@ -104,21 +102,19 @@ Block ParallelLoop::block(int processor, Fidelity fidelity) const {
     switch (rule.kind) {
       case AxisRuleKind::linear: {
         // loop values I on the progression with coeff·I + constant inside the piece
-        const Range r =
-            intersect(b.dim(rule.source_axis), linear_preimage(piece, rule.coeff, rule.constant));
+        const Range r = intersect(b.dim(rule.source_axis), linear_preimage(piece, rule.coeff, rule.constant));
         if (r.empty()) return Block::empty_of_rank(rank());
         b.set_dim(rule.source_axis, r);
         break;
       }
       case AxisRuleKind::bounded:
-        if (preimage(piece, rule.coeff, rule.constant, rule.bound).empty())
-          return Block::empty_of_rank(rank());
+        if (preimage(piece, rule.coeff, rule.constant, rule.bound).empty()) return Block::empty_of_rank(rank());
         break;
       case AxisRuleKind::constant:
-        if (rule.constant < piece.lo || rule.constant > piece.hi)
-          return Block::empty_of_rank(rank());
+        if (rule.constant < piece.lo || rule.constant > piece.hi) return Block::empty_of_rank(rank());
         break;
-      case AxisRuleKind::replicated: break;
+      case AxisRuleKind::replicated:
+        break;
     }
   }
   return b;
@@ -147,8 +143,7 @@ Block ParallelLoop::predictor_block(int processor) const {
         // the result is shifted by B' (not by Lower) and is empty when it starts below 0
         const auto l = static_cast<std::size_t>(rule.source_axis);
         const Index shift = rule.coeff * axes[l].lower + rule.constant;
-        const Range r =
-            predictor_preimage(piece, rule.coeff, shift, axes[l].higher - axes[l].lower + 1);
+        const Range r = predictor_preimage(piece, rule.coeff, shift, axes[l].higher - axes[l].lower + 1);
         if (r.empty() || r.lo + shift < 0) return Block::empty_of_rank(rank());
         lo[l] = r.lo + shift;
         hi[l] = r.hi + shift;
@@ -160,18 +155,17 @@ Block ParallelLoop::predictor_block(int processor) const {
         break;
       }
       case AxisRuleKind::constant:
-        if (rule.constant < piece.lo || rule.constant > piece.hi)
-          return Block::empty_of_rank(rank());
+        if (rule.constant < piece.lo || rule.constant > piece.hi) return Block::empty_of_rank(rank());
         break;
-      case AxisRuleKind::replicated: break;
+      case AxisRuleKind::replicated:
+        break;
     }
   }
   std::vector<Range> dims;
   for (std::size_t l = 0; l < axes.size(); ++l) {
     // Lower = Step·⌈Lower/Step⌉ (in double), Upper = Step·trunc(Upper/Step)
     const Index s = axes[l].step;
-    const Index first =
-        s * static_cast<Index>(std::ceil(static_cast<double>(lo[l]) / static_cast<double>(s)));
+    const Index first = s * static_cast<Index>(std::ceil(static_cast<double>(lo[l]) / static_cast<double>(s)));
     const Index final = s * (hi[l] / s);
     if (first > final || first < 0) return Block::empty_of_rank(rank());
     dims.push_back(make_range(first, final, s));
@@ -206,11 +200,10 @@ std::string loop_bounds_problem(const ParallelLoop& loop, std::span<const Index>
       const std::string ls = std::to_string(l), ss = std::to_string(s);
       return "loop axis " + ls + " (InInitIndexArray[" + ls + "]=" + std::to_string(loop.init(l)) +
              ", InLastIndexArray[" + ls + "]=" + std::to_string(loop.last(l)) + ", InStepArray[" + ls +
-             "]=" + std::to_string(loop.step(l)) + ") takes the value " + std::to_string(v) +
-             ": CoeffArray[" + ss + "]=" + std::to_string(coeff) + " * " + std::to_string(v) +
-             " + ConstArray[" + ss + "]=" + std::to_string(constant) + " = " + std::to_string(index) +
-             " lies outside dimension " + ss + " of the pattern, [0, " +
-             std::to_string(pattern_sizes[s] - 1) + "]";
+             "]=" + std::to_string(loop.step(l)) + ") takes the value " + std::to_string(v) + ": CoeffArray[" + ss +
+             "]=" + std::to_string(coeff) + " * " + std::to_string(v) + " + ConstArray[" + ss +
+             "]=" + std::to_string(constant) + " = " + std::to_string(index) + " lies outside dimension " + ss +
+             " of the pattern, [0, " + std::to_string(pattern_sizes[s] - 1) + "]";
     }
   }
   return {};
@@ -230,8 +223,8 @@ std::vector<int> identical_block_counts(std::span<const Block> blocks) {
   std::vector<int> counts(blocks.size(), 0);
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     if (blocks[i].empty()) continue;
-    counts[i] = static_cast<int>(std::count_if(blocks.begin(), blocks.end(),
-                                               [&](const Block& b) { return b == blocks[i]; }));
+    counts[i] =
+        static_cast<int>(std::count_if(blocks.begin(), blocks.end(), [&](const Block& b) { return b == blocks[i]; }));
   }
   return counts;
 }

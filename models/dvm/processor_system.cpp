@@ -23,8 +23,7 @@ int product(const std::vector<int>& sizes) {
 }
 
 void check_sizes(const std::vector<int>& sizes, const char* what) {
-  if (sizes.empty())
-    throw std::invalid_argument(std::string(what) + ": a processor grid needs rank >= 1");
+  if (sizes.empty()) throw std::invalid_argument(std::string(what) + ": a processor grid needs rank >= 1");
   for (int s : sizes)
     if (s < 1)
       throw std::invalid_argument(std::string(what) + ": grid size " + std::to_string(s) +
@@ -46,8 +45,7 @@ ProcessorSystem::ProcessorSystem(std::vector<int> sizes) : sizes_(std::move(size
   root_sizes_ = sizes_;
 }
 
-ProcessorSystem::ProcessorSystem(std::vector<int> sizes, std::vector<int> root,
-                                 std::vector<int> root_sizes)
+ProcessorSystem::ProcessorSystem(std::vector<int> sizes, std::vector<int> root, std::vector<int> root_sizes)
     : sizes_(std::move(sizes)),
       strides_(strides_of(sizes_)),
       root_(std::move(root)),
@@ -56,16 +54,15 @@ ProcessorSystem::ProcessorSystem(std::vector<int> sizes, std::vector<int> root,
 ProcessorSystem ProcessorSystem::subsystem(const ProcessorSystem& parent, std::span<const int> init,
                                            std::span<const int> last) {
   if (init.size() != last.size() || static_cast<int>(init.size()) != parent.rank())
-    throw std::invalid_argument(
-        "crtps_: " + std::to_string(init.size()) + " initial and " + std::to_string(last.size()) +
-        " last indices for a parent of rank " + std::to_string(parent.rank()));
+    throw std::invalid_argument("crtps_: " + std::to_string(init.size()) + " initial and " +
+                                std::to_string(last.size()) + " last indices for a parent of rank " +
+                                std::to_string(parent.rank()));
   std::vector<int> sizes(init.size());
   for (std::size_t d = 0; d < init.size(); ++d) {
     if (init[d] < 0 || last[d] < init[d] || last[d] >= parent.sizes_[d])
-      throw std::invalid_argument("crtps_: dimension " + std::to_string(d) + " range [" +
-                                  std::to_string(init[d]) + ", " + std::to_string(last[d]) +
-                                  "] is not inside [0, " + std::to_string(parent.sizes_[d] - 1) +
-                                  "]");
+      throw std::invalid_argument("crtps_: dimension " + std::to_string(d) + " range [" + std::to_string(init[d]) +
+                                  ", " + std::to_string(last[d]) + "] is not inside [0, " +
+                                  std::to_string(parent.sizes_[d] - 1) + "]");
     sizes[d] = last[d] - init[d] + 1;
   }
   const int count = product(sizes);
@@ -88,8 +85,7 @@ ProcessorSystem ProcessorSystem::view(const ProcessorSystem& parent, std::vector
   check_sizes(sizes, "psview_");
   const int count = product(sizes);
   if (count > parent.processor_count())
-    throw std::invalid_argument("psview_: a view of " + std::to_string(count) +
-                                " processors of a system of " +
+    throw std::invalid_argument("psview_: a view of " + std::to_string(count) + " processors of a system of " +
                                 std::to_string(parent.processor_count()));
   std::vector<int> root(parent.root_.begin(), parent.root_.begin() + count);
   return ProcessorSystem(std::move(sizes), std::move(root), parent.root_sizes_);

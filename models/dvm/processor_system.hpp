@@ -18,8 +18,7 @@ class ProcessorSystem {
   /// crtps_: the box init[d] ≤ coordinate_d ≤ last[d] (0-based, inclusive) of `parent` as a
   /// system of its own, of the parent's rank. Throws std::invalid_argument when the box is not
   /// inside the parent or the ranks differ.
-  static ProcessorSystem subsystem(const ProcessorSystem& parent, std::span<const int> init,
-                                   std::span<const int> last);
+  static ProcessorSystem subsystem(const ProcessorSystem& parent, std::span<const int> init, std::span<const int> last);
 
   /// psview_: the first Π sizes processors of `parent` (in the parent's numbering) viewed as a
   /// grid of `sizes`. Throws std::invalid_argument when the view needs more processors.

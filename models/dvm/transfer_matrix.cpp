@@ -11,16 +11,13 @@
 namespace augur::models::dvm {
 
 TransferMatrix::TransferMatrix(int processors)
-    : n_(processors),
-      bytes_(static_cast<std::size_t>(processors) * static_cast<std::size_t>(processors), 0) {}
+    : n_(processors), bytes_(static_cast<std::size_t>(processors) * static_cast<std::size_t>(processors), 0) {}
 
 void TransferMatrix::add(int from, int to, Index bytes) {
   if (from != to) bytes_[index(from, to)] += bytes;
 }
 
-Index TransferMatrix::total() const {
-  return std::accumulate(bytes_.begin(), bytes_.end(), Index{0});
-}
+Index TransferMatrix::total() const { return std::accumulate(bytes_.begin(), bytes_.end(), Index{0}); }
 
 TransferMatrix& TransferMatrix::operator+=(const TransferMatrix& other) {
   if (other.n_ != n_)
@@ -35,8 +32,7 @@ TransferMatrix TransferMatrix::to_root(const ProcessorSystem& system) const {
   for (int s : system.root_sizes()) count *= s;
   TransferMatrix root(count);
   for (int p = 0; p < n_; ++p)
-    for (int q = 0; q < n_; ++q)
-      root.add(system.root_processor(p), system.root_processor(q), at(p, q));
+    for (int q = 0; q < n_; ++q) root.add(system.root_processor(p), system.root_processor(q), at(p, q));
   return root;
 }
 
@@ -62,8 +58,7 @@ TransferMatrix gather_matrix(const ProcessorSystem& system, std::span<const Bloc
     if (sources == Sources::every) {
       // T[p][q] += |holder_p ∩ need_q|·type_size for p ≠ q
       for (int p = 0; p < n; ++p)
-        if (p != q)
-          t.add(p, q, intersect(holders[static_cast<std::size_t>(p)], need).volume() * type_size);
+        if (p != q) t.add(p, q, intersect(holders[static_cast<std::size_t>(p)], need).volume() * type_size);
       continue;
     }
     std::vector<Block> missing = subtract(need, holders[static_cast<std::size_t>(q)]);
@@ -102,11 +97,9 @@ std::vector<Block> lift_blocks(const ProcessorSystem& system, std::span<const Bl
   if (blocks.empty()) return {};
   int count = 1;
   for (int s : system.root_sizes()) count *= s;
-  std::vector<Block> lifted(static_cast<std::size_t>(count),
-                            Block::empty_of_rank(blocks[0].rank()));
+  std::vector<Block> lifted(static_cast<std::size_t>(count), Block::empty_of_rank(blocks[0].rank()));
   for (int p = 0; p < system.processor_count(); ++p)
-    lifted[static_cast<std::size_t>(system.root_processor(p))] =
-        blocks[static_cast<std::size_t>(p)];
+    lifted[static_cast<std::size_t>(system.root_processor(p))] = blocks[static_cast<std::size_t>(p)];
   return lifted;
 }
 
@@ -122,28 +115,25 @@ struct Frame {
 Frame common_frame(const ProcessorSystem& a, std::vector<Block> first, const ProcessorSystem& b,
                    std::vector<Block> second) {
   if (a == b) return Frame{a, std::move(first), std::move(second)};
-  if (a.root_sizes() != b.root_sizes())
-    throw std::invalid_argument("arrays on processor systems of different roots");
+  if (a.root_sizes() != b.root_sizes()) throw std::invalid_argument("arrays on processor systems of different roots");
   return Frame{a.root(), lift_blocks(a, first), lift_blocks(b, second)};
 }
 
 }  // namespace
 
-TransferMatrix update_matrix(const DistributedArray& old_array, const DistributedArray& new_array,
-                             Fidelity fidelity) {
-  Frame frame = common_frame(old_array.system(), old_array.blocks(fidelity), new_array.system(),
-                             new_array.blocks(fidelity));
-  const Sources sources = fidelity == Fidelity::predictor && old_array.replicated_dims().empty()
-                              ? Sources::every
-                              : Sources::nearest;
+TransferMatrix update_matrix(const DistributedArray& old_array, const DistributedArray& new_array, Fidelity fidelity) {
+  Frame frame =
+      common_frame(old_array.system(), old_array.blocks(fidelity), new_array.system(), new_array.blocks(fidelity));
+  const Sources sources =
+      fidelity == Fidelity::predictor && old_array.replicated_dims().empty() ? Sources::every : Sources::nearest;
   return update_matrix(frame.system, frame.first, frame.second, old_array.type_size(), sources);
 }
 
 namespace {
 
 /// The processor across the `side` (−1 lower, +1 upper) edge of p's block in `dim`.
-std::optional<int> shadow_neighbour(const ProcessorSystem& system, std::span<const Block> blocks,
-                                    int p, const ShadowDim& dim, int side, Fidelity fidelity) {
+std::optional<int> shadow_neighbour(const ProcessorSystem& system, std::span<const Block> blocks, int p,
+                                    const ShadowDim& dim, int side, Fidelity fidelity) {
   const int move = side * dim.direction;
   if (fidelity == Fidelity::predictor) return system.neighbour(p, dim.grid_dim, move);
   const Range& own = blocks[static_cast<std::size_t>(p)].dim(dim.array_dim);
@@ -163,9 +153,8 @@ TransferMatrix shadow_matrix(const ProcessorSystem& system, std::span<const Bloc
                              const ShadowWidths& widths, Index type_size, Fidelity fidelity) {
   check_per_processor(system, blocks.size(), "shadow");
   if (widths.low.size() != array_sizes.size() || widths.high.size() != array_sizes.size())
-    throw std::invalid_argument("shadow: widths for " + std::to_string(widths.low.size()) +
-                                " and " + std::to_string(widths.high.size()) +
-                                " dimensions of an array of rank " +
+    throw std::invalid_argument("shadow: widths for " + std::to_string(widths.low.size()) + " and " +
+                                std::to_string(widths.high.size()) + " dimensions of an array of rank " +
                                 std::to_string(array_sizes.size()));
   const int n = system.processor_count();
   TransferMatrix t(n);
@@ -233,16 +222,14 @@ TransferMatrix shadow_matrix(const ProcessorSystem& system, std::span<const Bloc
   return t;
 }
 
-TransferMatrix shadow_matrix(const DistributedArray& array, const ShadowWidths& widths,
-                             Fidelity fidelity) {
+TransferMatrix shadow_matrix(const DistributedArray& array, const ShadowWidths& widths, Fidelity fidelity) {
   ShadowWidths resolved = widths;
   if (resolved.low.empty()) resolved.low.assign(static_cast<std::size_t>(array.rank()), -1);
   if (resolved.high.empty()) resolved.high.assign(static_cast<std::size_t>(array.rank()), -1);
-  if (static_cast<int>(resolved.low.size()) != array.rank() ||
-      static_cast<int>(resolved.high.size()) != array.rank())
-    throw std::invalid_argument("inssh_: widths for " + std::to_string(resolved.low.size()) +
-                                " and " + std::to_string(resolved.high.size()) +
-                                " dimensions of an array of rank " + std::to_string(array.rank()));
+  if (static_cast<int>(resolved.low.size()) != array.rank() || static_cast<int>(resolved.high.size()) != array.rank())
+    throw std::invalid_argument("inssh_: widths for " + std::to_string(resolved.low.size()) + " and " +
+                                std::to_string(resolved.high.size()) + " dimensions of an array of rank " +
+                                std::to_string(array.rank()));
   std::vector<ShadowDim> dims;
   for (int a = 0; a < array.rank(); ++a) {
     auto& low = resolved.low[static_cast<std::size_t>(a)];
@@ -250,13 +237,11 @@ TransferMatrix shadow_matrix(const DistributedArray& array, const ShadowWidths& 
     if (low == -1) low = array.low_shadow(a);
     if (high == -1) high = array.high_shadow(a);
     if (low < 0 || high < 0)
-      throw std::invalid_argument("inssh_: shadow width below -1 in dimension " +
-                                  std::to_string(a));
+      throw std::invalid_argument("inssh_: shadow width below -1 in dimension " + std::to_string(a));
     if (auto m = array.mapped_axis(a)) dims.push_back(ShadowDim{a, m->grid_dim, m->direction});
   }
   const std::vector<Block> blocks = array.blocks(fidelity);
-  return shadow_matrix(array.system(), blocks, array.sizes(), dims, resolved, array.type_size(),
-                       fidelity);
+  return shadow_matrix(array.system(), blocks, array.sizes(), dims, resolved, array.type_size(), fidelity);
 }
 
 CopySide normalise_copy_side(std::span<const Index> sizes, const CopySide& side) {
@@ -275,9 +260,8 @@ CopySide normalise_copy_side(std::span<const Index> sizes, const CopySide& side)
       continue;
     }
     if (side.init[d] < 0 || side.init[d] >= sizes[d])
-      throw std::invalid_argument("arrcpy_: initial index " + std::to_string(side.init[d]) +
-                                  " outside dimension " + std::to_string(d) + " of size " +
-                                  std::to_string(sizes[d]));
+      throw std::invalid_argument("arrcpy_: initial index " + std::to_string(side.init[d]) + " outside dimension " +
+                                  std::to_string(d) + " of size " + std::to_string(sizes[d]));
     out.last[d] = std::clamp<Index>(side.last[d], 0, sizes[d] - 1);
     if (out.step[d] == 0) out.step[d] = 1;
   }
@@ -306,9 +290,8 @@ Block copy_region(const CopySide& side) {
 Block copy_read_block(const Block& written, const CopySide& to, const CopySide& from) {
   const auto rank = static_cast<std::size_t>(written.rank());
   if (to.init.size() != rank || from.init.size() != rank)
-    throw std::invalid_argument(
-        "arrcpy_: copies between arrays of ranks " + std::to_string(from.init.size()) + " and " +
-        std::to_string(to.init.size()) + " are not modelled index by index");
+    throw std::invalid_argument("arrcpy_: copies between arrays of ranks " + std::to_string(from.init.size()) +
+                                " and " + std::to_string(to.init.size()) + " are not modelled index by index");
   if (written.empty()) return Block::empty_of_rank(written.rank());
   std::vector<Range> dims;
   for (std::size_t d = 0; d < rank; ++d) {
@@ -316,14 +299,12 @@ Block copy_read_block(const Block& written, const CopySide& to, const CopySide& 
     // the k-th index written, k = (x − to.init)/to.step, reads from.init + k·from.step
     const Index k1 = (w.lo - to.init[d]) / to.step[d], k2 = (w.hi - to.init[d]) / to.step[d];
     const Index r1 = from.init[d] + k1 * from.step[d], r2 = from.init[d] + k2 * from.step[d];
-    dims.push_back(
-        make_range(std::min(r1, r2), std::max(r1, r2), std::max<Index>(1, std::abs(from.step[d]))));
+    dims.push_back(make_range(std::min(r1, r2), std::max(r1, r2), std::max<Index>(1, std::abs(from.step[d]))));
   }
   return Block(std::move(dims));
 }
 
-TransferMatrix copy_to_replicated_matrix(const DistributedArray& from, const CopySide& from_side,
-                                         Fidelity fidelity) {
+TransferMatrix copy_to_replicated_matrix(const DistributedArray& from, const CopySide& from_side, Fidelity fidelity) {
   const ProcessorSystem& system = from.system();
   const int n = system.processor_count();
   if (from.fully_replicated()) return TransferMatrix(n);
@@ -343,16 +324,13 @@ TransferMatrix copy_to_replicated_matrix(const DistributedArray& from, const Cop
   return gather_matrix(system, owned, needs, from.type_size(), Sources::nearest);
 }
 
-TransferMatrix copy_distributed_matrix(const ProcessorSystem& system,
-                                       std::span<const Block> from_blocks,
-                                       std::span<const Block> read_regions, Index type_size,
-                                       Sources sources) {
+TransferMatrix copy_distributed_matrix(const ProcessorSystem& system, std::span<const Block> from_blocks,
+                                       std::span<const Block> read_regions, Index type_size, Sources sources) {
   return gather_matrix(system, from_blocks, read_regions, type_size, sources);
 }
 
 TransferMatrix copy_distributed_matrix(const DistributedArray& from, const CopySide& from_side,
-                                       const DistributedArray& to, const CopySide& to_side,
-                                       Fidelity fidelity) {
+                                       const DistributedArray& to, const CopySide& to_side, Fidelity fidelity) {
   if (from.fully_replicated()) return TransferMatrix(from.system().processor_count());
   const CopySide fs = normalise_copy_side(from.sizes(), from_side);
   const CopySide ts = normalise_copy_side(to.sizes(), to_side);
@@ -360,20 +338,18 @@ TransferMatrix copy_distributed_matrix(const DistributedArray& from, const CopyS
   std::vector<Block> reads;
   for (const Block& own : to.blocks(fidelity)) {
     const Block written = intersect(own, target);
-    reads.push_back(written.empty() ? Block::empty_of_rank(from.rank())
-                                    : copy_read_block(written, ts, fs));
+    reads.push_back(written.empty() ? Block::empty_of_rank(from.rank()) : copy_read_block(written, ts, fs));
   }
   Frame frame = common_frame(from.system(), from.blocks(fidelity), to.system(), std::move(reads));
   return gather_matrix(frame.system, frame.first, frame.second, from.type_size(),
                        fidelity == Fidelity::predictor ? Sources::every : Sources::nearest);
 }
 
-Block remote_buffer_region(std::span<const Index> array_sizes, const AlignParams& params,
-                           const Block& loop_block) {
+Block remote_buffer_region(std::span<const Index> array_sizes, const AlignParams& params, const Block& loop_block) {
   const std::size_t rank = array_sizes.size();
   if (params.axis.size() != rank || params.coeff.size() != rank || params.constant.size() != rank)
-    throw std::invalid_argument("crtrbl_: " + std::to_string(params.axis.size()) +
-                                " axes for a remote array of rank " + std::to_string(rank));
+    throw std::invalid_argument("crtrbl_: " + std::to_string(params.axis.size()) + " axes for a remote array of rank " +
+                                std::to_string(rank));
   if (loop_block.empty()) return Block::empty_of_rank(static_cast<int>(rank));
   std::vector<Range> dims;
   for (std::size_t j = 0; j < rank; ++j) {
@@ -386,14 +362,12 @@ Block remote_buffer_region(std::span<const Index> array_sizes, const AlignParams
       dims.push_back(intersect(make_range(k, k), whole));
     } else {
       if (axis < 1 || axis > loop_block.rank())
-        throw std::invalid_argument("crtrbl_: AxisArray[" + std::to_string(j) +
-                                    "]=" + std::to_string(axis) + " for a loop of rank " +
-                                    std::to_string(loop_block.rank()));
+        throw std::invalid_argument("crtrbl_: AxisArray[" + std::to_string(j) + "]=" + std::to_string(axis) +
+                                    " for a loop of rank " + std::to_string(loop_block.rank()));
       // the image c·I + k of the loop block's axis
       const Range& r = loop_block.dim(axis - 1);
       const Index a = c * r.lo + k, b = c * r.hi + k;
-      dims.push_back(
-          intersect(make_range(std::min(a, b), std::max(a, b), std::abs(c) * r.step), whole));
+      dims.push_back(intersect(make_range(std::min(a, b), std::max(a, b), std::abs(c) * r.step), whole));
     }
   }
   return Block(std::move(dims));

@@ -32,8 +32,7 @@ class TransferMatrix {
 
  private:
   std::size_t index(int from, int to) const {
-    return static_cast<std::size_t>(from) * static_cast<std::size_t>(n_) +
-           static_cast<std::size_t>(to);
+    return static_cast<std::size_t>(from) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(to);
   }
 
   int n_ = 0;
@@ -56,15 +55,13 @@ TransferMatrix gather_matrix(const ProcessorSystem& system, std::span<const Bloc
 /// Update(old, new) of spec 6.2: 0 when every processor's old and new blocks coincide, else
 /// gather_matrix(old, new).
 TransferMatrix update_matrix(const ProcessorSystem& system, std::span<const Block> old_blocks,
-                             std::span<const Block> new_blocks, Index type_size,
-                             Sources sources = Sources::nearest);
+                             std::span<const Block> new_blocks, Index type_size, Sources sources = Sources::nearest);
 /// realn_ / redis_ of an array: Update of its old and new local blocks (element size of the old
 /// array). Arrays on different processor systems are compared in the root system's numbering
 /// (the result then has the root's size). predictor: Sources::every unless the old array is
 /// replicated along some grid dimension (then nearest, which is what the original's special
 /// cases for replicated arrays compute).
-TransferMatrix update_matrix(const DistributedArray& old_array, const DistributedArray& new_array,
-                             Fidelity fidelity);
+TransferMatrix update_matrix(const DistributedArray& old_array, const DistributedArray& new_array, Fidelity fidelity);
 
 /// Blocks of `system`'s processors re-indexed by root processor (empty blocks elsewhere).
 std::vector<Block> lift_blocks(const ProcessorSystem& system, std::span<const Block> blocks);
@@ -99,8 +96,7 @@ TransferMatrix shadow_matrix(const ProcessorSystem& system, std::span<const Bloc
                              const ShadowWidths& widths, Index type_size, Fidelity fidelity);
 /// The same for an aligned array: its blocks, split dimensions and element size; −1 widths (or
 /// empty width lists) take the declared widths.
-TransferMatrix shadow_matrix(const DistributedArray& array, const ShadowWidths& widths,
-                             Fidelity fidelity);
+TransferMatrix shadow_matrix(const DistributedArray& array, const ShadowWidths& widths, Fidelity fidelity);
 
 /// One side of arrcpy_ / aarrcp_: {From|To}{Init,Last,Step}Array.
 struct CopySide {
@@ -125,24 +121,19 @@ Block copy_read_block(const Block& written, const CopySide& to, const CopySide& 
 /// own, from the nearest owner (CopyUpdate). predictor: every processor receives the region's
 /// first index from every other owner (what ArrayCopy(From, …, CopyRegim) passes to
 /// CopyUpdateDistr). A fully replicated source costs nothing.
-TransferMatrix copy_to_replicated_matrix(const DistributedArray& from, const CopySide& from_side,
-                                         Fidelity fidelity);
+TransferMatrix copy_to_replicated_matrix(const DistributedArray& from, const CopySide& from_side, Fidelity fidelity);
 /// CopyUpdateDistr: processor q needs `read_regions[q]` of the source (blocks per processor).
-TransferMatrix copy_distributed_matrix(const ProcessorSystem& system,
-                                       std::span<const Block> from_blocks,
-                                       std::span<const Block> read_regions, Index type_size,
-                                       Sources sources);
+TransferMatrix copy_distributed_matrix(const ProcessorSystem& system, std::span<const Block> from_blocks,
+                                       std::span<const Block> read_regions, Index type_size, Sources sources);
 /// arrcpy_ between distributed arrays: the processors owning part of the To region read the
 /// matching part of the From region (copy_read_block). augur: from the nearest owner;
 /// predictor: from every other owner. A fully replicated source costs nothing.
 TransferMatrix copy_distributed_matrix(const DistributedArray& from, const CopySide& from_side,
-                                       const DistributedArray& to, const CopySide& to_side,
-                                       Fidelity fidelity);
+                                       const DistributedArray& to, const CopySide& to_side, Fidelity fidelity);
 
 /// crtrbl_: the part of the remote array a processor's loop block reads. params has one entry
 /// per array axis: −1 = the whole axis, 0 or coeff 0 = index constant, else loop axis
 /// (1-based) mapped by coeff·I + constant (clipped to the array).
-Block remote_buffer_region(std::span<const Index> array_sizes, const AlignParams& params,
-                           const Block& loop_block);
+Block remote_buffer_region(std::span<const Index> array_sizes, const AlignParams& params, const Block& loop_block);
 
 }  // namespace augur::models::dvm

@@ -36,9 +36,7 @@ namespace {
 using Bytes = std::uint64_t;
 
 /// Bytes received from each peer: recv_bytes, or send_bytes when the trace gave no receive size.
-Bytes per_source(const CollectiveCall& call) {
-  return call.recv_bytes != 0 ? call.recv_bytes : call.send_bytes;
-}
+Bytes per_source(const CollectiveCall& call) { return call.recv_bytes != 0 ? call.recv_bytes : call.send_bytes; }
 
 Bytes at_or(std::span<const Bytes> values, int index, Bytes fallback) {
   const auto i = static_cast<std::size_t>(index);
@@ -75,8 +73,7 @@ Bytes times(int blocks, Bytes block) { return static_cast<Bytes>(blocks) * block
 /// receiving per_source(call) when no counts were given).
 std::vector<Bytes> rank_counts(const CollectiveCall& call, int p) {
   std::vector<Bytes> counts(static_cast<std::size_t>(p));
-  for (int i = 0; i < p; ++i)
-    counts[static_cast<std::size_t>(i)] = at_or(call.recv_counts, i, per_source(call));
+  for (int i = 0; i < p; ++i) counts[static_cast<std::size_t>(i)] = at_or(call.recv_counts, i, per_source(call));
   return counts;
 }
 
@@ -168,8 +165,7 @@ void bcast_scatter_allgather(const CollectiveCall& call, int p, OpWriter& w) {
   int j = rank;
   int j_next = left;
   for (int i = 1; i < p; ++i) {
-    w.sendrecv(right, chunk_bytes(relative(j, root, p)), left,
-               chunk_bytes(relative(j_next, root, p)));
+    w.sendrecv(right, chunk_bytes(relative(j, root, p)), left, chunk_bytes(relative(j_next, root, p)));
     j = j_next;
     j_next = wrap(j_next - 1, p);
   }
@@ -272,9 +268,7 @@ void allreduce_ring(const CollectiveCall& call, int p, OpWriter& w) {
   const int rank = w.rank();
   const Bytes n = call.send_bytes;
   const auto parts = static_cast<Bytes>(p);
-  const auto chunk = [&](int index) {
-    return n / parts + (static_cast<Bytes>(index) < n % parts ? 1 : 0);
-  };
+  const auto chunk = [&](int index) { return n / parts + (static_cast<Bytes>(index) < n % parts ? 1 : 0); };
   const int right = wrap(rank + 1, p);
   const int left = wrap(rank - 1, p);
   for (int step = 0; step < p - 1; ++step)
@@ -385,9 +379,12 @@ AlltoallChoice ompi_alltoall_choice(Bytes block_bytes, int p) {
     }
   }
   switch (algorithm) {
-    case 2: return AlltoallChoice::pairwise;
-    case 3: return AlltoallChoice::bruck;
-    default: return AlltoallChoice::basic_linear;
+    case 2:
+      return AlltoallChoice::pairwise;
+    case 3:
+      return AlltoallChoice::bruck;
+    default:
+      return AlltoallChoice::basic_linear;
   }
 }
 
@@ -395,9 +392,15 @@ AlltoallChoice ompi_alltoall_choice(Bytes block_bytes, int p) {
 // table on the bytes sent to each peer (ompi_alltoall_choice).
 void alltoall_default(const CollectiveCall& call, int p, OpWriter& w) {
   switch (ompi_alltoall_choice(call.send_bytes, p)) {
-    case AlltoallChoice::basic_linear: alltoall_basic_linear(call, p, w); return;
-    case AlltoallChoice::pairwise: alltoall_pairwise(call, p, w); return;
-    case AlltoallChoice::bruck: alltoall_bruck(call, p, w); return;
+    case AlltoallChoice::basic_linear:
+      alltoall_basic_linear(call, p, w);
+      return;
+    case AlltoallChoice::pairwise:
+      alltoall_pairwise(call, p, w);
+      return;
+    case AlltoallChoice::bruck:
+      alltoall_bruck(call, p, w);
+      return;
   }
 }
 
@@ -460,8 +463,7 @@ void alltoallv_pairwise(const CollectiveCall& call, int p, OpWriter& w) {
   for (int i = 1; i < p; ++i) {
     const int to = wrap(rank + i, p);
     const int from = wrap(rank - i, p);
-    w.sendrecv(to, at_or(call.send_counts, to, call.send_bytes), from,
-               at_or(call.recv_counts, from, per_source(call)));
+    w.sendrecv(to, at_or(call.send_counts, to, call.send_bytes), from, at_or(call.recv_counts, from, per_source(call)));
   }
 }
 
@@ -587,8 +589,7 @@ void scatterv_default(const CollectiveCall& call, int p, OpWriter& w) {
   const int root = call.root;
   const int rank = w.rank();
   if (rank != root) {
-    w.irecv(root, call.recv_bytes != 0 ? call.recv_bytes
-                                       : at_or(call.send_counts, rank, call.send_bytes));
+    w.irecv(root, call.recv_bytes != 0 ? call.recv_bytes : at_or(call.send_counts, rank, call.send_bytes));
   } else {
     for (int dst = 0; dst < p; ++dst)
       if (dst != root) w.isend(dst, at_or(call.send_counts, dst, call.send_bytes));
@@ -601,8 +602,7 @@ void scatterv_flat(const CollectiveCall& call, int p, OpWriter& w) {
   const int root = call.root;
   const int rank = w.rank();
   if (rank != root) {
-    w.recv(root,
-           call.recv_bytes != 0 ? call.recv_bytes : at_or(call.send_counts, rank, call.send_bytes));
+    w.recv(root, call.recv_bytes != 0 ? call.recv_bytes : at_or(call.send_counts, rank, call.send_bytes));
     return;
   }
   for (int dst = 0; dst < p; ++dst)
@@ -630,8 +630,7 @@ void allgather_default(const CollectiveCall& call, int p, OpWriter& w) {
 void allgather_ring(const CollectiveCall& call, int p, OpWriter& w) {
   const int rank = w.rank();
   for (int step = 0; step < p - 1; ++step)
-    w.sendrecv(wrap(rank + 1, p), step == 0 ? call.send_bytes : per_source(call), wrap(rank - 1, p),
-               per_source(call));
+    w.sendrecv(wrap(rank + 1, p), step == 0 ? call.send_bytes : per_source(call), wrap(rank - 1, p), per_source(call));
 }
 
 // Recursive doubling, MPICH's allgather for power-of-two sizes (Thakur, Rabenseifner & Gropp
@@ -651,9 +650,7 @@ void allgather_recursive_doubling(const CollectiveCall& call, int p, OpWriter& w
   }
   if (rank < rem) w.recv(rank + pof2, block);
   // Blocks held by the ranks [base, base + size): one each, two for those that folded a partner.
-  const auto group_blocks = [&](int base, int size) {
-    return size + std::clamp(rem - base, 0, size);
-  };
+  const auto group_blocks = [&](int base, int size) { return size + std::clamp(rem - base, 0, size); };
   for (int mask = 1; mask < pof2; mask <<= 1) {
     const int peer = rank ^ mask;
     w.sendrecv(peer, times(group_blocks(rank & ~(mask - 1), mask), block), peer,
@@ -682,8 +679,7 @@ void allgatherv_ring(const CollectiveCall& call, int p, OpWriter& w) {
     return owner == rank ? call.send_bytes : at_or(call.recv_counts, owner, per_source(call));
   };
   for (int step = 0; step < p - 1; ++step)
-    w.sendrecv(wrap(rank + 1, p), block(wrap(rank - step, p)), wrap(rank - 1, p),
-               block(wrap(rank - step - 1, p)));
+    w.sendrecv(wrap(rank + 1, p), block(wrap(rank - step, p)), wrap(rank - 1, p), block(wrap(rank - step - 1, p)));
 }
 
 // ---- reduce_scatter ---------------------------------------------------------------------------
@@ -695,8 +691,7 @@ void allgatherv_ring(const CollectiveCall& call, int p, OpWriter& w) {
 // doubling.
 void reduce_scatter_default(const CollectiveCall& call, int p, OpWriter& w) {
   const auto counts = rank_counts(call, p);
-  const bool regular =
-      std::all_of(counts.begin(), counts.end(), [&](Bytes c) { return c == counts[0]; });
+  const bool regular = std::all_of(counts.begin(), counts.end(), [&](Bytes c) { return c == counts[0]; });
   if (regular) {
     reduce_scatter_reduce_then_scatter(call, p, w);
   } else if (sum_range(counts, 0, p) > 524288) {
@@ -727,8 +722,7 @@ void reduce_scatter_pairwise(const CollectiveCall& call, int p, OpWriter& w) {
   if (sum_range(counts, 0, p) == 0) return;  // MPICH returns MPI_ERR_COUNT without communicating
   for (int i = 1; i < p; ++i) {
     const int dst = wrap(rank + i, p);
-    w.sendrecv(dst, counts[static_cast<std::size_t>(dst)], wrap(rank - i, p),
-               counts[static_cast<std::size_t>(rank)]);
+    w.sendrecv(dst, counts[static_cast<std::size_t>(dst)], wrap(rank - i, p), counts[static_cast<std::size_t>(rank)]);
   }
 }
 

@@ -96,21 +96,35 @@ constexpr std::array<Algorithm, 3> scan_algorithms{{
 
 std::span<const Algorithm> algorithms_of(CollectiveKind kind) {
   switch (kind) {
-    case CollectiveKind::barrier: return barrier_algorithms;
-    case CollectiveKind::bcast: return bcast_algorithms;
-    case CollectiveKind::reduce: return reduce_algorithms;
-    case CollectiveKind::allreduce: return allreduce_algorithms;
-    case CollectiveKind::gather: return gather_algorithms;
-    case CollectiveKind::gatherv: return gatherv_algorithms;
-    case CollectiveKind::scatter: return scatter_algorithms;
-    case CollectiveKind::scatterv: return scatterv_algorithms;
-    case CollectiveKind::allgather: return allgather_algorithms;
-    case CollectiveKind::allgatherv: return allgatherv_algorithms;
-    case CollectiveKind::alltoall: return alltoall_algorithms;
-    case CollectiveKind::alltoallv: return alltoallv_algorithms;
-    case CollectiveKind::reduce_scatter: return reduce_scatter_algorithms;
+    case CollectiveKind::barrier:
+      return barrier_algorithms;
+    case CollectiveKind::bcast:
+      return bcast_algorithms;
+    case CollectiveKind::reduce:
+      return reduce_algorithms;
+    case CollectiveKind::allreduce:
+      return allreduce_algorithms;
+    case CollectiveKind::gather:
+      return gather_algorithms;
+    case CollectiveKind::gatherv:
+      return gatherv_algorithms;
+    case CollectiveKind::scatter:
+      return scatter_algorithms;
+    case CollectiveKind::scatterv:
+      return scatterv_algorithms;
+    case CollectiveKind::allgather:
+      return allgather_algorithms;
+    case CollectiveKind::allgatherv:
+      return allgatherv_algorithms;
+    case CollectiveKind::alltoall:
+      return alltoall_algorithms;
+    case CollectiveKind::alltoallv:
+      return alltoallv_algorithms;
+    case CollectiveKind::reduce_scatter:
+      return reduce_scatter_algorithms;
     case CollectiveKind::scan:
-    case CollectiveKind::exscan: return scan_algorithms;
+    case CollectiveKind::exscan:
+      return scan_algorithms;
   }
   return {};
 }
@@ -124,8 +138,10 @@ bool computes_after(CollectiveKind kind) {
     case CollectiveKind::allreduce:
     case CollectiveKind::reduce_scatter:
     case CollectiveKind::scan:
-    case CollectiveKind::exscan: return true;
-    default: return false;
+    case CollectiveKind::exscan:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -136,8 +152,10 @@ bool rooted(CollectiveKind kind) {
     case CollectiveKind::gather:
     case CollectiveKind::gatherv:
     case CollectiveKind::scatter:
-    case CollectiveKind::scatterv: return true;
-    default: return false;
+    case CollectiveKind::scatterv:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -156,21 +174,16 @@ const Algorithm& find_algorithm(CollectiveKind kind, std::string_view name) {
 
 }  // namespace
 
-std::int32_t collective_tag(engine::CollectiveKind kind) {
-  return -10 - static_cast<std::int32_t>(kind);
-}
+std::int32_t collective_tag(engine::CollectiveKind kind) { return -10 - static_cast<std::int32_t>(kind); }
 
-void expand_collective(const CollectiveCall& call, int rank, int processors,
-                       std::string_view algorithm, std::vector<Op>& out) {
+void expand_collective(const CollectiveCall& call, int rank, int processors, std::string_view algorithm,
+                       std::vector<Op>& out) {
   const Algorithm& chosen = find_algorithm(call.kind, algorithm);
-  if (processors < 1)
-    throw std::invalid_argument("collective on " + std::to_string(processors) + " processors");
+  if (processors < 1) throw std::invalid_argument("collective on " + std::to_string(processors) + " processors");
   if (rank < 0 || rank >= processors)
-    throw std::invalid_argument("rank " + std::to_string(rank) + " outside 0.." +
-                                std::to_string(processors - 1));
+    throw std::invalid_argument("rank " + std::to_string(rank) + " outside 0.." + std::to_string(processors - 1));
   if (rooted(call.kind) && (call.root < 0 || call.root >= processors))
-    throw std::invalid_argument("root " + std::to_string(call.root) + " outside 0.." +
-                                std::to_string(processors - 1));
+    throw std::invalid_argument("root " + std::to_string(call.root) + " outside 0.." + std::to_string(processors - 1));
   coll::OpWriter writer(out, rank, collective_tag(call.kind));
   if (processors > 1) chosen.run(call, processors, writer);
   if (computes_after(call.kind)) writer.compute(call.comp_flops);

@@ -18,19 +18,19 @@ namespace augur::models::mp {
 struct CollectiveCall {
   engine::CollectiveKind kind = engine::CollectiveKind::barrier;
   int root = 0;
-  std::uint64_t send_bytes = 0;   ///< per destination for alltoall; the contribution otherwise
-  std::uint64_t recv_bytes = 0;   ///< per source for alltoall/gather/allgather; 0 if not given
+  std::uint64_t send_bytes = 0;                ///< per destination for alltoall; the contribution otherwise
+  std::uint64_t recv_bytes = 0;                ///< per source for alltoall/gather/allgather; 0 if not given
   std::span<const std::uint64_t> send_counts;  ///< alltoallv/scatterv: bytes per rank
   std::span<const std::uint64_t> recv_counts;  ///< alltoallv/gatherv/allgatherv/reduce_scatter
-  double comp_flops = 0;          ///< reduction work (reduce, allreduce, scan, reduce_scatter)
+  double comp_flops = 0;                       ///< reduction work (reduce, allreduce, scan, reduce_scatter)
 };
 
 /// Appends to `out` the ops rank `rank` of `processors` executes for `call` with `algorithm`
 /// ("default" = SimGrid 3.32's default selector). Ops use negative tags, one per collective kind,
 /// so they never match user messages. Ends with a waitall when isend/irecv ops were used.
 /// Throws std::invalid_argument for an unknown algorithm name (the message lists valid ones).
-void expand_collective(const CollectiveCall& call, int rank, int processors,
-                       std::string_view algorithm, std::vector<Op>& out);
+void expand_collective(const CollectiveCall& call, int rank, int processors, std::string_view algorithm,
+                       std::vector<Op>& out);
 
 /// The algorithm names accepted for `kind` ("default" first).
 std::vector<std::string> collective_algorithms(engine::CollectiveKind kind);

@@ -7,13 +7,13 @@ namespace augur::models::mp {
 
 /// Kinds of executable operation.
 enum class OpKind : std::uint8_t {
-  compute,   ///< amount = flops
-  sleep,     ///< amount = seconds
-  send,      ///< blocking send: peer = dst, tag, bytes (eager or rendezvous by size)
-  recv,      ///< blocking receive: peer = src, tag, bytes
-  isend,     ///< non-blocking send whose request joins the op group's pending set
-  irecv,     ///< non-blocking receive whose request joins the op group's pending set
-  waitall,   ///< wait for every request started by isend/irecv ops of this op group so far
+  compute,      ///< amount = flops
+  sleep,        ///< amount = seconds
+  send,         ///< blocking send: peer = dst, tag, bytes (eager or rendezvous by size)
+  recv,         ///< blocking receive: peer = src, tag, bytes
+  isend,        ///< non-blocking send whose request joins the op group's pending set
+  irecv,        ///< non-blocking receive whose request joins the op group's pending set
+  waitall,      ///< wait for every request started by isend/irecv ops of this op group so far
   trace_isend,  ///< a trace's isend: its request joins the rank's trace-visible pending list
   trace_irecv,  ///< a trace's irecv: its request joins the rank's trace-visible pending list
 };
@@ -23,8 +23,8 @@ struct Op {
   OpKind kind = OpKind::compute;
   std::int32_t peer = -1;
   std::int32_t tag = 0;
-  std::uint64_t bytes = 0;   ///< message size (send/recv kinds)
-  double amount = 0;         ///< flops (compute) or seconds (sleep)
+  std::uint64_t bytes = 0;  ///< message size (send/recv kinds)
+  double amount = 0;        ///< flops (compute) or seconds (sleep)
 };
 static_assert(sizeof(Op) <= 32, "ops are copied per step: keep them small");
 

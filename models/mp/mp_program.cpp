@@ -32,27 +32,46 @@ std::string tag_name(std::int32_t tag) {
 std::optional<engine::CollectiveKind> collective_of(MpOpKind kind) {
   using engine::CollectiveKind;
   switch (kind) {
-    case MpOpKind::barrier: return CollectiveKind::barrier;
-    case MpOpKind::bcast: return CollectiveKind::bcast;
-    case MpOpKind::reduce: return CollectiveKind::reduce;
-    case MpOpKind::allreduce: return CollectiveKind::allreduce;
-    case MpOpKind::alltoall: return CollectiveKind::alltoall;
-    case MpOpKind::alltoallv: return CollectiveKind::alltoallv;
-    case MpOpKind::gather: return CollectiveKind::gather;
-    case MpOpKind::gatherv: return CollectiveKind::gatherv;
-    case MpOpKind::scatter: return CollectiveKind::scatter;
-    case MpOpKind::scatterv: return CollectiveKind::scatterv;
-    case MpOpKind::allgather: return CollectiveKind::allgather;
-    case MpOpKind::allgatherv: return CollectiveKind::allgatherv;
-    case MpOpKind::reduce_scatter: return CollectiveKind::reduce_scatter;
-    case MpOpKind::scan: return CollectiveKind::scan;
-    case MpOpKind::exscan: return CollectiveKind::exscan;
-    default: return std::nullopt;
+    case MpOpKind::barrier:
+      return CollectiveKind::barrier;
+    case MpOpKind::bcast:
+      return CollectiveKind::bcast;
+    case MpOpKind::reduce:
+      return CollectiveKind::reduce;
+    case MpOpKind::allreduce:
+      return CollectiveKind::allreduce;
+    case MpOpKind::alltoall:
+      return CollectiveKind::alltoall;
+    case MpOpKind::alltoallv:
+      return CollectiveKind::alltoallv;
+    case MpOpKind::gather:
+      return CollectiveKind::gather;
+    case MpOpKind::gatherv:
+      return CollectiveKind::gatherv;
+    case MpOpKind::scatter:
+      return CollectiveKind::scatter;
+    case MpOpKind::scatterv:
+      return CollectiveKind::scatterv;
+    case MpOpKind::allgather:
+      return CollectiveKind::allgather;
+    case MpOpKind::allgatherv:
+      return CollectiveKind::allgatherv;
+    case MpOpKind::reduce_scatter:
+      return CollectiveKind::reduce_scatter;
+    case MpOpKind::scan:
+      return CollectiveKind::scan;
+    case MpOpKind::exscan:
+      return CollectiveKind::exscan;
+    default:
+      return std::nullopt;
   }
 }
 
 MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machine, MpOptions options)
-    : trace_(trace), machine_(machine), options_(std::move(options)), processors_(trace.rank_count()),
+    : trace_(trace),
+      machine_(machine),
+      options_(std::move(options)),
+      processors_(trace.rank_count()),
       ranks_(static_cast<std::size_t>(trace.rank_count())) {
   // Each kind's algorithm and whether it is priced analytically, resolved once: the options do
   // not change during the run, and resolving per collective call allocated.
@@ -355,7 +374,8 @@ StepResult MpProgram::analytic_collective(LpId lp, const traces::MpRecord& rec, 
   c.max_enter = std::max(c.max_enter, clock);
   r.coll_enter = clock;
   // SimGrid's replay executes the reduction's flops after the operation: so do we.
-  const bool reduces = r.coll_kind == engine::CollectiveKind::reduce || r.coll_kind == engine::CollectiveKind::allreduce ||
+  const bool reduces = r.coll_kind == engine::CollectiveKind::reduce ||
+                       r.coll_kind == engine::CollectiveKind::allreduce ||
                        r.coll_kind == engine::CollectiveKind::scan || r.coll_kind == engine::CollectiveKind::exscan ||
                        r.coll_kind == engine::CollectiveKind::reduce_scatter;
   if (reduces && rec.amount > 0) {
@@ -435,10 +455,16 @@ std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, 
   um.next = none;
   um.pnext = none;
   um.prev = d.unexpected_tail;
-  if (d.unexpected_tail == none) d.unexpected_head = mid; else messages_[d.unexpected_tail].next = mid;
+  if (d.unexpected_tail == none)
+    d.unexpected_head = mid;
+  else
+    messages_[d.unexpected_tail].next = mid;
   d.unexpected_tail = mid;
   Fifo& pf = unexpected_by_pair_[pair_key(dst, um.src)];
-  if (pf.tail == none) pf.head = mid; else messages_[pf.tail].pnext = mid;
+  if (pf.tail == none)
+    pf.head = mid;
+  else
+    messages_[pf.tail].pnext = mid;
   pf.tail = mid;
   return id;
 }
@@ -453,21 +479,33 @@ MpProgram::Found MpProgram::first_accepting(const Fifo& f, std::int32_t tag) con
 
 void MpProgram::push_request(Fifo& f, std::uint32_t id) {
   requests_[id].next = none;
-  if (f.tail == none) f.head = id; else requests_[f.tail].next = id;
+  if (f.tail == none)
+    f.head = id;
+  else
+    requests_[f.tail].next = id;
   f.tail = id;
 }
 
 void MpProgram::remove_request(Fifo& f, const Found& found) {
   const std::uint32_t nxt = requests_[found.id].next;
-  if (found.prev == none) f.head = nxt; else requests_[found.prev].next = nxt;
+  if (found.prev == none)
+    f.head = nxt;
+  else
+    requests_[found.prev].next = nxt;
   if (f.tail == found.id) f.tail = found.prev;
   requests_[found.id].next = none;
 }
 
 void MpProgram::unlink_unexpected(Rank& r, std::uint32_t mid) {
   Message& m = messages_[mid];
-  if (m.prev == none) r.unexpected_head = m.next; else messages_[m.prev].next = m.next;
-  if (m.next == none) r.unexpected_tail = m.prev; else messages_[m.next].prev = m.prev;
+  if (m.prev == none)
+    r.unexpected_head = m.next;
+  else
+    messages_[m.prev].next = m.next;
+  if (m.next == none)
+    r.unexpected_tail = m.prev;
+  else
+    messages_[m.next].prev = m.prev;
   m.next = none;
   m.prev = none;
 }
@@ -478,7 +516,10 @@ void MpProgram::unlink_pair_message(std::uint64_t key, std::uint32_t mid) {
   std::uint32_t prev = none;
   for (std::uint32_t cur = f->head; cur != none; prev = cur, cur = messages_[cur].pnext) {
     if (cur != mid) continue;
-    if (prev == none) f->head = messages_[cur].pnext; else messages_[prev].pnext = messages_[cur].pnext;
+    if (prev == none)
+      f->head = messages_[cur].pnext;
+    else
+      messages_[prev].pnext = messages_[cur].pnext;
     if (f->tail == cur) f->tail = prev;
     messages_[cur].pnext = none;
     if (f->head == none) unexpected_by_pair_.erase(key);  // pairs in flight only
@@ -620,9 +661,12 @@ bool MpProgram::wait_satisfied(const Rank& r, SimTime& done, SimTime& started, s
       if (last_req != nullptr) *last_req = r.wait_req;
       return true;
     }
-    case WaitMode::group: return over(r.group);
-    case WaitMode::pending: return over(r.pending);
-    default: return false;
+    case WaitMode::group:
+      return over(r.group);
+    case WaitMode::pending:
+      return over(r.pending);
+    default:
+      return false;
   }
 }
 
@@ -677,10 +721,17 @@ StepResult MpProgram::block(LpId lp, WaitMode mode, EventKind kind, std::int32_t
     }
   };
   switch (mode) {
-    case WaitMode::request: mark(r.wait_req); break;
-    case WaitMode::group: for (std::uint32_t id : r.group) mark(id); break;
-    case WaitMode::pending: for (std::uint32_t id : r.pending) mark(id); break;
-    default: break;
+    case WaitMode::request:
+      mark(r.wait_req);
+      break;
+    case WaitMode::group:
+      for (std::uint32_t id : r.group) mark(id);
+      break;
+    case WaitMode::pending:
+      for (std::uint32_t id : r.pending) mark(id);
+      break;
+    default:
+      break;
   }
   if (r.unknown_left == 0) return complete_now(lp, s);
   return StepResult::blocked;
@@ -748,7 +799,8 @@ StepResult MpProgram::resume(LpId lp, engine::Scheduler& s) {
     clock = std::max(clock, c.end);
     r.wait = WaitMode::none;
     emit(s, lp, EventKind::collective, before, clock, c.max_enter - before, r.coll_root,
-         static_cast<std::int32_t>(r.coll_kind), r.coll_bytes, static_cast<std::uint8_t>(static_cast<int>(r.coll_kind) + 1));
+         static_cast<std::int32_t>(r.coll_kind), r.coll_bytes,
+         static_cast<std::uint8_t>(static_cast<int>(r.coll_kind) + 1));
     if (++c.left == static_cast<std::uint32_t>(processors_)) collectives_.erase(it);
     return StepResult::advanced;
   }
@@ -899,8 +951,8 @@ std::string MpProgram::describe(LpId lp) const {
     out += fmt::format("  {}: {}\n", name, ids.size());
     for (std::size_t i = 0; i < ids.size() && i < 8; ++i) {
       const Request& q = requests_[ids[i]];
-      out += fmt::format("    {} {} {} {} bytes posted at {:.9f}{}\n", q.is_send ? "send to" : "recv from", peer_name(q.peer),
-                         tag_name(q.tag), q.bytes, q.post,
+      out += fmt::format("    {} {} {} {} bytes posted at {:.9f}{}\n", q.is_send ? "send to" : "recv from",
+                         peer_name(q.peer), tag_name(q.tag), q.bytes, q.post,
                          q.known ? fmt::format(", completes at {:.9f}", q.complete) : std::string(", not matched"));
     }
   };
@@ -911,10 +963,11 @@ std::string MpProgram::describe(LpId lp) const {
 
 void MpProgram::check_end_state() {
   if (wrong_order_capped_ > 0) {
-    warn(fmt::format("wait states: {} late-sender wait(s) found more than {} messages and requests queued at the "
-                     "receiver; only the first {} were checked for messages in the wrong order (that figure is a "
-                     "lower bound)",
-                     wrong_order_capped_, wrong_order_scan_limit, wrong_order_scan_limit));
+    warn(
+        fmt::format("wait states: {} late-sender wait(s) found more than {} messages and requests queued at the "
+                    "receiver; only the first {} were checked for messages in the wrong order (that figure is a "
+                    "lower bound)",
+                    wrong_order_capped_, wrong_order_scan_limit, wrong_order_scan_limit));
   }
   for (LpId lp = 0; lp < ranks_.size(); ++lp) {
     const Rank& r = ranks_[lp];

@@ -95,7 +95,7 @@ class MpProgram final : public engine::Program {
     std::uint32_t next = none;  ///< link in a posted-receive queue / free list
     bool is_send = false;
     bool known = false;
-    bool in_wait = false;       ///< its owner is blocked on it (counted in Rank::unknown_left)
+    bool in_wait = false;  ///< its owner is blocked on it (counted in Rank::unknown_left)
   };
 
   struct Message {
@@ -139,12 +139,12 @@ class MpProgram final : public engine::Program {
     std::vector<std::uint32_t> pending;  ///< trace-visible non-blocking requests, post order
     std::uint32_t op_pos = 0;
     std::uint32_t unexpected_head = none, unexpected_tail = none;
-    Fifo any_posted;                     ///< any-source receives, post order
-    std::uint32_t posted_count = 0;      ///< posted receives, named-source ones included
-    std::uint32_t wait_req = none;       ///< WaitMode::request
-    std::uint64_t line = 0;              ///< trace line of the current record
-    std::uint64_t coll_seq = 0;          ///< collectives entered so far
-    SimTime wait_since = 0;              ///< clock when the blocking operation began
+    Fifo any_posted;                 ///< any-source receives, post order
+    std::uint32_t posted_count = 0;  ///< posted receives, named-source ones included
+    std::uint32_t wait_req = none;   ///< WaitMode::request
+    std::uint64_t line = 0;          ///< trace line of the current record
+    std::uint64_t coll_seq = 0;      ///< collectives entered so far
+    SimTime wait_since = 0;          ///< clock when the blocking operation began
     SimTime coll_enter = 0;
     engine::EventKind wait_event = engine::EventKind::wait;
     std::int32_t wait_peer = -1;
@@ -152,12 +152,12 @@ class MpProgram final : public engine::Program {
     std::uint64_t wait_bytes = 0;
     std::uint8_t wait_detail = 0;
     WaitMode wait = WaitMode::none;
-    std::uint32_t unknown_left = 0;      ///< requests of the current wait not yet complete
+    std::uint32_t unknown_left = 0;  ///< requests of the current wait not yet complete
     bool in_collective = false;
     engine::CollectiveKind coll_kind = engine::CollectiveKind::barrier;
     std::int32_t coll_root = 0;
     std::uint64_t coll_bytes = 0;
-    std::int32_t region = -1;            ///< index in regions_ of the current `location` region
+    std::int32_t region = -1;  ///< index in regions_ of the current `location` region
     bool finished = false;
   };
 
@@ -167,10 +167,9 @@ class MpProgram final : public engine::Program {
   engine::StepResult finish_collective(LpId lp, engine::Scheduler& s);
   engine::StepResult analytic_collective(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
 
-  std::uint32_t post_send(LpId lp, std::int32_t dst, std::int32_t tag, std::uint64_t bytes,
-                          engine::Scheduler& s, SimTime& sender_free);
-  std::uint32_t post_recv(LpId lp, std::int32_t src, std::int32_t tag, std::uint64_t bytes,
-                          engine::Scheduler& s);
+  std::uint32_t post_send(LpId lp, std::int32_t dst, std::int32_t tag, std::uint64_t bytes, engine::Scheduler& s,
+                          SimTime& sender_free);
+  std::uint32_t post_recv(LpId lp, std::int32_t src, std::int32_t tag, std::uint64_t bytes, engine::Scheduler& s);
   void deliver(std::uint32_t msg, std::uint32_t recv, engine::Scheduler& s);
   void on_known(std::uint32_t req, engine::Scheduler& s);
   bool wait_satisfied(const Rank& r, SimTime& done, SimTime& started, std::uint32_t* last_req = nullptr) const;

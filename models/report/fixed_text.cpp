@@ -73,15 +73,14 @@ std::size_t fixed_exact(double value, int precision, char* out) {
   const auto bits = std::bit_cast<std::uint64_t>(value);
   const auto biased = static_cast<int>((bits >> 52) & 0x7ff);
   std::uint64_t mantissa = bits & ((std::uint64_t{1} << 52) - 1);
-  int shift = 1074;  // subnormal: value = mantissa x 2^-1074
+  int shift = 1074;               // subnormal: value = mantissa x 2^-1074
   if (biased == 0x7ff) return 0;  // inf, nan
   if (biased != 0) {
     mantissa |= std::uint64_t{1} << 52;
     shift = 1075 - biased;
   }
   if (shift <= 0) return 0;  // 2^52 and above
-  const uint128 scaled =
-      static_cast<uint128>(mantissa) * powers_of_ten[static_cast<std::size_t>(precision)];
+  const uint128 scaled = static_cast<uint128>(mantissa) * powers_of_ten[static_cast<std::size_t>(precision)];
   uint128 quotient = 0;
   if (shift < 128) {
     quotient = scaled >> shift;
@@ -104,8 +103,8 @@ constexpr std::array<double, 10> double_powers_of_ten{1e0, 1e1, 1e2, 1e3, 1e4, 1
 std::size_t fixed_fast(double value, int precision, char* out) {
   if (precision < 0 || precision >= static_cast<int>(double_powers_of_ten.size())) return 0;
   const double scaled = std::fabs(value) * double_powers_of_ten[static_cast<std::size_t>(precision)];
-  if (!(scaled < 0x1p50)) return 0;  // large, infinite or NaN
-  std::uint64_t quotient = static_cast<std::uint64_t>(scaled);  // the floor: scaled >= 0
+  if (!(scaled < 0x1p50)) return 0;                                // large, infinite or NaN
+  std::uint64_t quotient = static_cast<std::uint64_t>(scaled);     // the floor: scaled >= 0
   const double fraction = scaled - static_cast<double>(quotient);  // exact below 2^52
   const double margin = scaled * 0x1p-50;
   if (fraction > 0.5 + margin) {

@@ -22,12 +22,13 @@ using analysis::Interval;
 using analysis::IntervalTotals;
 using analysis::OpKind;
 
-constexpr std::size_t max_bar_rows = 512;      // processors drawn in the bar chart
-constexpr std::size_t max_table_rows = 256;    // processors listed in per-rank tables
-constexpr std::size_t max_intervals = 64;      // intervals given a characteristics block
+constexpr std::size_t max_bar_rows = 512;    // processors drawn in the bar chart
+constexpr std::size_t max_table_rows = 256;  // processors listed in per-rank tables
+constexpr std::size_t max_intervals = 64;    // intervals given a characteristics block
 constexpr std::size_t max_causes = 20;
 
-const char* const css = R"(body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0 auto;max-width:1100px;padding:0 16px 48px;color:#1b1b1b;background:#fff;line-height:1.4}
+const char* const css =
+    R"(body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0 auto;max-width:1100px;padding:0 16px 48px;color:#1b1b1b;background:#fff;line-height:1.4}
 h1{font-size:1.6em;margin:16px 0 4px}h2{font-size:1.3em;margin-top:32px;border-bottom:2px solid #0072b2;padding-bottom:2px}
 h3{font-size:1.1em;margin:20px 0 6px}h4{font-size:1em;margin:14px 0 4px;font-family:ui-monospace,Menlo,Consolas,monospace}
 table{border-collapse:collapse;margin:6px 0 10px;font-size:.9em}th,td{border:1px solid #ccc;padding:2px 8px}
@@ -95,8 +96,9 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
   if (grids) out += "<th>grid</th>";
   out += "<th>machine</th>";
   for (const auto& k : keys) out += fmt::format("<th>{}</th>", esc(k));
-  out += "<th>outcome</th><th>predicted time (s)</th><th>efficiency</th><th>compute (s)</th><th>transfer (s)</th>"
-         "<th>wait (s)</th><th>idle (s)</th>";
+  out +=
+      "<th>outcome</th><th>predicted time (s)</th><th>efficiency</th><th>compute (s)</th><th>transfer (s)</th>"
+      "<th>wait (s)</th><th>idle (s)</th>";
   if (grids) out += "<th>insufficient parallelism (s)</th>";
   out += "</tr>\n";
   for (const auto& r : rows) {
@@ -118,12 +120,14 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
     if (grids) out += fmt::format("<td class=\"n\">{}</td>", sec(r.insufficient_s));
     out += "</tr>\n";
   }
-  out += "</table>\n<p class=\"muted\">Times are totals over processors except the predicted time; efficiency = "
-         "compute / (processors &times; predicted time).";
+  out +=
+      "</table>\n<p class=\"muted\">Times are totals over processors except the predicted time; efficiency = "
+      "compute / (processors &times; predicted time).";
   if (grids) {
-    out += " DVM variants (a grid): the characteristics of the whole program (Main) &mdash; compute = productive "
-           "time, wait = the wait states (waiting for the latest processor at the group operations), transfer = "
-           "communication &minus; wait.";
+    out +=
+        " DVM variants (a grid): the characteristics of the whole program (Main) &mdash; compute = productive "
+        "time, wait = the wait states (waiting for the latest processor at the group operations), transfer = "
+        "communication &minus; wait.";
   }
   out += " The same table: <code>--csv FILE</code>, <code>--sweep-json FILE</code>.</p>\n";
 
@@ -179,7 +183,8 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
   }
   eff_plot.x_labels = time_plot.x_labels;
   eff_plot.x_title = time_plot.x_title;
-  out += "<h3>Scalability</h3>\n<div class=\"plots\">\n" + svg_line_plot(time_plot) + svg_line_plot(eff_plot) + "</div>\n";
+  out +=
+      "<h3>Scalability</h3>\n<div class=\"plots\">\n" + svg_line_plot(time_plot) + svg_line_plot(eff_plot) + "</div>\n";
   out += "</section>\n";
 }
 
@@ -191,7 +196,8 @@ struct Compare {
 };
 
 // Per-processor value of an interval including its nested intervals.
-template <class F> std::vector<double> per_processor(const Interval& i, F&& field) {
+template <class F>
+std::vector<double> per_processor(const Interval& i, F&& field) {
   std::vector<double> v(i.procs.size(), 0.0);
   auto add = [&](auto& self, const Interval& n) -> void {
     for (std::size_t p = 0; p < n.procs.size() && p < v.size(); ++p) v[p] += field(n.procs[p]);
@@ -241,13 +247,15 @@ void interval_block(std::string& out, const Interval& i, int processors, int var
   kv(out, "Execution time", sec(t.execution));
   kv(out, "Processors", std::to_string(processors));
   kv(out, "Total time", sec(t.total));
-  kv(out, "Productive time", fmt::format("{} (CPU={} Sys={} I/O={})", sec(t.productive), sec(t.productive_cpu),
-                                         sec(t.productive_sys), sec(t.io)));
+  kv(out, "Productive time",
+     fmt::format("{} (CPU={} Sys={} I/O={})", sec(t.productive), sec(t.productive_cpu), sec(t.productive_sys),
+                 sec(t.io)));
   kv(out, "Lost time", sec(t.lost));
   auto line = [&](const char* name, double value, const std::string& extra = {}) {
     if (value != 0.0) kv(out, name, sec(value) + extra);
   };
-  line("– Insufficient parallelism", t.insufficient, fmt::format(" (User={} Sys={})", sec(t.insuff_usr), sec(t.insuff_sys)));
+  line("– Insufficient parallelism", t.insufficient,
+       fmt::format(" (User={} Sys={})", sec(t.insuff_usr), sec(t.insuff_sys)));
   double transfer = 0, waiting = 0;
   for (const auto& o : t.ops) transfer += o.transfer, waiting += o.waiting;
   line("– Communication", t.communication,
@@ -273,9 +281,10 @@ void interval_block(std::string& out, const Interval& i, int processors, int var
         sec(o.real_sync), sec(o.synchronization), sec(o.variation), sec(o.overlap));
   }
   if (!rows.empty()) {
-    out += "<table class=\"ops\"><tr><th></th><th>Nop</th><th>Communic</th><th>Transfer</th><th>Waiting</th>"
-           "<th>Real_sync</th><th>Synchro</th><th>Variation</th><th>Overlap</th></tr>\n" +
-           rows + "</table>\n";
+    out +=
+        "<table class=\"ops\"><tr><th></th><th>Nop</th><th>Communic</th><th>Transfer</th><th>Waiting</th>"
+        "<th>Real_sync</th><th>Synchro</th><th>Variation</th><th>Overlap</th></tr>\n" +
+        rows + "</table>\n";
   }
 
   // Comparative characteristics over processors (nested intervals included).
@@ -294,8 +303,9 @@ void interval_block(std::string& out, const Interval& i, int processors, int var
       {"Time variation", per_processor(i, [](const auto& p) { return p.variation; })},
       {"Overlap", per_processor(i, [](const auto& p) { return p.overlap; })},
   };
-  out += "<table class=\"comparative\"><tr><th>Comparative</th><th>Tmin</th><th>Npr</th><th>Tmax</th><th>Npr</th>"
-         "<th>Tmid</th></tr>\n";
+  out +=
+      "<table class=\"comparative\"><tr><th>Comparative</th><th>Tmin</th><th>Npr</th><th>Tmax</th><th>Npr</th>"
+      "<th>Tmid</th></tr>\n";
   for (const Row& r : comp) {
     const Compare c = compare(r.values);
     if (c.max == 0 && c.min == 0) continue;
@@ -313,19 +323,22 @@ void characteristics_section(std::string& out, const analysis::IntervalTree& tre
   std::vector<const Interval*> all;
   tree.for_each([&](const Interval& i) { all.push_back(&i); });
   if (all.size() > 1) {
-    out += "<table class=\"intervals\"><tr><th>interval</th><th>level</th><th>EXE_COUNT</th><th>execution (s)</th>"
-           "<th>efficiency</th><th>communication (s)</th><th>idle (s)</th><th>load imbalance (s)</th></tr>\n";
+    out +=
+        "<table class=\"intervals\"><tr><th>interval</th><th>level</th><th>EXE_COUNT</th><th>execution (s)</th>"
+        "<th>efficiency</th><th>communication (s)</th><th>idle (s)</th><th>load imbalance (s)</th></tr>\n";
     for (const Interval* i : all) {
       const std::string name = interval_name(*i);
       out += fmt::format(
-          "<tr><td><a href=\"#v{}-i{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+          "<tr><td><a href=\"#v{}-i{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td "
+          "class=\"n\">{}</td>"
           "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
           variant, i->id, esc(name), i->level, i->exe_count, sec(i->totals.execution), pct(i->totals.efficiency),
           sec(i->totals.communication), sec(i->totals.idle), sec(i->totals.load_imbalance));
     }
     out += "</table>\n";
   }
-  for (std::size_t k = 0; k < all.size() && k < max_intervals; ++k) interval_block(out, *all[k], tree.processors(), variant);
+  for (std::size_t k = 0; k < all.size() && k < max_intervals; ++k)
+    interval_block(out, *all[k], tree.processors(), variant);
   if (all.size() > max_intervals) {
     out += fmt::format("<p class=\"muted\">{} more intervals not shown.</p>\n", all.size() - max_intervals);
   }
@@ -357,9 +370,10 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
                        v.waits.size() - n, v.waits.size());
   }
   if (total.wrong_order.count > 0) {
-    out += fmt::format("<p>Messages in wrong order: {} s of the late-sender waiting ({} waits, {} s indirect) passed while "
-                       "a message sent earlier was already there to receive.</p>\n",
-                       sec(total.wrong_order.total_s), total.wrong_order.count, sec(total.wrong_order.indirect_s));
+    out += fmt::format(
+        "<p>Messages in wrong order: {} s of the late-sender waiting ({} waits, {} s indirect) passed while "
+        "a message sent earlier was already there to receive.</p>\n",
+        sec(total.wrong_order.total_s), total.wrong_order.count, sec(total.wrong_order.indirect_s));
   }
 
   std::string ops;
@@ -374,9 +388,10 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
         a.total_s > 0 ? pct(std::min(1.0, explained / a.total_s)) : std::string("-"));
   }
   if (!ops.empty()) {
-    out += "<h4>Waiting by operation</h4>\n<table class=\"by-operation\"><tr><th>operation</th><th>waits</th>"
-           "<th>total (s)</th><th>direct (s)</th><th>indirect (s)</th><th>explained by regions</th></tr>\n" +
-           ops + "</table>\n";
+    out +=
+        "<h4>Waiting by operation</h4>\n<table class=\"by-operation\"><tr><th>operation</th><th>waits</th>"
+        "<th>total (s)</th><th>direct (s)</th><th>indirect (s)</th><th>explained by regions</th></tr>\n" +
+        ops + "</table>\n";
   }
   if (!v.wait_sites.empty()) {
     out += std::string("<h4>Waiting by code position</h4>\n<table class=\"by-site\"><tr><th>") +
@@ -389,12 +404,14 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
       std::string patterns;
       for (std::size_t k = 0; k < analysis::wait_pattern_count; ++k) {
         if (site.patterns[k].count == 0) continue;
-        patterns += fmt::format("{}{} {}", patterns.empty() ? "" : ", ",
-                                analysis::to_string(static_cast<analysis::WaitPattern>(k)), sec(site.patterns[k].total_s));
+        patterns +=
+            fmt::format("{}{} {}", patterns.empty() ? "" : ", ",
+                        analysis::to_string(static_cast<analysis::WaitPattern>(k)), sec(site.patterns[k].total_s));
       }
-      out += fmt::format("<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>"
-                         "</tr>\n",
-                         esc(site.name), site.count(), sec(site.total_s()), sec(site.indirect_s()), esc(patterns));
+      out += fmt::format(
+          "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>"
+          "</tr>\n",
+          esc(site.name), site.count(), sec(site.total_s()), sec(site.indirect_s()), esc(patterns));
     }
     out += "</table>\n";
     if (shown < v.wait_sites.size()) {
@@ -402,8 +419,9 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
     }
   }
   if (!v.causes.empty()) {
-    out += "<h4>Root causes</h4>\n<table class=\"root-causes\"><tr><th>code region</th><th>waiting caused (s)</th>"
-           "<th>excess (s)</th><th>waits</th></tr>\n";
+    out +=
+        "<h4>Root causes</h4>\n<table class=\"root-causes\"><tr><th>code region</th><th>waiting caused (s)</th>"
+        "<th>excess (s)</th><th>waits</th></tr>\n";
     const std::size_t shown = hot_spots(v.causes, max_causes);
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& c = v.causes[i];
@@ -412,9 +430,10 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
     }
     out += "</table>\n";
     if (shown < v.causes.size()) {
-      out += fmt::format("<p class=\"muted\">{} more regions, each causing less than 1 % of the waiting or beyond the "
-                         "first {}: see --json.</p>\n",
-                         v.causes.size() - shown, max_causes);
+      out += fmt::format(
+          "<p class=\"muted\">{} more regions, each causing less than 1 % of the waiting or beyond the "
+          "first {}: see --json.</p>\n",
+          v.causes.size() - shown, max_causes);
     }
   }
   if (!advice.empty()) out += "<h4>Advice</h4>\n<p class=\"advice\">" + esc(advice) + "</p>\n";
@@ -439,10 +458,13 @@ void variant_section(std::string& out, const std::string& scenario, const Varian
     // The characteristics of the whole program (Main), as the DVM analyzer gives them.
     const IntervalTotals& t = v.intervals->root().totals;
     kv(out, "Execution time", sec(t.execution) + " s");
-    kv(out, "Efficiency", pct(r.efficiency) + " <span class=\"muted\">(productive time / (processors &times; execution "
-                                              "time), the whole program)</span>");
-    kv(out, "Lost time", fmt::format("{} s (insufficient parallelism {} s, communication {} s, idle {} s)", sec(t.lost),
-                                     sec(t.insufficient), sec(t.communication), sec(t.idle)));
+    kv(out, "Efficiency",
+       pct(r.efficiency) +
+           " <span class=\"muted\">(productive time / (processors &times; execution "
+           "time), the whole program)</span>");
+    kv(out, "Lost time",
+       fmt::format("{} s (insufficient parallelism {} s, communication {} s, idle {} s)", sec(t.lost),
+                   sec(t.insufficient), sec(t.communication), sec(t.idle)));
     std::string ops;
     for (std::size_t k = 0; k < analysis::op_kind_count; ++k) {
       const auto kind = static_cast<OpKind>(k);
@@ -451,9 +473,11 @@ void variant_section(std::string& out, const std::string& scenario, const Varian
     }
     kv(out, "Operations", ops.empty() ? std::string("none") : ops);
   } else {
-    kv(out, "Efficiency", pct(r.efficiency) + " <span class=\"muted\">(compute / (processors &times; predicted time))</span>");
-    kv(out, "Lost time", fmt::format("{} s (transfer {} s, waiting {} s, idle {} s)", sec(r.lost_s), sec(r.transfer_s),
-                                     sec(r.wait_s), sec(r.idle_s)));
+    kv(out, "Efficiency",
+       pct(r.efficiency) + " <span class=\"muted\">(compute / (processors &times; predicted time))</span>");
+    kv(out, "Lost time",
+       fmt::format("{} s (transfer {} s, waiting {} s, idle {} s)", sec(r.lost_s), sec(r.transfer_s), sec(r.wait_s),
+                   sec(r.idle_s)));
     std::uint64_t msgs = 0, bytes = 0;
     for (const auto& s : v.lps) msgs += s.messages_sent, bytes += s.bytes_sent;
     kv(out, "Messages", fmt::format("{} ({} bytes)", msgs, bytes));
@@ -466,7 +490,10 @@ void variant_section(std::string& out, const std::string& scenario, const Varian
     bars.id = fmt::format("v{}-processors", v.index);
     bars.title = "Time per processor";
     bars.unit = "seconds";
-    bars.segments = {{"compute", palette(0)}, {"transfer", palette(1)}, {"wait", palette(3)}, {"sleep", palette(5)},
+    bars.segments = {{"compute", palette(0)},
+                     {"transfer", palette(1)},
+                     {"wait", palette(3)},
+                     {"sleep", palette(5)},
                      {"idle", "#c8c8c8"}};
     const std::size_t n = std::min(v.lps.size(), max_bar_rows);
     for (std::size_t p = 0; p < n; ++p) {
@@ -484,7 +511,9 @@ void variant_section(std::string& out, const std::string& scenario, const Varian
     bars.id = fmt::format("v{}-processors", v.index);
     bars.title = "Time per processor";
     bars.unit = "seconds";
-    bars.segments = {{"productive", palette(0)}, {"communication", palette(1)}, {"insufficient parallelism", palette(5)},
+    bars.segments = {{"productive", palette(0)},
+                     {"communication", palette(1)},
+                     {"insufficient parallelism", palette(5)},
                      {"idle", "#c8c8c8"}};
     const std::size_t n = std::min(procs.size(), max_bar_rows);
     for (std::size_t p = 0; p < n; ++p) {
@@ -516,9 +545,10 @@ std::string html_report(const std::string& scenario, const std::vector<VariantRe
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<link rel=\"icon\" href=\"data:,\">\n";
   out += fmt::format("<title>augur: {}</title>\n<style>\n{}</style>\n</head>\n<body>\n", esc(scenario), css);
-  out += fmt::format("<h1>augur: {}</h1>\n<p class=\"muted\">augur 0.1.0 · {} variant{} · predicted on the simulated "
-                     "machine</p>\n",
-                     esc(scenario), variants.size(), variants.size() == 1 ? "" : "s");
+  out += fmt::format(
+      "<h1>augur: {}</h1>\n<p class=\"muted\">augur 0.1.0 · {} variant{} · predicted on the simulated "
+      "machine</p>\n",
+      esc(scenario), variants.size(), variants.size() == 1 ? "" : "s");
   out += "<nav>";
   if (variants.size() > 1) out += "<a href=\"#sweep\">sweep</a>";
   for (const auto& v : variants) {

@@ -89,9 +89,12 @@ class PredictorHtml {
   }
 
   static std::vector<std::string> identity(const Interval& i) {
-    return {value_line(std::string(analysis::title(i.type))), value_line(std::to_string(i.level)),
-            value_line(std::to_string(i.exe_count)), value_line(std::to_string(i.source_line)),
-            i.index ? value_line(std::to_string(*i.index)) : std::string(), value_line(i.source_file)};
+    return {value_line(std::string(analysis::title(i.type))),
+            value_line(std::to_string(i.level)),
+            value_line(std::to_string(i.exe_count)),
+            value_line(std::to_string(i.source_line)),
+            i.index ? value_line(std::to_string(*i.index)) : std::string(),
+            value_line(i.source_file)};
   }
 
   void head(const std::string& title, int id) {
@@ -166,8 +169,9 @@ class PredictorHtml {
                    {{"", v(t.insufficient)}, {"<B>USR = </B>", v(t.insuff_usr)}, {"<B>SYS = </B>", v(t.insuff_sys)}});
     characteristic(label(in2, "Communications"), {{"", v(t.communication)}, {"<B>SYN = </B>", v(t.real_sync)}});
     // 3.1's Idle label puts one space outside the bold part.
-    characteristic(R"(<TD BGCOLOR="#33CCFF"><FONT SIZE=-1>&nbsp;<B>&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; Idle time</B></FONT></TD>)",
-                   {{"", v(t.idle)}});
+    characteristic(
+        R"(<TD BGCOLOR="#33CCFF"><FONT SIZE=-1>&nbsp;<B>&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; Idle time</B></FONT></TD>)",
+        {{"", v(t.idle)}});
     characteristic(label("", "Load imbalance"), {{"", v(t.load_imbalance)}});
     characteristic(label("", "Synchronization"), {{"", v(t.synchronization)}});
     characteristic(label("", "Time variation"), {{"", v(t.variation)}});
@@ -193,8 +197,8 @@ class PredictorHtml {
       line("");
       const analysis::OpTimes& op = t.op(k);
       cells({value_line(std::to_string(t.nop(k))), value_line(fixed4(op.communication)),
-             value_line(fixed4(op.real_sync)), value_line(fixed4(op.synchronization)),
-             value_line(fixed4(op.variation)), value_line(fixed4(op.overlap))});
+             value_line(fixed4(op.real_sync)), value_line(fixed4(op.synchronization)), value_line(fixed4(op.variation)),
+             value_line(fixed4(op.overlap))});
       line("</TR>");
     }
     line("</TABLE></CENTER>");
@@ -263,11 +267,20 @@ std::string escape(std::string_view s) {
   std::string r;
   for (char c : s) {
     switch (c) {
-      case '&': r += "&amp;"; break;
-      case '<': r += "&lt;"; break;
-      case '>': r += "&gt;"; break;
-      case '"': r += "&quot;"; break;
-      default: r += c;
+      case '&':
+        r += "&amp;";
+        break;
+      case '<':
+        r += "&lt;";
+        break;
+      case '>':
+        r += "&gt;";
+        break;
+      case '"':
+        r += "&quot;";
+        break;
+      default:
+        r += c;
     }
   }
   return r;
@@ -310,8 +323,9 @@ void stacked_bars(std::string& o, const ProcessorTable& procs) {
     longest = std::max(longest, b.compute + b.communication + b.idle + b.insufficient);
   }
   const int height = static_cast<int>(procs.size()) * (row_h + gap) + legend_h;
-  o += fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" font-family="sans-serif" font-size="11">)",
-                   label_w + bar_w + 8, height);
+  o += fmt::format(
+      R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" font-family="sans-serif" font-size="11">)",
+      label_w + bar_w + 8, height);
   o += '\n';
   for (std::size_t p = 0; p < parts.size(); ++p) {
     const int y = static_cast<int>(p) * (row_h + gap);
@@ -321,8 +335,9 @@ void stacked_bars(std::string& o, const ProcessorTable& procs) {
       const double v = parts[p].*s.part;
       const double w = longest > 0 ? v / longest * bar_w : 0;
       if (w > 0) {
-        o += fmt::format(R"(<rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}"><title>P{} {}: {} s</title></rect>)",
-                         x, y, w, row_h, s.colour, p, s.name, num(v));
+        o += fmt::format(
+            R"(<rect x="{:.2f}" y="{}" width="{:.2f}" height="{}" fill="{}"><title>P{} {}: {} s</title></rect>)", x, y,
+            w, row_h, s.colour, p, s.name, num(v));
       }
       x += w;
     }
@@ -361,16 +376,16 @@ void augur_section(std::string& o, const Interval& root, const IntervalReportMet
   o += ": per-processor characteristics</TITLE>\n</HEAD>\n";
   o += R"(<BODY TEXT="#000000" BGCOLOR="#FFF0F0" LINK="#FF0000" VLINK="#800080" ALINK="#0000FF">)";
   o += "\n<A NAME=\"augur\"></A>\n<H2>Per-processor characteristics</H2>\n";
-  o += fmt::format("<P>Program {}, machine {}, processors {}. Times in seconds, nested intervals included; "
-                   "the bars show each processor's compute, communication, idle and insufficient "
-                   "parallelism time.</P>\n",
-                   escape(meta.program), escape(meta.machine), escape(grid));
+  o += fmt::format(
+      "<P>Program {}, machine {}, processors {}. Times in seconds, nested intervals included; "
+      "the bars show each processor's compute, communication, idle and insufficient "
+      "parallelism time.</P>\n",
+      escape(meta.program), escape(meta.machine), escape(grid));
   detail::pre_order(root, [&](const Interval& i) {
     o += fmt::format("<A NAME=\"augur-{}\"></A>\n", i.id);
     o += fmt::format("<H3><A HREF=\"#{}\">Interval {}</A>: {} level {}, line {}{}, {}, count {}</H3>\n", i.id, i.id,
                      analysis::title(i.type), i.level, i.source_line,
-                     i.index ? fmt::format(" (expr {})", *i.index) : std::string(), escape(i.source_file),
-                     i.exe_count);
+                     i.index ? fmt::format(" (expr {})", *i.index) : std::string(), escape(i.source_file), i.exe_count);
     const ProcessorTable& procs = inclusive.of(i);
     processor_table(o, procs);
     stacked_bars(o, procs);

@@ -21,8 +21,8 @@ ordered_json collectives(const IntervalTotals& t) {
   ordered_json j = ordered_json::object();
   for (OpKind k : analysis::all_op_kinds) {
     const analysis::OpTimes& op = t.op(k);
-    const bool dvm = std::find(analysis::dvm_op_kinds.begin(), analysis::dvm_op_kinds.end(), k) !=
-                     analysis::dvm_op_kinds.end();
+    const bool dvm =
+        std::find(analysis::dvm_op_kinds.begin(), analysis::dvm_op_kinds.end(), k) != analysis::dvm_op_kinds.end();
     if (!dvm && t.nop(k) == 0 && op.communication == 0 && op.synchronization == 0 && op.variation == 0 &&
         op.overlap == 0)
       continue;

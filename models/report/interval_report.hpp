@@ -48,9 +48,8 @@ struct HtmlReportOptions {
 /// whole tree) in pre-order, anchored by interval id, with nested-interval links and
 /// UP / PRED / NEXT / HOME navigation exactly as 3.1 writes them (fixed, 4 decimals). Given the
 /// same numbers the 3.1 part equals 3.1's output byte for byte except the title lines.
-void write_interval_html(std::ostream& out, const analysis::IntervalTree& tree,
-                         const IntervalReportMeta& meta, const analysis::Interval* root = nullptr,
-                         const HtmlReportOptions& options = {});
+void write_interval_html(std::ostream& out, const analysis::IntervalTree& tree, const IntervalReportMeta& meta,
+                         const analysis::Interval* root = nullptr, const HtmlReportOptions& options = {});
 /// write_interval_html into a string.
 std::string interval_html(const analysis::IntervalTree& tree, const IntervalReportMeta& meta,
                           const analysis::Interval* root = nullptr, const HtmlReportOptions& options = {});
@@ -60,7 +59,7 @@ std::string interval_html(const analysis::IntervalTree& tree, const IntervalRepo
 
 /// Options of the text report (the analyzer's `-l`, `-n` and its three parts).
 struct TextReportOptions {
-  int max_level = -1;           ///< print intervals with level <= max_level; -1: all (`-l`)
+  int max_level = -1;  ///< print intervals with level <= max_level; -1: all (`-l`)
   /// Processor numbers (1-based, as the report prints them) whose columns the per-processor part
   /// shows; empty: all (`-n`). Comparative characteristics always span every processor.
   std::vector<int> processors;
@@ -75,9 +74,8 @@ struct TextReportOptions {
 /// omitted) with the collective-operation table, the comparative characteristics (Tmin, Tmax
 /// with the 1-based number of the processor where they occur, Tmid = mean) and the
 /// per-processor characteristics.
-void write_interval_text(std::ostream& out, const analysis::IntervalTree& tree,
-                         const IntervalReportMeta& meta, const analysis::Interval* root = nullptr,
-                         const TextReportOptions& options = {});
+void write_interval_text(std::ostream& out, const analysis::IntervalTree& tree, const IntervalReportMeta& meta,
+                         const analysis::Interval* root = nullptr, const TextReportOptions& options = {});
 /// write_interval_text into a string.
 std::string interval_text(const analysis::IntervalTree& tree, const IntervalReportMeta& meta,
                           const analysis::Interval* root = nullptr, const TextReportOptions& options = {});

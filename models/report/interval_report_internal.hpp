@@ -45,7 +45,8 @@ class InclusiveTimes {
 };
 
 /// Visits the subtree of `i` in pre-order.
-template <class F> void pre_order(const analysis::Interval& i, F&& f) {
+template <class F>
+void pre_order(const analysis::Interval& i, F&& f) {
   f(i);
   for (const auto& c : i.children) pre_order(*c, f);
 }

@@ -27,11 +27,10 @@ using analysis::ProcessorTimes;
 
 namespace {
 
-constexpr int prec = 4;           // digits after the point (PPPA PREC)
+constexpr int prec = 4;              // digits after the point (PPPA PREC)
 constexpr int min_width = 6 + prec;  // narrowest time column (PPPA DIGTIME)
-constexpr int npr_width = 5;      // processor-number and Nop columns (PPPA DIGSTAT)
-constexpr std::string_view rule_line =
-    "-------------------------------------------------------------------------\n";
+constexpr int npr_width = 5;         // processor-number and Nop columns (PPPA DIGSTAT)
+constexpr std::string_view rule_line = "-------------------------------------------------------------------------\n";
 
 /// A per-processor characteristic of the comparative and execution parts (PPPA nameGen order).
 struct General {
@@ -63,8 +62,10 @@ constexpr std::array<General, 17> generals{{
     {"Execution time         ", field<&ProcessorTimes::execution>, prec},
     // The analyzer's user and system CPU times are the productive ones: they sum to the main
     // characteristics' "Productive time ( CPU= Sys= )".
-    {"User CPU time          ", [](const ProcessorTable& t, std::size_t p, int) { return t[p].cpu_usr - t[p].insuff_usr; }, prec},
-    {"Sys. CPU time          ", [](const ProcessorTable& t, std::size_t p, int) { return t[p].cpu_sys - t[p].insuff_sys; }, prec},
+    {"User CPU time          ",
+     [](const ProcessorTable& t, std::size_t p, int) { return t[p].cpu_usr - t[p].insuff_usr; }, prec},
+    {"Sys. CPU time          ",
+     [](const ProcessorTable& t, std::size_t p, int) { return t[p].cpu_sys - t[p].insuff_sys; }, prec},
     {"I/O time               ", field<&ProcessorTimes::io>, prec},
     {"Start operation        ", [](const ProcessorTable&, std::size_t, int) { return 0.0; }, prec},
     {"Processors             ", [](const ProcessorTable&, std::size_t, int n) { return static_cast<double>(n); }, 0},
@@ -101,11 +102,16 @@ void append_kind_name(std::string& out, OpKind k) {
 std::string_view type_word(const Interval& i) {
   if (i.level == 0) return "";
   switch (i.type) {
-    case analysis::IntervalType::seq: return "SEQ";
-    case analysis::IntervalType::par: return "PAR";
-    case analysis::IntervalType::user: return "USER";
-    case analysis::IntervalType::phase: return "PHASE";
-    case analysis::IntervalType::main: return "";
+    case analysis::IntervalType::seq:
+      return "SEQ";
+    case analysis::IntervalType::par:
+      return "PAR";
+    case analysis::IntervalType::user:
+      return "USER";
+    case analysis::IntervalType::phase:
+      return "PHASE";
+    case analysis::IntervalType::main:
+      return "";
   }
   return "";
 }

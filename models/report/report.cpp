@@ -153,7 +153,8 @@ std::string dvm_advice(const VariantResult& v) {
     const char* name;
     double value;
   };
-  const Part parts[] = {{"communication", t.communication}, {"insufficient parallelism", t.insufficient}, {"idle time", t.idle}};
+  const Part parts[] = {
+      {"communication", t.communication}, {"insufficient parallelism", t.insufficient}, {"idle time", t.idle}};
   const Part* top = &parts[0];
   for (const Part& p : parts) {
     if (p.value > top->value) top = &p;
@@ -176,8 +177,9 @@ std::string dvm_advice(const VariantResult& v) {
       text +=
           fmt::format(FMT_COMPILE("; most of the communication is waiting for late processors ({:.6f} s)"), waiting);
     } else {
-      text += "; the transfers themselves cost most: fewer or larger messages (fewer reductions and shadow renewals, "
-              "another distribution), or a faster network";
+      text +=
+          "; the transfers themselves cost most: fewer or larger messages (fewer reductions and shadow renewals, "
+          "another distribution), or a faster network";
       if (waiting > 0) text += fmt::format(FMT_COMPILE("; the waiting for late processors ({:.6f} s)"), waiting);
     }
     text += waiting_focus(v, waiting, "processors");
@@ -266,7 +268,8 @@ std::string advice(const VariantResult& v) {
     const char* name;
     double value;
   };
-  const Part parts[] = {{"waiting", t.wait_s}, {"transfer", t.transfer_s}, {"idle (finished early)", idle}, {"sleep", t.sleep_s}};
+  const Part parts[] = {
+      {"waiting", t.wait_s}, {"transfer", t.transfer_s}, {"idle (finished early)", idle}, {"sleep", t.sleep_s}};
   const Part* top = &parts[0];
   for (const Part& p : parts) {
     if (p.value > top->value) top = &p;
@@ -317,7 +320,8 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
   if (!(total.total_s() > 0)) {
     // No waiting at all: the advice still says where the time goes (DVM: insufficient
     // parallelism, communication), or that little is lost.
-    if (v.wait_operations == WaitOperations::dvm) out << "  wait states: no processor waits for another\n  advice: " << advice(v) << "\n";
+    if (v.wait_operations == WaitOperations::dvm)
+      out << "  wait states: no processor waits for another\n  advice: " << advice(v) << "\n";
     return;
   }
   const bool dvm = v.wait_operations == WaitOperations::dvm;
@@ -388,7 +392,8 @@ std::size_t hot_spots(const std::vector<analysis::RegionCause>& causes, std::siz
 }
 
 std::string wait_operation_name(const VariantResult& v, std::size_t i) {
-  if (v.wait_operations == WaitOperations::dvm) return std::string(analysis::to_string(static_cast<analysis::OpKind>(i)));
+  if (v.wait_operations == WaitOperations::dvm)
+    return std::string(analysis::to_string(static_cast<analysis::OpKind>(i)));
   return i == 0 ? std::string("point_to_point")
                 : std::string(engine::to_string(static_cast<engine::CollectiveKind>(i - 1)));
 }
@@ -651,7 +656,9 @@ void write_json(std::ostream& out, const std::string& scenario, const std::vecto
            pad(o, depth + 1);
            const std::map<std::string, Streamer> inner = {
                {"/processors",
-                [&](std::ostream& s, int d) { write_array(s, d, v.lps.size(), [&](std::size_t i) { return processor_json(v, i); }); }},
+                [&](std::ostream& s, int d) {
+                  write_array(s, d, v.lps.size(), [&](std::size_t i) { return processor_json(v, i); });
+                }},
                {"/wait_states/processors",
                 [&](std::ostream& s, int d) {
                   write_array(s, d, v.waits.size(), [&](std::size_t i) { return processor_waits_json(v, i); });

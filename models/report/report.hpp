@@ -25,27 +25,27 @@ enum class WaitOperations : std::uint8_t { message_passing, dvm };
 
 /// Result of one variant of a scenario.
 struct VariantResult {
-  int index = 0;                      ///< 1-based, in scenario order
+  int index = 0;  ///< 1-based, in scenario order
   int processors = 0;
-  std::string trace;                  ///< trace path as given
+  std::string trace;  ///< trace path as given
   std::string machine_name;
   std::string machine_model;
   /// Sorted by name; the JSON report lists them. `augur run` leaves them empty when it writes no JSON.
   std::vector<std::pair<std::string, std::string>> machine_params;
-  std::vector<std::pair<std::string, std::string>> swept;           ///< sweep values of this variant
-  std::string collectives;            ///< "default", "analytic", or an algorithm
-  std::string outcome;                ///< "completed", "deadlock", "error", ...
-  std::string message;                ///< deadlock report or error
+  std::vector<std::pair<std::string, std::string>> swept;  ///< sweep values of this variant
+  std::string collectives;                                 ///< "default", "analytic", or an algorithm
+  std::string outcome;                                     ///< "completed", "deadlock", "error", ...
+  std::string message;                                     ///< deadlock report or error
   double predicted_time_s = 0;
   std::uint64_t events = 0;
   std::vector<LpStats> lps;
-  std::vector<analysis::LpWaits> waits;             ///< wait states per LP (empty: not analysed)
+  std::vector<analysis::LpWaits> waits;  ///< wait states per LP (empty: not analysed)
   bool wait_states = true;  ///< false: wait states, causes and advice were not computed (--wait-states off)
   WaitOperations wait_operations = WaitOperations::message_passing;  ///< how waits_by_operation is indexed
-  std::vector<analysis::WaitAmount> waits_by_operation;  ///< see WaitOperations
-  std::vector<double> explained_by_operation;        ///< direct waiting explained by regions, same indexing
-  std::vector<analysis::RegionCause> causes;         ///< root causes, largest first
-  std::vector<analysis::WaitSite> wait_sites;        ///< where LPs wait, most waiting first (message passing)
+  std::vector<analysis::WaitAmount> waits_by_operation;              ///< see WaitOperations
+  std::vector<double> explained_by_operation;  ///< direct waiting explained by regions, same indexing
+  std::vector<analysis::RegionCause> causes;   ///< root causes, largest first
+  std::vector<analysis::WaitSite> wait_sites;  ///< where LPs wait, most waiting first (message passing)
   std::vector<std::string> warnings;
   /// The characteristics (spec section 8): the integrated interval tree of the run (DVM and
   /// message-passing runs; null only for a result that was not run), the rule it was integrated

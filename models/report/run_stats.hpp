@@ -11,11 +11,11 @@ namespace augur::models::report {
 
 /// What one LP did during the run.
 struct LpStats {
-  double compute_s = 0;    ///< compute events (flops / speed, scaled durations)
-  double transfer_s = 0;   ///< communication time not spent waiting for a peer
-  double wait_s = 0;       ///< communication time spent waiting for a peer (late sender, collective entry…)
-  double sleep_s = 0;      ///< explicit sleeps
-  double end_s = 0;        ///< clock when the LP finished
+  double compute_s = 0;   ///< compute events (flops / speed, scaled durations)
+  double transfer_s = 0;  ///< communication time not spent waiting for a peer
+  double wait_s = 0;      ///< communication time spent waiting for a peer (late sender, collective entry…)
+  double sleep_s = 0;     ///< explicit sleeps
+  double end_s = 0;       ///< clock when the LP finished
   std::uint64_t messages_sent = 0;
   std::uint64_t bytes_sent = 0;
   std::uint64_t messages_received = 0;

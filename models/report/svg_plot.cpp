@@ -39,8 +39,8 @@ std::string tick_label(double v, bool percent) {
 
 const char* palette(std::size_t i) {
   // Okabe & Ito's colour-blind-safe palette (without black and yellow, hard to see on white).
-  static const char* const colours[] = {"#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#8c6d31",
-                                        "#555555"};
+  static const char* const colours[] = {"#0072b2", "#e69f00", "#009e73", "#d55e00",
+                                        "#cc79a7", "#56b4e9", "#8c6d31", "#555555"};
   return colours[i % (sizeof(colours) / sizeof(colours[0]))];
 }
 
@@ -49,12 +49,24 @@ std::string xml_escape(const std::string& text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+        break;
     }
   }
   return out;
@@ -84,27 +96,31 @@ std::string svg_line_plot(const LinePlot& plot) {
       "width=\"{:.0f}\" height=\"{:.0f}\" role=\"img\" aria-label=\"{}\">\n",
       xml_escape(plot.id), width, height, width, height, xml_escape(plot.title));
   s += fmt::format("<title>{}</title>\n", xml_escape(plot.title));
-  s += fmt::format("<text x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" class=\"ptitle\">{}</text>\n", (left + right) / 2,
-                   xml_escape(plot.title));
+  s += fmt::format("<text x=\"{:.1f}\" y=\"22\" text-anchor=\"middle\" class=\"ptitle\">{}</text>\n",
+                   (left + right) / 2, xml_escape(plot.title));
   // Grid and y ticks.
   for (double v = 0; v <= ymax + axis.step * 1e-6; v += axis.step) {
     const double y = py(v);
-    s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" class=\"grid\"/>\n", left, y, right, y);
+    s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" class=\"grid\"/>\n", left, y, right,
+                     y);
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" class=\"tick\">{}</text>\n", left - 6, y + 4,
                      xml_escape(tick_label(v, plot.percent)));
     if (axis.step <= 0) break;
   }
   // x ticks.
   for (std::size_t i = 0; i < n; ++i) {
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"tick\">{}</text>\n", px(i), bottom + 18,
-                     xml_escape(plot.x_labels[i]));
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"tick\">{}</text>\n", px(i),
+                     bottom + 18, xml_escape(plot.x_labels[i]));
   }
-  s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" class=\"axis\"/>\n", left, bottom, right);
-  s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" class=\"axis\"/>\n", left, top, bottom);
-  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"atitle\">{}</text>\n", (left + right) / 2,
-                   bottom + 42, xml_escape(plot.x_title));
+  s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" class=\"axis\"/>\n", left, bottom,
+                   right);
+  s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" class=\"axis\"/>\n", left, top,
+                   bottom);
+  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"atitle\">{}</text>\n",
+                   (left + right) / 2, bottom + 42, xml_escape(plot.x_title));
   s += fmt::format(
-      "<text x=\"18\" y=\"{0:.1f}\" text-anchor=\"middle\" class=\"atitle\" transform=\"rotate(-90 18 {0:.1f})\">{1}</text>\n",
+      "<text x=\"18\" y=\"{0:.1f}\" text-anchor=\"middle\" class=\"atitle\" transform=\"rotate(-90 18 "
+      "{0:.1f})\">{1}</text>\n",
       (top + bottom) / 2, xml_escape(plot.y_title));
   // Lines, markers and the legend.
   for (std::size_t k = 0; k < plot.series.size(); ++k) {
@@ -122,14 +138,16 @@ std::string svg_line_plot(const LinePlot& plot) {
     }
     for (const auto& [x, y] : pts) {
       if (!std::isfinite(y)) continue;
-      s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"><title>{}: {} = {}</title></circle>\n", px(x),
-                       py(y), palette(k), xml_escape(ser.name), x < n ? xml_escape(plot.x_labels[x]) : std::string(),
+      s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"><title>{}: {} = {}</title></circle>\n",
+                       px(x), py(y), palette(k), xml_escape(ser.name),
+                       x < n ? xml_escape(plot.x_labels[x]) : std::string(),
                        xml_escape(plot.percent ? fmt::format("{:.1f} %", 100 * y) : fmt::format("{:.6g}", y)));
     }
     s += "</g>\n";
     const double ly = top + 8 + 20 * static_cast<double>(k);
-    s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"3\"/>\n",
-                     right + 16, ly, right + 36, palette(k));
+    s += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"3\"/>\n",
+        right + 16, ly, right + 36, palette(k));
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"legend\">{}</text>\n", right + 42, ly + 4,
                      xml_escape(ser.name));
   }
@@ -160,18 +178,20 @@ std::string svg_stacked_bars(const StackedBars& bars) {
   // Legend on top.
   double lx = left;
   for (std::size_t k = 0; k < bars.segments.size(); ++k) {
-    s += fmt::format("<rect x=\"{:.1f}\" y=\"14\" width=\"12\" height=\"12\" fill=\"{}\"/>\n", lx, bars.segments[k].color);
-    s += fmt::format("<text x=\"{:.1f}\" y=\"24\" class=\"legend\">{}</text>\n", lx + 16, xml_escape(bars.segments[k].name));
+    s += fmt::format("<rect x=\"{:.1f}\" y=\"14\" width=\"12\" height=\"12\" fill=\"{}\"/>\n", lx,
+                     bars.segments[k].color);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"24\" class=\"legend\">{}</text>\n", lx + 16,
+                     xml_escape(bars.segments[k].name));
     lx += 28 + 8 * static_cast<double>(bars.segments[k].name.size());
   }
   for (double v = 0; v <= axis.max + axis.step * 1e-6; v += axis.step) {
-    s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" class=\"grid\"/>\n", px(v), top - 4,
-                     bottom);
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"tick\">{}</text>\n", px(v), bottom + 16,
-                     xml_escape(tick_label(v, false)));
+    s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" class=\"grid\"/>\n", px(v),
+                     top - 4, bottom);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"tick\">{}</text>\n", px(v),
+                     bottom + 16, xml_escape(tick_label(v, false)));
   }
-  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"atitle\">{}</text>\n", (left + right) / 2,
-                   bottom + 36, xml_escape(bars.unit));
+  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"atitle\">{}</text>\n",
+                   (left + right) / 2, bottom + 36, xml_escape(bars.unit));
   const std::size_t label_every = bar >= 10 ? 1 : static_cast<std::size_t>(std::ceil(12.0 / (bar + gap)));
   for (std::size_t r = 0; r < rows; ++r) {
     const double y = top + static_cast<double>(r) * (bar + gap);
@@ -184,9 +204,11 @@ std::string svg_stacked_bars(const StackedBars& bars) {
     for (std::size_t k = 0; k < bars.segments.size() && r < bars.values.size() && k < bars.values[r].size(); ++k) {
       const double v = std::max(0.0, bars.values[r][k]);
       if (v > 0) {
-        s += fmt::format("<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"{}\"><title>{} {}: {:.6f} {}</title></rect>",
-                         px(x), y, px(x + v) - px(x), bar, bars.segments[k].color, xml_escape(bars.rows[r]),
-                         xml_escape(bars.segments[k].name), v, xml_escape(bars.unit));
+        s += fmt::format(
+            "<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"{}\"><title>{} {}: {:.6f} "
+            "{}</title></rect>",
+            px(x), y, px(x + v) - px(x), bar, bars.segments[k].color, xml_escape(bars.rows[r]),
+            xml_escape(bars.segments[k].name), v, xml_escape(bars.unit));
       }
       x += v;
     }

@@ -17,7 +17,7 @@ struct PlotSeries {
 /// A line plot over categorical x positions (`x_labels`, evenly spaced), y from 0 (or the
 /// smallest negative value) to a rounded maximum; one colour per series with a legend.
 struct LinePlot {
-  std::string id;       ///< the svg element's id
+  std::string id;  ///< the svg element's id
   std::string title;
   std::string x_title;
   std::string y_title;

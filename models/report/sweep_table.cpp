@@ -56,8 +56,8 @@ std::vector<std::size_t> shown_columns(bool dvm) {
 }
 
 std::vector<double> numbers(const SweepRow& r) {
-  return {r.predicted_time_s, r.efficiency, r.compute_s, r.transfer_s, r.wait_s,
-          r.idle_s,           r.insufficient_s, r.sleep_s, r.lost_s};
+  return {r.predicted_time_s, r.efficiency,     r.compute_s, r.transfer_s, r.wait_s,
+          r.idle_s,           r.insufficient_s, r.sleep_s,   r.lost_s};
 }
 
 bool any_grid(const std::vector<VariantResult>& variants) {
@@ -195,7 +195,8 @@ void write_sweep_csv(const std::string& path, const std::vector<VariantResult>& 
   write_file(path, sweep_csv(variants), "sweep table (CSV)");
 }
 
-void write_sweep_json(const std::string& path, const std::string& scenario, const std::vector<VariantResult>& variants) {
+void write_sweep_json(const std::string& path, const std::string& scenario,
+                      const std::vector<VariantResult>& variants) {
   write_file(path, sweep_json(scenario, variants).dump(2) + "\n", "sweep table (JSON)");
 }
 

@@ -21,7 +21,7 @@ namespace augur::models::report {
 struct SweepRow {
   int variant = 0;
   int processors = 0;
-  std::string grid;       ///< DVM: the processor grid ("2x2"); empty for message-passing runs
+  std::string grid;  ///< DVM: the processor grid ("2x2"); empty for message-passing runs
   std::string machine;
   std::string model;
   std::vector<std::pair<std::string, std::string>> swept;
@@ -33,10 +33,10 @@ struct SweepRow {
   double compute_s = 0;
   double transfer_s = 0;
   double wait_s = 0;
-  double idle_s = 0;      ///< processors × predicted time − compute − transfer − wait − sleep − insufficient
+  double idle_s = 0;  ///< processors × predicted time − compute − transfer − wait − sleep − insufficient
   double insufficient_s = 0;  ///< DVM: insufficient parallelism (0 for message-passing runs)
   double sleep_s = 0;
-  double lost_s = 0;      ///< transfer + wait + idle + insufficient
+  double lost_s = 0;  ///< transfer + wait + idle + insufficient
   /// The series this row belongs to in the scalability plot: the machine, the swept values and,
   /// for DVM rows, the grid's dimensions ("platform_cluster_64", "loggp latency=10us",
   /// "dvm_mvs 2-D"), so that grids 4 and 2x2 lie on different lines.

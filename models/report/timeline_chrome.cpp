@@ -222,9 +222,12 @@ void append_us(fmt::memory_buffer& b, std::int64_t ns) {
 
 const char* compute_category(std::uint8_t detail) {
   switch (static_cast<engine::ComputeCategory>(detail)) {
-    case engine::ComputeCategory::system: return "system";
-    case engine::ComputeCategory::io: return "io";
-    default: return "user";
+    case engine::ComputeCategory::system:
+      return "system";
+    case engine::ComputeCategory::io:
+      return "io";
+    default:
+      return "user";
   }
 }
 
@@ -237,8 +240,8 @@ std::string collective_name(std::uint8_t detail) {
 // The "args" members describing a communication event (without braces).
 std::string comm_args(const engine::Event& e, const char* op) {
   std::string a = fmt::format("\"op\":\"{}\"", op);
-  const bool p2p = e.kind == EventKind::send || e.kind == EventKind::recv || e.kind == EventKind::wait ||
-                   e.kind == EventKind::test;
+  const bool p2p =
+      e.kind == EventKind::send || e.kind == EventKind::recv || e.kind == EventKind::wait || e.kind == EventKind::test;
   if (e.peer >= 0) {
     a += fmt::format(",\"{}\":{}", p2p ? "peer" : "root", e.peer);
   } else if (e.kind == EventKind::recv) {
@@ -263,8 +266,7 @@ ChromeTrace::ChromeTrace(const std::string& path, std::uint32_t lp_count, const 
     : path_(path), lps_(lp_count), matcher_(lp_count) {
   file_ = std::fopen(path.c_str(), "wb");
   if (file_ == nullptr) {
-    throw std::runtime_error(
-        fmt::format("{}: error: cannot write the Chrome trace: {}", path, std::strerror(errno)));
+    throw std::runtime_error(fmt::format("{}: error: cannot write the Chrome trace: {}", path, std::strerror(errno)));
   }
   auto out = std::back_inserter(buf_);
   fmt::format_to(out, "{{\"traceEvents\":[\n");
@@ -366,9 +368,9 @@ void ChromeTrace::on_event(const engine::Event& e) {
   switch (e.kind) {
     case EventKind::compute:
       if (a > b) {
-        slice("computing", "compute", e.lp, b, a,
-              fmt::format("\"category\":\"{}\"{}", compute_category(e.detail),
-                          e.internal ? ",\"in_collective\":1" : ""));
+        slice(
+            "computing", "compute", e.lp, b, a,
+            fmt::format("\"category\":\"{}\"{}", compute_category(e.detail), e.internal ? ",\"in_collective\":1" : ""));
       }
       break;
     case EventKind::loop_block:

@@ -20,7 +20,7 @@ std::int64_t to_ns(engine::SimTime t);
 
 /// A message whose two ends were both seen: what a timeline draws as an arrow.
 struct MatchedMessage {
-  std::uint64_t id = 0;          ///< 1, 2, … in the order the first half of each message was seen
+  std::uint64_t id = 0;  ///< 1, 2, … in the order the first half of each message was seen
   engine::LpId src = 0;
   engine::LpId dst = 0;
   std::int32_t tag = 0;
@@ -134,9 +134,9 @@ class ChromeTrace final : public engine::Observer {
 
  private:
   struct LpState {
-    engine::SimTime last = 0;           ///< clock_after of the LP's last event
-    engine::SimTime blocked_since = -1; ///< when the LP blocked, -1 when it is not blocked
-    std::vector<std::uint8_t> open;     ///< kinds (detail) of the "B" written without their "E"
+    engine::SimTime last = 0;            ///< clock_after of the LP's last event
+    engine::SimTime blocked_since = -1;  ///< when the LP blocked, -1 when it is not blocked
+    std::vector<std::uint8_t> open;      ///< kinds (detail) of the "B" written without their "E"
   };
   void begin_event();
   void slice(const char* name, const char* cat, engine::LpId lp, std::int64_t begin_ns, std::int64_t end_ns,

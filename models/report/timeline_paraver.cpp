@@ -55,12 +55,18 @@ constexpr std::array<std::pair<const char*, const char*>, 18> standard_states{{
 // Values of paraver_p2p_type.
 std::int64_t p2p_value(const engine::Event& e) {
   switch (e.kind) {
-    case EventKind::send: return e.base_detail() == 1 ? 1 : 2;
-    case EventKind::recv: return e.base_detail() == 1 ? 3 : 4;
-    case EventKind::wait: return 5;
-    case EventKind::waitall: return 6;
-    case EventKind::test: return 7;
-    default: return 0;
+    case EventKind::send:
+      return e.base_detail() == 1 ? 1 : 2;
+    case EventKind::recv:
+      return e.base_detail() == 1 ? 3 : 4;
+    case EventKind::wait:
+      return 5;
+    case EventKind::waitall:
+      return 6;
+    case EventKind::test:
+      return 7;
+    default:
+      return 0;
   }
 }
 constexpr std::array<const char*, 8> p2p_names{"End", "send", "isend", "recv", "irecv", "wait", "waitall", "test"};
@@ -76,7 +82,11 @@ void write_or_throw(const std::string& path, const std::string& text) {
 
 ParaverTrace::ParaverTrace(const std::string& prefix, std::uint32_t lp_count, std::size_t buffer_records,
                            std::string track)
-    : prefix_(prefix), track_(std::move(track)), lps_(lp_count), matcher_(lp_count), buffer_records_(std::max<std::size_t>(buffer_records, 1)),
+    : prefix_(prefix),
+      track_(std::move(track)),
+      lps_(lp_count),
+      matcher_(lp_count),
+      buffer_records_(std::max<std::size_t>(buffer_records, 1)),
       drain_at_(std::min(buffer_records_, std::max<std::size_t>(4096, lp_count))) {
   static_assert(std::is_trivially_copyable_v<Record>, "records are written to the temporary runs as raw bytes");
   open_run();
@@ -177,10 +187,12 @@ void ParaverTrace::on_event(const engine::Event& e) {
   s.clock = std::max(s.clock, e.clock_after);
   matcher_.on_event(e, matched_);
   for (const MatchedMessage& m : matched_) {
-    push(Record{to_ns(m.send_call), 0,
+    push(Record{to_ns(m.send_call),
+                0,
                 {to_ns(m.send_start), static_cast<std::int64_t>(m.dst), to_ns(m.recv_call), to_ns(m.recv_done),
                  static_cast<std::int64_t>(m.bytes), m.tag},
-                m.src, 3});
+                m.src,
+                3});
   }
   matched_.clear();
   if (pending_.size() >= drain_at_) {

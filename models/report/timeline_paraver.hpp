@@ -16,18 +16,18 @@ namespace augur::models::report {
 /// Paraver state values written by ParaverTrace: the standard ids of Paraver's default .pcf, with
 /// what each one means in an augur timeline.
 enum class ParaverState : std::uint8_t {
-  idle = 0,                 ///< sleep
-  running = 1,              ///< compute (user, system), DVM loop blocks
-  waiting_message = 3,      ///< the `waited` part of a point-to-point operation
-  blocking_send = 4,        ///< transfer part of a blocking send
-  synchronization = 5,      ///< the `waited` part of a collective or a DVM synchronisation
-  wait_all = 8,             ///< transfer part of a wait / waitall / test
-  blocked = 9,              ///< still blocked when the run ended (deadlock, limit)
-  immediate_send = 10,      ///< posting a non-blocking send
-  immediate_receive = 11,   ///< posting a non-blocking receive
-  io = 12,                  ///< compute of category I/O
-  group_communication = 13, ///< transfer part of a collective or a DVM group operation
-  send_receive = 16,        ///< transfer part of a blocking receive
+  idle = 0,                  ///< sleep
+  running = 1,               ///< compute (user, system), DVM loop blocks
+  waiting_message = 3,       ///< the `waited` part of a point-to-point operation
+  blocking_send = 4,         ///< transfer part of a blocking send
+  synchronization = 5,       ///< the `waited` part of a collective or a DVM synchronisation
+  wait_all = 8,              ///< transfer part of a wait / waitall / test
+  blocked = 9,               ///< still blocked when the run ended (deadlock, limit)
+  immediate_send = 10,       ///< posting a non-blocking send
+  immediate_receive = 11,    ///< posting a non-blocking receive
+  io = 12,                   ///< compute of category I/O
+  group_communication = 13,  ///< transfer part of a collective or a DVM group operation
+  send_receive = 16,         ///< transfer part of a blocking receive
 };
 
 /// Paraver event type of collective operations: value CollectiveKind + 1 when one starts, 0 when it

@@ -52,7 +52,8 @@ TEST_CASE("Bad log levels name where they came from; the environment may name ot
     set_log_levels("engine=loud");
     FAIL("no error");
   } catch (const std::invalid_argument& e) {
-    CHECK(std::string(e.what()) == "--log: unknown level 'loud' (expected trace, debug, info, warn, error, critical, off)");
+    CHECK(std::string(e.what()) ==
+          "--log: unknown level 'loud' (expected trace, debug, info, warn, error, critical, off)");
   }
   try {
     set_log_levels("engin=debug");
@@ -61,9 +62,10 @@ TEST_CASE("Bad log levels name where they came from; the environment may name ot
     CHECK(std::string(e.what()) ==
           "--log: unknown category 'engin' (expected engine, machines, traces, models, scenarios, tools)");
   }
-  CHECK_THROWS_WITH_AS(set_log_levels("verbose", "SPDLOG_LEVEL", true),
-                       "SPDLOG_LEVEL: unknown level 'verbose' (expected trace, debug, info, warn, error, critical, off)",
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(
+      set_log_levels("verbose", "SPDLOG_LEVEL", true),
+      "SPDLOG_LEVEL: unknown level 'verbose' (expected trace, debug, info, warn, error, critical, off)",
+      std::invalid_argument);
   set_log_levels("myapp=trace,traces=debug", "SPDLOG_LEVEL", true);
   CHECK(logger("traces")->level() == spdlog::level::debug);
   CHECK(logger("engine")->level() == spdlog::level::warn);

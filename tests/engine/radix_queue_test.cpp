@@ -110,7 +110,8 @@ TEST_SUITE("unit") {
         [&rng](Key min, std::uint64_t serial) {
           const unsigned shift = 4 * static_cast<unsigned>(5 + rng.next() % 27);
           const Key mask = Key{15} << shift;
-          const Key raised = std::max((min & ~mask) | (static_cast<Key>(1 + rng.next() % 15) << shift), min + (Key{1} << 20));
+          const Key raised =
+              std::max((min & ~mask) | (static_cast<Key>(1 + rng.next() % 15) << shift), min + (Key{1} << 20));
           return ((raised >> 20) << 20) | (serial & 0xfffff);
         },
         2000);

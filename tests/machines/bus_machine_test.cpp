@@ -175,8 +175,8 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("BusMachine rejects zero channels") {
-    CHECK_THROWS_WITH_AS(BusMachine(bus_setup("0"), 2),
-                         "parameter 'channels': a bus needs at least 1 channel", ParamError);
+    CHECK_THROWS_WITH_AS(BusMachine(bus_setup("0"), 2), "parameter 'channels': a bus needs at least 1 channel",
+                         ParamError);
   }
 
   TEST_CASE("MachineModel compute_time divides flops by speed and power") {
@@ -205,8 +205,8 @@ TEST_SUITE("unit") {
   TEST_CASE("MachineModel rejects a non-positive power") {
     ParamSet params = bus_setup();
     params.set("power", "[1, 0]");
-    CHECK_THROWS_WITH_AS(BusMachine(params, 2),
-                         "parameter 'power': item 2 must be a positive number, not 0", ParamError);
+    CHECK_THROWS_WITH_AS(BusMachine(params, 2), "parameter 'power': item 2 must be a positive number, not 0",
+                         ParamError);
   }
 
   TEST_CASE("MachineRegistry lists the built-in models") {
@@ -255,14 +255,12 @@ TEST_SUITE("unit") {
     CHECK(machine->eager_threshold() == 65536);
     const auto ethernet = read_library_machine("ethernet_bus.yaml", registry);
     // Ts + Tb·n = 75us + 0.08us·1000 = 155us
-    CHECK(registry.get("bus").create(ethernet, 4)->transfer(0, 1, 1000, 0).arrival ==
-          seconds(155e-6));
+    CHECK(registry.get("bus").create(ethernet, 4)->transfer(0, 1, 1000, 0).arrival == seconds(155e-6));
     const auto transputer = read_library_machine("transputer_4x4.yaml", registry);
     CHECK(registry.get("transputer_grid").create(transputer, 16)->processors() == 16);
     const auto smp = read_library_machine("smp_cluster.yaml", registry);
     // ranks 0 and 1 share a node: o + 0.3us + 1000/20GBps = 0.2 + 0.3 + 0.05 = 0.55us
-    CHECK(registry.get("loggp_smp").create(smp, 16)->transfer(0, 1, 1000, 0).arrival ==
-          seconds(0.55e-6));
+    CHECK(registry.get("loggp_smp").create(smp, 16)->transfer(0, 1, 1000, 0).arrival == seconds(0.55e-6));
   }
 
   TEST_CASE("MachineRegistry names the model in parameter errors") {

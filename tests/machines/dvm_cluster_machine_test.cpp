@@ -11,13 +11,13 @@
 #include "machines/registry.hpp"
 
 using augur::engine::CollectiveKind;
-using augur::machines::DvmClusterMachine;
 using augur::machines::dvm_cluster_params;
+using augur::machines::DvmClusterMachine;
 using augur::machines::format_cluster_tree;
 using augur::machines::MachineRegistry;
-using augur::machines::parse_cluster_tree;
 using augur::machines::ParamError;
 using augur::machines::ParamSet;
+using augur::machines::parse_cluster_tree;
 
 namespace {
 
@@ -165,8 +165,7 @@ TEST_SUITE("unit") {
     {
       // With two channels the second message starts at its sender's clock 0 < min_start:
       // min_start = BeginTime − WaitStart = 0 − 0, cost = end1 − 0 = f + 275us.
-      DvmClusterMachine machine(
-          cluster_setup("net = {2 x cpu} myrinet(2) 75us 0.2us; cpu = 1"), 2);
+      DvmClusterMachine machine(cluster_setup("net = {2 x cpu} myrinet(2) 75us 0.2us; cpu = 1"), 2);
       std::vector<double> ends;
       const double cost = machine.matrix_cost_at(matrix, {1e-3, 0.0}, &ends);
       const double end1 = f + ts75 + 1000.0 * tb02;
@@ -178,12 +177,10 @@ TEST_SUITE("unit") {
 
   TEST_CASE("DvmClusterMachine needs enough processors and reads leaf powers") {
     CHECK_THROWS_WITH_AS(DvmClusterMachine(cluster_setup("n = {2 x c} ethernet 1us 1us; c = 1"), 3),
-                         "parameter 'clusters': the machine 'n' has 2 processors, but the run has 3",
-                         ParamError);
+                         "parameter 'clusters': the machine 'n' has 2 processors, but the run has 3", ParamError);
     // Processors 0, 1 are `fast` (power 2), processor 2 is `slow` (power 0.5): recorded
     // durations are divided by the power.
-    DvmClusterMachine machine(
-        cluster_setup("n = {2 x fast, slow} ethernet 1us 1us; fast = 2; slow = 0.5"), 3);
+    DvmClusterMachine machine(cluster_setup("n = {2 x fast, slow} ethernet 1us 1us; fast = 2; slow = 0.5"), 3);
     CHECK(machine.scaled_time(0, 1.0) == 0.5);
     CHECK(machine.scaled_time(1, 1.0) == 0.5);
     CHECK(machine.scaled_time(2, 1.0) == 2.0);
@@ -197,11 +194,9 @@ TEST_SUITE("unit") {
     DvmClusterMachine machine(cluster_setup(mvs), 4);
     // P = 2: processors 0, 1 are in one mvsP2: m(n) = 1us + 0.001us·n, c = min(2, 1) = 1.
     // bcast of 1000 bytes: (P−1)·m(1000) = 2us.
-    CHECK(machine.collective_time(CollectiveKind::bcast, 2, 1000, 0) ==
-          doctest::Approx(2e-6).epsilon(1e-12));
+    CHECK(machine.collective_time(CollectiveKind::bcast, 2, 1000, 0) == doctest::Approx(2e-6).epsilon(1e-12));
     // P = 4 spans mvs: m(n) = 7us + 0.004us·n; allreduce 2(P−1)·m(1000) = 6·11us = 66us.
-    CHECK(machine.collective_time(CollectiveKind::allreduce, 4, 1000, 0) ==
-          doctest::Approx(66e-6).epsilon(1e-12));
+    CHECK(machine.collective_time(CollectiveKind::allreduce, 4, 1000, 0) == doctest::Approx(66e-6).epsilon(1e-12));
     CHECK(machine.collective_time(CollectiveKind::barrier, 1, 0, 0) == 0);
   }
 
@@ -235,8 +230,9 @@ TEST_SUITE("unit") {
     CHECK(tree[0].start_time == 7.0 / 1000000);
     CHECK(tree[0].byte_time == 0.004 / 1000000);  // exactly 3.1's atof("0.004") / 1000000
     CHECK(tree[2].is_processor());
-    CHECK(format_cluster_tree(tree) == "mvs = {512 x mvsP2} myrinet(1) 7us 0.004us; mvsP2 = {2 x mvsP1} "
-                                       "myrinet(1) 1us 0.001us; mvsP1 = 1");
+    CHECK(format_cluster_tree(tree) ==
+          "mvs = {512 x mvsP2} myrinet(1) 7us 0.004us; mvsP2 = {2 x mvsP1} "
+          "myrinet(1) 1us 0.001us; mvsP1 = 1");
     CHECK(format_cluster_tree(parse_cluster_tree("e = {c} ethernet 75us 0.2us; c = 1")) ==
           "e = {c} ethernet 75us 0.2us; c = 1");
     // The canonical text parses back to the same values.
@@ -244,8 +240,8 @@ TEST_SUITE("unit") {
     CHECK(again[0].byte_time == tree[0].byte_time);
     CHECK(again[1].start_time == tree[1].start_time);
 
-    CHECK_THROWS_WITH_AS(parse_cluster_tree("a = {2 x b} ethernet 1us 1us; a = 1"),
-                         "cluster 'a' is defined twice", ParamError);
+    CHECK_THROWS_WITH_AS(parse_cluster_tree("a = {2 x b} ethernet 1us 1us; a = 1"), "cluster 'a' is defined twice",
+                         ParamError);
     CHECK_THROWS_WITH_AS(parse_cluster_tree("a = {2 x bb} ethernet 1us 1us; b = 1"),
                          "cluster 'a' contains 'bb', which is not defined; did you mean 'b'?", ParamError);
     CHECK_THROWS_WITH_AS(parse_cluster_tree("a = {2 x b} ethernet 1us 1us; b = {a} ethernet 1us 1us"),

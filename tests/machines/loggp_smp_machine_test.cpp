@@ -54,8 +54,7 @@ TEST_SUITE("unit") {
 
   TEST_CASE("LoggpSmpMachine matches the SimGrid sample platform exactly") {
     // platform.xml: 1us and 10GBps host to host, 0us and 10GBps loopback
-    LoggpSmpMachine machine(
-        loggp({{"cpu_speed", "1Gflops"}, {"latency", "1us"}, {"bandwidth", "10GBps"}}), 64);
+    LoggpSmpMachine machine(loggp({{"cpu_speed", "1Gflops"}, {"latency", "1us"}, {"bandwidth", "10GBps"}}), 64);
     for (const std::uint64_t n : {0ULL, 1ULL, 1000ULL, 65536ULL, 1000000ULL}) {
       machine.reset();
       // host to host: 1us + n / 10e9 s, to the last bit
@@ -187,8 +186,7 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("LoggpSmpMachine collective_time on one node uses shared memory") {
-    LoggpSmpMachine machine(loggp({{"processes_per_node", "4"}, {"intra_node_latency", "0.3us"}}),
-                            4);
+    LoggpSmpMachine machine(loggp({{"processes_per_node", "4"}, {"intra_node_latency", "0.3us"}}), 4);
     // T(n) = 0.3us + 2·0 + 1000/1e10 = 0.4us; bcast: ⌈log2 4⌉ = 2 rounds: 0.8us
     CHECK(machine.collective_time(CollectiveKind::bcast, 4, 1000, 0) == seconds(0.8e-6));
   }
@@ -203,11 +201,10 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("LoggpSmpMachine rejects a zero bandwidth") {
-    CHECK_THROWS_WITH_AS(LoggpSmpMachine(loggp({{"bandwidth", "0"}}), 2),
-                         "parameter 'bandwidth': must be positive", ParamError);
-    CHECK_THROWS_WITH_AS(LoggpSmpMachine(loggp({{"processes_per_node", "0"}}), 2),
-                         "parameter 'processes_per_node': a node holds at least 1 process",
+    CHECK_THROWS_WITH_AS(LoggpSmpMachine(loggp({{"bandwidth", "0"}}), 2), "parameter 'bandwidth': must be positive",
                          ParamError);
+    CHECK_THROWS_WITH_AS(LoggpSmpMachine(loggp({{"processes_per_node", "0"}}), 2),
+                         "parameter 'processes_per_node': a node holds at least 1 process", ParamError);
   }
 }  // TEST_SUITE
 
@@ -216,12 +213,11 @@ TEST_SUITE("unit") {
     // The tiny-4 platform (host to host 101 us, 125 MBps) with SMPI's default factors: a 1 MB
     // message takes L·11.6436 + n / (B·0.940694) = 101e-6·11.6436 + 1e6 / (125e6·0.940694)
     // = 1.1760036e-3 + 8.504359e-3 = 9.680363e-3 s (SimGrid's log: rank 1's recv 0.009680 s).
-    LoggpSmpMachine machine(
-        loggp({{"latency", "101us"},
-               {"bandwidth", "125MBps"},
-               {"latency_factors", "65472:11.6436;15424:3.48845;0:2.01467"},
-               {"bandwidth_factors", "0:0.812084;65472:0.940694;15424:0.697866"}}),
-        2);
+    LoggpSmpMachine machine(loggp({{"latency", "101us"},
+                                   {"bandwidth", "125MBps"},
+                                   {"latency_factors", "65472:11.6436;15424:3.48845;0:2.01467"},
+                                   {"bandwidth_factors", "0:0.812084;65472:0.940694;15424:0.697866"}}),
+                            2);
     const auto big = machine.transfer(0, 1, 1000000, 0);
     CHECK(big.arrival == seconds(101e-6 * 11.6436 + 1e6 / (125e6 * 0.940694)));
     CHECK(big.arrival == doctest::Approx(0.009680).epsilon(1e-4));

@@ -81,8 +81,8 @@ TEST_SUITE("unit") {
                          "parameter 'grid': invalid list '[4, 4': expected items in brackets, "
                          "e.g. [4, 4], or a shape like 4x4",
                          ParamError);
-    CHECK_THROWS_WITH_AS(params.set_list("latency", {"1us"}),
-                         "parameter 'latency': expected a single time, not a list", ParamError);
+    CHECK_THROWS_WITH_AS(params.set_list("latency", {"1us"}), "parameter 'latency': expected a single time, not a list",
+                         ParamError);
   }
 
   TEST_CASE("ParamSet suggests the nearest parameter name") {
@@ -92,8 +92,8 @@ TEST_SUITE("unit") {
                          "'latency'?",
                          ParamError);
     ParamSet anonymous(sample_specs());
-    CHECK_THROWS_WITH_AS(anonymous.set("bandwith", "1GBps"),
-                         "unknown parameter 'bandwith'; did you mean 'bandwidth'?", ParamError);
+    CHECK_THROWS_WITH_AS(anonymous.set("bandwith", "1GBps"), "unknown parameter 'bandwith'; did you mean 'bandwidth'?",
+                         ParamError);
   }
 
   TEST_CASE("ParamSet lists the valid names when nothing is close") {
@@ -130,10 +130,8 @@ TEST_SUITE("unit") {
     const auto lines = params.describe();
     using Line = std::pair<std::string, std::string>;
     const std::vector<Line> expected{
-        {"bandwidth", "10GBps"}, {"grid", "[4, 4]"},
-        {"latency", "1us"},      {"link_contention", "true"},
-        {"mapping", "block"},    {"mtu", "64KiB"},
-        {"power", "[]"},         {"processes_per_node", "1"},
+        {"bandwidth", "10GBps"}, {"grid", "[4, 4]"}, {"latency", "1us"}, {"link_contention", "true"},
+        {"mapping", "block"},    {"mtu", "64KiB"},   {"power", "[]"},    {"processes_per_node", "1"},
         {"scale", "1"},
     };
     REQUIRE(lines.size() == expected.size());

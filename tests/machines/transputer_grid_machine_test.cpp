@@ -157,7 +157,6 @@ TEST_SUITE("unit") {
                          "has 8",
                          ParamError);
     CHECK_THROWS_WITH_AS(TransputerGridMachine(grid_setup("2x0"), 4),
-                         "parameter 'grid': the grid [2, 0] holds 0 processors, but the run has 4",
-                         ParamError);
+                         "parameter 'grid': the grid [2, 0] holds 0 processors, but the run has 4", ParamError);
   }
 }  // TEST_SUITE

@@ -101,14 +101,13 @@ TEST_SUITE("unit") {
     CHECK(parse_quantity("1e3", UnitKind::real) == 1000.0);
     CHECK(parse_quantity("true", UnitKind::boolean) == 1.0);
     CHECK(parse_quantity("false", UnitKind::boolean) == 0.0);
-    CHECK_THROWS_WITH_AS(parse_quantity("-1", UnitKind::count),
-                         "invalid count '-1': expected a non-negative integer", UnitError);
-    CHECK_THROWS_WITH_AS(parse_quantity("2.5", UnitKind::count),
-                         "invalid count '2.5': expected a non-negative integer", UnitError);
-    CHECK_THROWS_WITH_AS(parse_quantity("1.5x", UnitKind::real),
-                         "invalid real '1.5x': expected a number", UnitError);
-    CHECK_THROWS_WITH_AS(parse_quantity("yes", UnitKind::boolean),
-                         "invalid boolean 'yes': expected true or false", UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("-1", UnitKind::count), "invalid count '-1': expected a non-negative integer",
+                         UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("2.5", UnitKind::count), "invalid count '2.5': expected a non-negative integer",
+                         UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("1.5x", UnitKind::real), "invalid real '1.5x': expected a number", UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("yes", UnitKind::boolean), "invalid boolean 'yes': expected true or false",
+                         UnitError);
   }
 
   TEST_CASE("format_quantity picks the shortest natural suffix") {
@@ -149,8 +148,8 @@ TEST_SUITE("unit") {
       std::string first;
       for (int precision = 1; precision <= 17; ++precision) {
         std::array<char, 64> buffer{};
-        const auto r = std::to_chars(buffer.data(), buffer.data() + buffer.size(), x, std::chars_format::general,
-                                     precision);
+        const auto r =
+            std::to_chars(buffer.data(), buffer.data() + buffer.size(), x, std::chars_format::general, precision);
         const std::string text(buffer.data(), r.ptr);
         double parsed = 0;
         std::from_chars(text.data(), text.data() + text.size(), parsed);

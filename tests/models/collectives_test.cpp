@@ -27,24 +27,31 @@ using augur::models::mp::OpKind;
 namespace mp = augur::models::mp;
 
 constexpr std::array<CollectiveKind, 15> all_kinds{
-    CollectiveKind::barrier,        CollectiveKind::bcast,    CollectiveKind::reduce,
-    CollectiveKind::allreduce,      CollectiveKind::gather,   CollectiveKind::gatherv,
-    CollectiveKind::scatter,        CollectiveKind::scatterv, CollectiveKind::allgather,
-    CollectiveKind::allgatherv,     CollectiveKind::alltoall, CollectiveKind::alltoallv,
-    CollectiveKind::reduce_scatter, CollectiveKind::scan,     CollectiveKind::exscan,
+    CollectiveKind::barrier,        CollectiveKind::bcast,      CollectiveKind::reduce,   CollectiveKind::allreduce,
+    CollectiveKind::gather,         CollectiveKind::gatherv,    CollectiveKind::scatter,  CollectiveKind::scatterv,
+    CollectiveKind::allgather,      CollectiveKind::allgatherv, CollectiveKind::alltoall, CollectiveKind::alltoallv,
+    CollectiveKind::reduce_scatter, CollectiveKind::scan,       CollectiveKind::exscan,
 };
 
 /// "send 4 1000", "irecv 2 8", "waitall", "compute 5": one op, readable in a failure message.
 std::string show(const Op& op) {
   switch (op.kind) {
-    case OpKind::compute: return "compute " + std::to_string(static_cast<long long>(op.amount));
-    case OpKind::sleep: return "sleep";
-    case OpKind::waitall: return "waitall";
-    case OpKind::send: return "send " + std::to_string(op.peer) + " " + std::to_string(op.bytes);
-    case OpKind::recv: return "recv " + std::to_string(op.peer) + " " + std::to_string(op.bytes);
-    case OpKind::isend: return "isend " + std::to_string(op.peer) + " " + std::to_string(op.bytes);
-    case OpKind::irecv: return "irecv " + std::to_string(op.peer) + " " + std::to_string(op.bytes);
-    default: return "other";  // kinds the collective expansion never writes
+    case OpKind::compute:
+      return "compute " + std::to_string(static_cast<long long>(op.amount));
+    case OpKind::sleep:
+      return "sleep";
+    case OpKind::waitall:
+      return "waitall";
+    case OpKind::send:
+      return "send " + std::to_string(op.peer) + " " + std::to_string(op.bytes);
+    case OpKind::recv:
+      return "recv " + std::to_string(op.peer) + " " + std::to_string(op.bytes);
+    case OpKind::isend:
+      return "isend " + std::to_string(op.peer) + " " + std::to_string(op.bytes);
+    case OpKind::irecv:
+      return "irecv " + std::to_string(op.peer) + " " + std::to_string(op.bytes);
+    default:
+      return "other";  // kinds the collective expansion never writes
   }
 }
 
@@ -87,11 +94,9 @@ RunResult simulate(const std::vector<std::vector<Op>>& programs, std::int32_t ta
   result.received.assign(programs.size(), 0);
   for (int rank = 0; rank < p; ++rank) {
     for (const Op& op : programs[static_cast<std::size_t>(rank)]) {
-      if (op.kind == OpKind::compute || op.kind == OpKind::sleep || op.kind == OpKind::waitall)
-        continue;
+      if (op.kind == OpKind::compute || op.kind == OpKind::sleep || op.kind == OpKind::waitall) continue;
       if (op.peer < 0 || op.peer >= p || op.peer == rank)
-        result.problems.push_back("rank " + std::to_string(rank) + ": bad peer " +
-                                  std::to_string(op.peer));
+        result.problems.push_back("rank " + std::to_string(rank) + ": bad peer " + std::to_string(op.peer));
       if (op.tag != tag) result.problems.push_back("rank " + std::to_string(rank) + ": wrong tag");
     }
   }
@@ -119,9 +124,8 @@ RunResult simulate(const std::vector<std::vector<Op>>& programs, std::int32_t ta
     const std::uint64_t sent = is_send ? mine.bytes : other.bytes;
     const std::uint64_t expected = is_send ? other.bytes : mine.bytes;
     if (sent != expected)
-      result.problems.push_back("size mismatch " + std::to_string(src) + "->" +
-                                std::to_string(dst) + ": sent " + std::to_string(sent) +
-                                ", received " + std::to_string(expected));
+      result.problems.push_back("size mismatch " + std::to_string(src) + "->" + std::to_string(dst) + ": sent " +
+                                std::to_string(sent) + ", received " + std::to_string(expected));
     mine.matched = other.matched = true;
     result.received[static_cast<std::size_t>(dst)] += sent;
     return id;
@@ -140,8 +144,8 @@ RunResult simulate(const std::vector<std::vector<Op>>& programs, std::int32_t ta
         const Op& op = ops[pc[r]];
         if (op.kind == OpKind::send || op.kind == OpKind::recv) {
           if (!blocked_on[r]) {
-            blocked_on[r] = op.kind == OpKind::send ? post(rank, op.peer, op.bytes, true)
-                                                    : post(op.peer, rank, op.bytes, false);
+            blocked_on[r] =
+                op.kind == OpKind::send ? post(rank, op.peer, op.bytes, true) : post(op.peer, rank, op.bytes, false);
             progress = true;
           }
           if (!requests[*blocked_on[r]].matched) break;
@@ -151,8 +155,8 @@ RunResult simulate(const std::vector<std::vector<Op>>& programs, std::int32_t ta
         } else if (op.kind == OpKind::irecv) {
           pending[r].push_back(post(op.peer, rank, op.bytes, false));
         } else if (op.kind == OpKind::waitall) {
-          const bool done = std::all_of(pending[r].begin(), pending[r].end(),
-                                        [&](std::size_t id) { return requests[id].matched; });
+          const bool done =
+              std::all_of(pending[r].begin(), pending[r].end(), [&](std::size_t id) { return requests[id].matched; });
           if (!done) break;
           pending[r].clear();
         }
@@ -166,11 +170,10 @@ RunResult simulate(const std::vector<std::vector<Op>>& programs, std::int32_t ta
     const auto r = static_cast<std::size_t>(rank);
     if (pc[r] < programs[r].size()) {
       result.finished = false;
-      result.problems.push_back("deadlock: rank " + std::to_string(rank) + " stuck at op " +
-                                std::to_string(pc[r]) + " (" + show(programs[r][pc[r]]) + ")");
+      result.problems.push_back("deadlock: rank " + std::to_string(rank) + " stuck at op " + std::to_string(pc[r]) +
+                                " (" + show(programs[r][pc[r]]) + ")");
     } else if (!pending[r].empty()) {
-      result.problems.push_back("rank " + std::to_string(rank) +
-                                " ends with requests not waited for");
+      result.problems.push_back("rank " + std::to_string(rank) + " ends with requests not waited for");
     }
   }
   for (const Request& request : requests)
@@ -186,8 +189,8 @@ struct Scenario {
   int p;
   int root;
   std::uint64_t n;
-  bool irregular;                     ///< reduce_scatter: unequal counts
-  std::vector<std::uint64_t> counts;  // gatherv, scatterv, allgatherv, reduce_scatter
+  bool irregular;                                              ///< reduce_scatter: unequal counts
+  std::vector<std::uint64_t> counts;                           // gatherv, scatterv, allgatherv, reduce_scatter
   std::vector<std::vector<std::uint64_t>> a2a_send, a2a_recv;  // alltoallv, per rank
 
   /// Bytes rank a sends to rank b in the alltoallv case (some pairs exchange 0 bytes).
@@ -226,12 +229,15 @@ struct Scenario {
         call.send_bytes = counts[r];
         call.recv_counts = counts;
         break;
-      case CollectiveKind::reduce_scatter: call.recv_counts = counts; break;
+      case CollectiveKind::reduce_scatter:
+        call.recv_counts = counts;
+        break;
       case CollectiveKind::alltoallv:
         call.send_counts = a2a_send[r];
         call.recv_counts = a2a_recv[r];
         break;
-      default: break;
+      default:
+        break;
     }
     return call;
   }
@@ -244,19 +250,32 @@ struct Scenario {
     for (int j = 0; j < p; ++j)
       if (j != rank) sum_others += counts[static_cast<std::size_t>(j)];
     switch (kind) {
-      case CollectiveKind::barrier: exact = true; return 0;
-      case CollectiveKind::bcast: return rank == root ? 0 : n;
-      case CollectiveKind::reduce: return rank == root ? n : 0;
-      case CollectiveKind::allreduce: return n;
-      case CollectiveKind::gather: exact = rank == root; return rank == root ? others * n : 0;
-      case CollectiveKind::gatherv: exact = rank == root; return rank == root ? sum_others : 0;
-      case CollectiveKind::scatter: return rank == root ? 0 : n;
+      case CollectiveKind::barrier:
+        exact = true;
+        return 0;
+      case CollectiveKind::bcast:
+        return rank == root ? 0 : n;
+      case CollectiveKind::reduce:
+        return rank == root ? n : 0;
+      case CollectiveKind::allreduce:
+        return n;
+      case CollectiveKind::gather:
+        exact = rank == root;
+        return rank == root ? others * n : 0;
+      case CollectiveKind::gatherv:
+        exact = rank == root;
+        return rank == root ? sum_others : 0;
+      case CollectiveKind::scatter:
+        return rank == root ? 0 : n;
       case CollectiveKind::scatterv:
         exact = true;
         return rank == root ? 0 : counts[static_cast<std::size_t>(rank)];
-      case CollectiveKind::allgather: return others * n;
-      case CollectiveKind::allgatherv: return sum_others;
-      case CollectiveKind::alltoall: return others * n;
+      case CollectiveKind::allgather:
+        return others * n;
+      case CollectiveKind::allgatherv:
+        return sum_others;
+      case CollectiveKind::alltoall:
+        return others * n;
       case CollectiveKind::alltoallv: {
         exact = true;
         std::uint64_t sum = 0;
@@ -264,9 +283,11 @@ struct Scenario {
           if (j != rank) sum += pair_bytes(j, rank);
         return sum;
       }
-      case CollectiveKind::reduce_scatter: return counts[static_cast<std::size_t>(rank)];
+      case CollectiveKind::reduce_scatter:
+        return counts[static_cast<std::size_t>(rank)];
       case CollectiveKind::scan:
-      case CollectiveKind::exscan: return rank == 0 ? 0 : n;
+      case CollectiveKind::exscan:
+        return rank == 0 ? 0 : n;
     }
     return 0;
   }
@@ -274,8 +295,7 @@ struct Scenario {
 
 bool has_reduction_compute(CollectiveKind kind) {
   return kind == CollectiveKind::reduce || kind == CollectiveKind::allreduce ||
-         kind == CollectiveKind::reduce_scatter || kind == CollectiveKind::scan ||
-         kind == CollectiveKind::exscan;
+         kind == CollectiveKind::reduce_scatter || kind == CollectiveKind::scan || kind == CollectiveKind::exscan;
 }
 
 }  // namespace
@@ -314,20 +334,16 @@ TEST_SUITE("unit") {
 
   TEST_CASE("Collectives reject an unknown algorithm with the valid names") {
     std::vector<Op> ops;
-    CHECK_THROWS_WITH_AS(
-        mp::expand_collective(make_call(CollectiveKind::bcast, 8), 0, 4, "foo", ops),
-        "unknown algorithm 'foo' for bcast; valid: default, binomial, flat, scatter_allgather",
-        std::invalid_argument);
-    CHECK_THROWS_WITH_AS(
-        mp::expand_collective(make_call(CollectiveKind::barrier, 0), 0, 4, "ring", ops),
-        "unknown algorithm 'ring' for barrier; valid: default, dissemination, binomial",
-        std::invalid_argument);
-    CHECK_THROWS_AS(
-        mp::expand_collective(make_call(CollectiveKind::bcast, 8, 4), 0, 4, "default", ops),
-        std::invalid_argument);
-    CHECK_THROWS_AS(
-        mp::expand_collective(make_call(CollectiveKind::bcast, 8), 4, 4, "default", ops),
-        std::invalid_argument);
+    CHECK_THROWS_WITH_AS(mp::expand_collective(make_call(CollectiveKind::bcast, 8), 0, 4, "foo", ops),
+                         "unknown algorithm 'foo' for bcast; valid: default, binomial, flat, scatter_allgather",
+                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(mp::expand_collective(make_call(CollectiveKind::barrier, 0), 0, 4, "ring", ops),
+                         "unknown algorithm 'ring' for barrier; valid: default, dissemination, binomial",
+                         std::invalid_argument);
+    CHECK_THROWS_AS(mp::expand_collective(make_call(CollectiveKind::bcast, 8, 4), 0, 4, "default", ops),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(mp::expand_collective(make_call(CollectiveKind::bcast, 8), 4, 4, "default", ops),
+                    std::invalid_argument);
     CHECK(ops.empty());
   }
 
@@ -361,14 +377,8 @@ TEST_SUITE("unit") {
   TEST_CASE("Collectives binomial bcast on 8 ranks") {
     const CollectiveCall call = make_call(CollectiveKind::bcast, 1000);
     const std::vector<Lines> expected{
-        {"send 4 1000", "send 2 1000", "send 1 1000"},
-        {"recv 0 1000"},
-        {"recv 0 1000", "send 3 1000"},
-        {"recv 2 1000"},
-        {"recv 0 1000", "send 6 1000", "send 5 1000"},
-        {"recv 4 1000"},
-        {"recv 4 1000", "send 7 1000"},
-        {"recv 6 1000"},
+        {"send 4 1000", "send 2 1000", "send 1 1000"}, {"recv 0 1000"}, {"recv 0 1000", "send 3 1000"}, {"recv 2 1000"},
+        {"recv 0 1000", "send 6 1000", "send 5 1000"}, {"recv 4 1000"}, {"recv 4 1000", "send 7 1000"}, {"recv 6 1000"},
     };
     for (int rank = 0; rank < 8; ++rank) {
       CAPTURE(rank);
@@ -396,8 +406,7 @@ TEST_SUITE("unit") {
   // SimGrid colls::ireduce (reduce__default with MPI_OP_NULL), then the replay's comp_flops.
   TEST_CASE("Collectives default reduce is a flat tree of isends") {
     const CollectiveCall call = make_call(CollectiveKind::reduce, 80, 2, 5);
-    CHECK(expand(call, 2, 4) ==
-          Lines{"irecv 0 80", "irecv 1 80", "irecv 3 80", "waitall", "compute 5"});
+    CHECK(expand(call, 2, 4) == Lines{"irecv 0 80", "irecv 1 80", "irecv 3 80", "waitall", "compute 5"});
     CHECK(expand(call, 0, 4) == Lines{"isend 2 80", "waitall", "compute 5"});
     CHECK(expand(call, 3, 4) == Lines{"isend 2 80", "waitall", "compute 5"});
     // Open MPI basic linear: blocking, the root receives from the highest rank down.
@@ -408,19 +417,18 @@ TEST_SUITE("unit") {
   // allreduce__default: reduce__default to 0, then bcast__default (binomial) from 0.
   TEST_CASE("Collectives default allreduce is reduce to 0 then binomial bcast") {
     const CollectiveCall call = make_call(CollectiveKind::allreduce, 40, 0, 3);
-    CHECK(expand(call, 0, 4) == Lines{"irecv 1 40", "irecv 2 40", "irecv 3 40", "waitall",
-                                      "send 2 40", "send 1 40", "compute 3"});
+    CHECK(expand(call, 0, 4) ==
+          Lines{"irecv 1 40", "irecv 2 40", "irecv 3 40", "waitall", "send 2 40", "send 1 40", "compute 3"});
     CHECK(expand(call, 1, 4) == Lines{"isend 0 40", "waitall", "recv 0 40", "compute 3"});
-    CHECK(expand(call, 2, 4) ==
-          Lines{"isend 0 40", "waitall", "recv 0 40", "send 3 40", "compute 3"});
+    CHECK(expand(call, 2, 4) == Lines{"isend 0 40", "waitall", "recv 0 40", "send 3 40", "compute 3"});
     CHECK(expand(call, 3, 4) == Lines{"isend 0 40", "waitall", "recv 2 40", "compute 3"});
   }
 
   // barrier__ompi_basic_linear.
   TEST_CASE("Collectives default barrier is Open MPI basic linear") {
     const CollectiveCall call = make_call(CollectiveKind::barrier, 0);
-    CHECK(expand(call, 0, 4) == Lines{"irecv 1 0", "irecv 2 0", "irecv 3 0", "waitall", "isend 1 0",
-                                      "isend 2 0", "isend 3 0", "waitall"});
+    CHECK(expand(call, 0, 4) ==
+          Lines{"irecv 1 0", "irecv 2 0", "irecv 3 0", "waitall", "isend 1 0", "isend 2 0", "isend 3 0", "waitall"});
     CHECK(expand(call, 3, 4) == Lines{"send 0 0", "recv 0 0"});
     CHECK(expand(call, 1, 2, "dissemination") == Lines{"isend 0 0", "irecv 0 0", "waitall"});
   }
@@ -466,31 +474,26 @@ TEST_SUITE("unit") {
   TEST_CASE("Collectives default alltoall follows the decision table") {
     SUBCASE("4 ranks and 100 bytes: basic linear, receives upward and sends downward") {
       CHECK(expand(make_call(CollectiveKind::alltoall, 100), 1, 4) ==
-            Lines{"irecv 2 100", "irecv 3 100", "irecv 0 100", "isend 0 100", "isend 3 100",
-                  "isend 2 100", "waitall"});
+            Lines{"irecv 2 100", "irecv 3 100", "irecv 0 100", "isend 0 100", "isend 3 100", "isend 2 100", "waitall"});
     }
     SUBCASE("4 ranks and 600000 bytes: pairwise exchange with rank XOR i") {
       CHECK(expand(make_call(CollectiveKind::alltoall, 600000), 1, 4) ==
-            Lines{"isend 0 600000", "irecv 0 600000", "waitall", "isend 3 600000", "irecv 3 600000",
-                  "waitall", "isend 2 600000", "irecv 2 600000", "waitall"});
+            Lines{"isend 0 600000", "irecv 0 600000", "waitall", "isend 3 600000", "irecv 3 600000", "waitall",
+                  "isend 2 600000", "irecv 2 600000", "waitall"});
     }
     SUBCASE("5 ranks and 600000 bytes: pairwise by rank plus and minus i") {
       CHECK(expand(make_call(CollectiveKind::alltoall, 600000), 0, 5) ==
-            Lines{"isend 1 600000", "irecv 4 600000", "waitall", "isend 2 600000", "irecv 3 600000",
-                  "waitall", "isend 3 600000", "irecv 2 600000", "waitall", "isend 4 600000",
-                  "irecv 1 600000", "waitall"});
+            Lines{"isend 1 600000", "irecv 4 600000", "waitall", "isend 2 600000", "irecv 3 600000", "waitall",
+                  "isend 3 600000", "irecv 2 600000", "waitall", "isend 4 600000", "irecv 1 600000", "waitall"});
     }
     SUBCASE("2 ranks: 1 byte pairwise and 2 bytes linear") {
-      CHECK(expand(make_call(CollectiveKind::alltoall, 1), 0, 2) ==
-            Lines{"isend 1 1", "irecv 1 1", "waitall"});
-      CHECK(expand(make_call(CollectiveKind::alltoall, 2), 0, 2) ==
-            Lines{"irecv 1 2", "isend 1 2", "waitall"});
+      CHECK(expand(make_call(CollectiveKind::alltoall, 1), 0, 2) == Lines{"isend 1 1", "irecv 1 1", "waitall"});
+      CHECK(expand(make_call(CollectiveKind::alltoall, 2), 0, 2) == Lines{"irecv 1 2", "isend 1 2", "waitall"});
     }
     SUBCASE("16 ranks and 100 bytes: Bruck, 8 blocks per step") {
       CHECK(expand(make_call(CollectiveKind::alltoall, 100), 0, 16) ==
-            Lines{"isend 1 800", "irecv 15 800", "waitall", "isend 2 800", "irecv 14 800",
-                  "waitall", "isend 4 800", "irecv 12 800", "waitall", "isend 8 800", "irecv 8 800",
-                  "waitall"});
+            Lines{"isend 1 800", "irecv 15 800", "waitall", "isend 2 800", "irecv 14 800", "waitall", "isend 4 800",
+                  "irecv 12 800", "waitall", "isend 8 800", "irecv 8 800", "waitall"});
     }
     SUBCASE("16 ranks and 1000 bytes: basic linear") {
       const Lines ops = expand(make_call(CollectiveKind::alltoall, 1000), 0, 16);
@@ -508,8 +511,7 @@ TEST_SUITE("unit") {
     CollectiveCall call = make_call(CollectiveKind::alltoallv, 0);
     call.send_counts = send;
     call.recv_counts = recv;
-    CHECK(expand(call, 1, 3) ==
-          Lines{"irecv 0 3", "irecv 2 9", "isend 0 5", "isend 2 7", "waitall"});
+    CHECK(expand(call, 1, 3) == Lines{"irecv 0 3", "irecv 2 9", "isend 0 5", "isend 2 7", "waitall"});
     CHECK(expand(call, 1, 3, "pairwise") ==
           Lines{"isend 2 7", "irecv 0 3", "waitall", "isend 0 5", "irecv 2 9", "waitall"});
   }
@@ -540,10 +542,8 @@ TEST_SUITE("unit") {
   // colls::scan: irecv from every lower rank, isend to every higher rank, then comp_flops.
   TEST_CASE("Collectives default scan talks to every other rank") {
     const CollectiveCall call = make_call(CollectiveKind::scan, 8, 0, 2);
-    CHECK(expand(call, 2, 4) ==
-          Lines{"irecv 0 8", "irecv 1 8", "isend 3 8", "waitall", "compute 2"});
-    CHECK(expand(call, 0, 4) ==
-          Lines{"isend 1 8", "isend 2 8", "isend 3 8", "waitall", "compute 2"});
+    CHECK(expand(call, 2, 4) == Lines{"irecv 0 8", "irecv 1 8", "isend 3 8", "waitall", "compute 2"});
+    CHECK(expand(call, 0, 4) == Lines{"isend 1 8", "isend 2 8", "isend 3 8", "waitall", "compute 2"});
     CollectiveCall ex = call;
     ex.kind = CollectiveKind::exscan;
     CHECK(expand(ex, 3, 4) == Lines{"irecv 0 8", "irecv 1 8", "irecv 2 8", "waitall", "compute 2"});
@@ -554,10 +554,9 @@ TEST_SUITE("unit") {
     const std::vector<std::uint64_t> counts{10, 10, 10};
     CollectiveCall call = make_call(CollectiveKind::reduce_scatter, 0, 0, 4);
     call.recv_counts = counts;
-    CHECK(expand(call, 0, 3) == Lines{"irecv 1 30", "irecv 2 30", "waitall", "isend 1 10",
-                                      "isend 2 10", "waitall", "compute 4"});
-    CHECK(expand(call, 2, 3) ==
-          Lines{"isend 0 30", "waitall", "irecv 0 10", "waitall", "compute 4"});
+    CHECK(expand(call, 0, 3) ==
+          Lines{"irecv 1 30", "irecv 2 30", "waitall", "isend 1 10", "isend 2 10", "waitall", "compute 4"});
+    CHECK(expand(call, 2, 3) == Lines{"isend 0 30", "waitall", "irecv 0 10", "waitall", "compute 4"});
     // Unequal counts take MPICH's selector: recursive doubling below 524288 bytes in total.
     const std::vector<std::uint64_t> uneven{10, 20, 30, 40};
     call.recv_counts = uneven;
@@ -572,8 +571,7 @@ TEST_SUITE("unit") {
       const Scenario s(kind, 7, 6, 1000, true);
       for (const std::string& algorithm : mp::collective_algorithms(kind))
         for (int rank = 0; rank < 7; ++rank)
-          CHECK(expand(s.call_for(rank), rank, 7, algorithm) ==
-                expand(s.call_for(rank), rank, 7, algorithm));
+          CHECK(expand(s.call_for(rank), rank, 7, algorithm) == expand(s.call_for(rank), rank, 7, algorithm));
     }
   }
 
@@ -600,8 +598,7 @@ TEST_SUITE("unit") {
                 CAPTURE(irregular);
                 std::vector<std::vector<Op>> programs(static_cast<std::size_t>(p));
                 for (int rank = 0; rank < p; ++rank)
-                  mp::expand_collective(s.call_for(rank), rank, p, algorithm,
-                                        programs[static_cast<std::size_t>(rank)]);
+                  mp::expand_collective(s.call_for(rank), rank, p, algorithm, programs[static_cast<std::size_t>(rank)]);
                 const RunResult result = simulate(programs, mp::collective_tag(kind));
                 ++runs;
                 std::string problems;

@@ -181,10 +181,12 @@ TEST_CASE("DvmAcross rejects inconsistent geometry") {
   auto g = uniform({2}, {{0, 1, 1}}, {4});
   auto bad = g;
   bad.dims.push_back({});
-  CHECK_THROWS_WITH_AS(dvm::validate(bad), "ACROSS: 2 dimension descriptions for a grid of rank 1", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(dvm::validate(bad), "ACROSS: 2 dimension descriptions for a grid of rank 1",
+                       std::invalid_argument);
   bad = g;
   bad.dims[0].width = -2;
-  CHECK_THROWS_WITH_AS(dvm::validate(bad), "ACROSS: negative shadow width -2 along grid dimension 0", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(dvm::validate(bad), "ACROSS: negative shadow width -2 along grid dimension 0",
+                       std::invalid_argument);
   bad = g;
   bad.dims[0].direction = 0;
   CHECK_THROWS_WITH_AS(dvm::validate(bad), "ACROSS: direction 0 along grid dimension 0", std::invalid_argument);
@@ -207,7 +209,8 @@ TEST_CASE("DvmAcross pipeline of across_2d.ptr on a bus of 2, by hand") {
   params.set("start_time", "100us");
   params.set("byte_time", "1us");
   augur::machines::BusMachine machine(params, 2);
-  augur::traces::libdvm::DvmTraceReader reader(std::string(AUGUR_SOURCE_DIR) + "/tests/tools/fixtures/dvm/across_2d.ptr");
+  augur::traces::libdvm::DvmTraceReader reader(std::string(AUGUR_SOURCE_DIR) +
+                                               "/tests/tools/fixtures/dvm/across_2d.ptr");
   augur::models::analysis::IntervalTree tree(2);
   augur::models::dvm::DvmOptions options;
   options.grid = {2};

@@ -33,8 +33,7 @@ namespace dvm = augur::models::dvm;
 /// "piece piece …" of an axis of n elements cut for `weights`.
 std::string pieces(Index n, const std::vector<double>& weights, Index multiple, SplitRule rule) {
   std::string s;
-  for (const Range& r : dvm::split_axis(n, weights, multiple, rule))
-    s += (s.empty() ? "" : " ") + show(r);
+  for (const Range& r : dvm::split_axis(n, weights, multiple, rule)) s += (s.empty() ? "" : " ") + show(r);
   return s;
 }
 
@@ -150,20 +149,16 @@ TEST_SUITE("unit") {
   TEST_CASE("DvmWeights fold processor powers in as setpsw_ does") {
     // 1-D, powers 1 and 2, rank 1: coordinate j gets (power_j / 1)^1 / (2/2) → {1, 2}
     const double line_powers[] = {1, 2};
-    CHECK(dvm::coordinate_weights(ProcessorSystem({2}), {}, line_powers) ==
-          std::vector<std::vector<double>>{{1, 2}});
+    CHECK(dvm::coordinate_weights(ProcessorSystem({2}), {}, line_powers) == std::vector<std::vector<double>>{{1, 2}});
     // 2×2, powers {1, 1, 4, 4}, exponent 1/2, P/size = 2:
     // dim 0: row 0 (√1 + √1)/2 = 1, row 1 (√4 + √4)/2 = 2; dim 1: (√1 + √4)/2 = 1.5 twice
     const double grid_powers[] = {1, 1, 4, 4};
     CHECK(dvm::coordinate_weights(ProcessorSystem({2, 2}), {}, grid_powers) ==
           std::vector<std::vector<double>>{{1, 2}, {1.5, 1.5}});
     // raw {2, 4} normalised by its minimum to {1, 2}, times {1, 2}
-    CHECK(dvm::coordinate_weights(ProcessorSystem({2, 2}), {{2, 4}}, grid_powers)[0] ==
-          std::vector<double>{1, 4});
-    CHECK(dvm::coordinate_weights(ProcessorSystem({2, 2}), {}, {}) ==
-          std::vector<std::vector<double>>{{1, 1}, {1, 1}});
-    CHECK_THROWS_AS(dvm::coordinate_weights(ProcessorSystem({2}), {{1, 1, 1}}, {}),
-                    std::invalid_argument);
+    CHECK(dvm::coordinate_weights(ProcessorSystem({2, 2}), {{2, 4}}, grid_powers)[0] == std::vector<double>{1, 4});
+    CHECK(dvm::coordinate_weights(ProcessorSystem({2, 2}), {}, {}) == std::vector<std::vector<double>>{{1, 1}, {1, 1}});
+    CHECK_THROWS_AS(dvm::coordinate_weights(ProcessorSystem({2}), {{1, 1, 1}}, {}), std::invalid_argument);
   }
 
   TEST_CASE("DvmWeights from setelw_ loads") {
@@ -186,16 +181,14 @@ TEST_SUITE("unit") {
     CHECK(both[0] == std::vector<double>{3, 1});  // 1 2 3 | 4: largest load 6 (1 2 | 3 4 has 7)
     CHECK(both[1] == std::vector<double>{2, 2});  // 5 6 | 7 8: largest load 15
     const double few[] = {1, 2};
-    CHECK_THROWS_AS(dvm::load_weights(ProcessorSystem({2, 2}), two, few, Fidelity::augur),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(dvm::load_weights(ProcessorSystem({2, 2}), two, few, Fidelity::augur), std::invalid_argument);
   }
 
   TEST_CASE("DvmDistributedArray aligned identically owns the template's block") {
     const Template t = distributed({8, 8}, ProcessorSystem({2, 2}), {1, 2});
     DistributedArray a({8, 8}, 8, {1, 1}, {1, 1});
     a.align(t, params({1, 2}, {1, 1}, {0, 0}));
-    CHECK(blocks(a.blocks(Fidelity::augur)) ==
-          "[0..3]x[0..3] [0..3]x[4..7] [4..7]x[0..3] [4..7]x[4..7]");
+    CHECK(blocks(a.blocks(Fidelity::augur)) == "[0..3]x[0..3] [0..3]x[4..7] [4..7]x[0..3] [4..7]x[4..7]");
     CHECK(blocks(a.blocks(Fidelity::predictor)) == blocks(a.blocks(Fidelity::augur)));
     CHECK(a.mapped_axis(1) == MappedAxis{1, 1});
     CHECK(a.replicated_dims().empty());
@@ -213,8 +206,7 @@ TEST_SUITE("unit") {
     // the original's truncating LS::transform: for p0, (0 − 1)/2 truncates to 0 with remainder
     // −1 ≠ 0, so it moves the start to 1 and loses index 0 (2·0 + 1 = 1 lies in [0, 4])
     CHECK(blocks(a.blocks(Fidelity::predictor)) == "[1..1] [2..4] [5..6] [7..9]");
-    CHECK(show(dvm::predictor_preimage(dvm::make_range(2, 3), 4, 0, 2)) ==
-          "[0..0]");  // 4·0 ∉ [2, 3]
+    CHECK(show(dvm::predictor_preimage(dvm::make_range(2, 3), 4, 0, 2)) == "[0..0]");  // 4·0 ∉ [2, 3]
     CHECK(dvm::preimage(dvm::make_range(2, 3), 4, 0, 2).empty());
   }
 
@@ -262,8 +254,7 @@ TEST_SUITE("unit") {
     CHECK(v.rules()[0] == AxisRule{AxisRuleKind::constant, -1, 1, 10, 0});
     CHECK(v.rules()[1] == AxisRule{AxisRuleKind::linear, 0, 1, 0, 0});
     // ⌈10/4⌉ = 3
-    CHECK(blocks(a.blocks(Fidelity::augur)) ==
-          "[0..10]x[0..2] [0..10]x[3..5] [0..10]x[6..8] [0..10]x[9..9]");
+    CHECK(blocks(a.blocks(Fidelity::augur)) == "[0..10]x[0..2] [0..10]x[3..5] [0..10]x[6..8] [0..10]x[9..9]");
     CHECK(blocks(v.blocks(Fidelity::augur)) == "[0..2] [3..5] [6..8] [9..9]");
     // the original's array pieces lose template index 4 (see DvmSplit)
     CHECK(blocks(v.blocks(Fidelity::predictor)) == "[0..1] [2..3] [5..6] [7..9]");

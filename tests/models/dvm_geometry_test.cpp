@@ -57,13 +57,11 @@ TEST_SUITE("unit") {
     // a sub-system of the sub-system keeps root numbers: child (1, 0) of sub = root 10
     const int init2[] = {1, 0};
     const int last2[] = {1, 1};
-    CHECK(ProcessorSystem::subsystem(sub, init2, last2).root_processors() ==
-          std::vector<int>{10, 11});
+    CHECK(ProcessorSystem::subsystem(sub, init2, last2).root_processors() == std::vector<int>{10, 11});
     const int bad_last[] = {2, 4};
     CHECK_THROWS_AS(ProcessorSystem::subsystem(root, init, bad_last), std::invalid_argument);
     const int short_init[] = {0};
-    CHECK_THROWS_AS(ProcessorSystem::subsystem(root, short_init, short_init),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(ProcessorSystem::subsystem(root, short_init, short_init), std::invalid_argument);
   }
 
   TEST_CASE("DvmProcessorSystem psview_ reshapes the parent's processors") {
@@ -129,8 +127,7 @@ TEST_SUITE("unit") {
     for (std::size_t i = 0; i < parts.size(); ++i) {
       volume += parts[i].volume();
       CHECK(dvm::intersect(parts[i], cut).empty());
-      for (std::size_t j = i + 1; j < parts.size(); ++j)
-        CHECK(dvm::intersect(parts[i], parts[j]).empty());
+      for (std::size_t j = i + 1; j < parts.size(); ++j) CHECK(dvm::intersect(parts[i], parts[j]).empty());
     }
     CHECK(volume == 56);
     CHECK(dvm::subtract(cut, a).empty() == false);  // cut reaches column 9, outside a
@@ -143,7 +140,6 @@ TEST_SUITE("unit") {
     REQUIRE(pieces.size() == 2);
     CHECK(show(pieces[0].dim(0)) == "[0..2/2]");
     CHECK(show(pieces[1].dim(0)) == "[8..10/2]");
-    CHECK_THROWS_AS(dvm::subtract(a, Block({make_range(0, 4, 2), make_range(0, 1)})),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(dvm::subtract(a, Block({make_range(0, 4, 2), make_range(0, 1)})), std::invalid_argument);
   }
 }

@@ -44,8 +44,7 @@ std::string show(const TransferMatrix& t) {
   for (int p = 0; p < t.size(); ++p)
     for (int q = 0; q < t.size(); ++q)
       if (t.at(p, q) != 0)
-        s += (s.empty() ? "" : " ") + std::to_string(p) + ">" + std::to_string(q) + ":" +
-             std::to_string(t.at(p, q));
+        s += (s.empty() ? "" : " ") + std::to_string(p) + ">" + std::to_string(q) + ":" + std::to_string(t.at(p, q));
   return s;
 }
 
@@ -91,14 +90,12 @@ TEST_SUITE("unit") {
          {"AMRef=525e34; Rank=2; StaticSign=0;", "AMVAxisDiv[0]=1 AMVAxisDiv[1]=1",
           "PSRefPtr=NULL; PSRef=0; ParamCount=2;", "AxisArray[0]=1;       AxisArray[1]=2;",
           "ArrayHeader=51b468; ExtHdrSign=0; BasePtr=0; Rank=2; TypeSize=8;",
-          "ArrayHeader=51b474; ExtHdrSign=0; BasePtr=0; Rank=2; TypeSize=8;",
-          "SizeArray[0]=8; SizeArray[1]=8;", "LowShdWidthArray[0]=1; LowShdWidthArray[1]=1;",
+          "ArrayHeader=51b474; ExtHdrSign=0; BasePtr=0; Rank=2; TypeSize=8;", "SizeArray[0]=8; SizeArray[1]=8;",
+          "LowShdWidthArray[0]=1; LowShdWidthArray[1]=1;",
           "ArrayHeader=51b474; ArrayHandlePtr=106d008; PatternRefPtr=51b468; PatternRef=106c8a8 "
           "(DisArray);",
-          "InInitIndexArray[0]=0; InInitIndexArray[1]=0;",
-          "InLastIndexArray[0]=7; InLastIndexArray[1]=7;",
-          "InInitIndexArray[0]=1; InInitIndexArray[1]=1;",
-          "InLastIndexArray[0]=6; InLastIndexArray[1]=6;",
+          "InInitIndexArray[0]=0; InInitIndexArray[1]=0;", "InLastIndexArray[0]=7; InLastIndexArray[1]=7;",
+          "InInitIndexArray[0]=1; InInitIndexArray[1]=1;", "InLastIndexArray[0]=6; InLastIndexArray[1]=6;",
           "PatternRefPtr=51b474; PatternRef=106d008 (DisArray);",
           "ArrayHeader=51b468; ArrayHandlePtr=106c8a8; FullShdSign=0;"})
       CHECK_MESSAGE(trace.find(line) != std::string::npos, line);
@@ -115,8 +112,7 @@ TEST_SUITE("unit") {
       CHECK(blocks(j.b.blocks(f)) == quadrants);
       CHECK(blocks(j.init_loop.blocks(f)) == quadrants);
       // 1…6 ∩ quadrant: [1..3] or [4..6] per axis, 9 iterations each of N = 36
-      CHECK(blocks(j.copy_loop.blocks(f)) ==
-            "[1..3]x[1..3] [1..3]x[4..6] [4..6]x[1..3] [4..6]x[4..6]");
+      CHECK(blocks(j.copy_loop.blocks(f)) == "[1..3]x[1..3] [1..3]x[4..6] [4..6]x[1..3] [4..6]x[4..6]");
       CHECK(blocks(j.relax_loop.blocks(f)) == blocks(j.copy_loop.blocks(f)));
       CHECK(j.copy_loop.iteration_count(f) == 36);
       CHECK(j.init_loop.iteration_count(f) == 64);

@@ -111,12 +111,10 @@ TEST_SUITE("unit") {
     a.align(t, params({1, 2}, {1, 1}, {0, 0}));
     ParallelLoop loop({2, 2}, {7, 7}, {1, 1});
     loop.map(a, params({1, 2}, {1, 1}, {-1, -1}));
-    CHECK(blocks(loop.blocks(Fidelity::augur)) ==
-          "[2..4]x[2..4] [2..4]x[5..7] [5..7]x[2..4] [5..7]x[5..7]");
+    CHECK(blocks(loop.blocks(Fidelity::augur)) == "[2..4]x[2..4] [2..4]x[5..7] [5..7]x[2..4] [5..7]x[5..7]");
     // the original: B' = 1·2 − 1 = 1, offsets [0..2] shifted by 1: the same counts, its blocks
     // in pattern coordinates I − 1
-    CHECK(blocks(loop.blocks(Fidelity::predictor)) ==
-          "[1..3]x[1..3] [1..3]x[4..6] [4..6]x[1..3] [4..6]x[4..6]");
+    CHECK(blocks(loop.blocks(Fidelity::predictor)) == "[1..3]x[1..3] [1..3]x[4..6] [4..6]x[1..3] [4..6]x[4..6]");
     CHECK(counts(loop.blocks(Fidelity::predictor)) == std::vector<Index>{9, 9, 9, 9});
     CHECK(loop.iteration_count(Fidelity::augur) == 36);
   }
@@ -130,8 +128,7 @@ TEST_SUITE("unit") {
     const std::vector<Block> all = loop.blocks(Fidelity::augur);
     CHECK(blocks(all) == "[0..3] [0..3] [4..7] [4..7]");
     CHECK(dvm::identical_block_counts(all) == std::vector<int>{2, 2, 2, 2});
-    CHECK(dvm::identical_block_counts(loop.blocks(Fidelity::predictor)) ==
-          std::vector<int>{2, 2, 2, 2});
+    CHECK(dvm::identical_block_counts(loop.blocks(Fidelity::predictor)) == std::vector<int>{2, 2, 2, 2});
   }
 
   TEST_CASE("DvmParallelLoop with more processors than iterations") {

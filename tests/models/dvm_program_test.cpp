@@ -36,9 +36,9 @@ using augur::models::dvm::DvmProgram;
 
 /// Ts = 100us, Tb = 1us per byte: a message of n bytes takes (100 + n)us.
 augur::machines::ParamSet seed_params(const char* model) {
-  augur::machines::ParamSet params(model == std::string_view("bus") ? augur::machines::bus_params()
-                                                                    : augur::machines::transputer_grid_params(),
-                                   model);
+  augur::machines::ParamSet params(
+      model == std::string_view("bus") ? augur::machines::bus_params() : augur::machines::transputer_grid_params(),
+      model);
   params.set("start_time", "100us");
   params.set("byte_time", "1us");
   return params;
@@ -55,8 +55,9 @@ std::unique_ptr<MachineModel> transputer(int processors) {
 /// One call of a trace: `call_NAME TIME=…`, its parameter lines, `ret_NAME TIME=…`, the ret's.
 std::string call(std::string_view name, double call_time, std::string_view params = "", double ret_time = 0,
                  std::string_view ret_params = "") {
-  return fmt::format("call_{:<22} TIME={:.8f} LINE=7     FILE=t.cdv\n{}ret_{:<23} TIME={:.8f} LINE=7     FILE=t.cdv\n{}\n",
-                     name, call_time, params, name, ret_time, ret_params);
+  return fmt::format(
+      "call_{:<22} TIME={:.8f} LINE=7     FILE=t.cdv\n{}ret_{:<23} TIME={:.8f} LINE=7     FILE=t.cdv\n{}\n", name,
+      call_time, params, name, ret_time, ret_params);
 }
 
 /// The preamble up to ret_dvm_Init, the calls, and the closing Event_ line.
@@ -140,8 +141,7 @@ WaitsRun run_waits(const std::string& calls, MachineModel& machine, std::vector<
   DvmProgram program(reader, machine, tree, options);
   augur::engine::Scheduler scheduler(static_cast<std::uint32_t>(processors));
   augur::models::analysis::DvmWaitStates waits(
-      static_cast<std::uint32_t>(processors),
-      program.statements(),
+      static_cast<std::uint32_t>(processors), program.statements(),
       [&program](std::uint32_t file) { return std::string(program.source_file(file)); });
   scheduler.add_observer(&waits);
   const auto result = scheduler.run(program);
@@ -190,7 +190,8 @@ bool same_figures(const IntervalTree& a, const IntervalTree& b) {
     for (std::size_t p = 0; p < x.procs.size(); ++p) {
       if (std::memcmp(&x.procs[p], &y.procs[p], sizeof(x.procs[p])) != 0) return false;
       for (augur::models::analysis::OpKind kind : augur::models::analysis::all_op_kinds) {
-        if (std::memcmp(&x.procs.op(p, kind), &y.procs.op(p, kind), sizeof(augur::models::analysis::OpTimes)) != 0) return false;
+        if (std::memcmp(&x.procs.op(p, kind), &y.procs.op(p, kind), sizeof(augur::models::analysis::OpTimes)) != 0)
+          return false;
       }
     }
     if (std::memcmp(&x.totals, &y.totals, sizeof(x.totals)) != 0) return false;
@@ -214,16 +215,18 @@ std::string template_and_array(const std::vector<int>& sizes, const std::vector<
     align += fmt::format("AxisArray[{}]={}; CoeffArray[{}]=1; ConstArray[{}]=0;\n", d, d + 1, d, d);
   }
   for (std::size_t d = 0; d < axes.size(); ++d) axis_list += fmt::format("AxisArray[{}]={}; ", d, axes[d]);
-  return call("crtamv_", 0, fmt::format("AMRefPtr=NULL; AMRef=0; Rank={}; StaticSign=0;\n{}\n", sizes.size(), size_list), 0,
+  return call("crtamv_", 0,
+              fmt::format("AMRefPtr=NULL; AMRef=0; Rank={}; StaticSign=0;\n{}\n", sizes.size(), size_list), 0,
               "AMViewRef=a10;\n") +
          call("distr_", 0,
               fmt::format("AMViewRefPtr=1; AMViewRef=a10; PSRefPtr=NULL; PSRef=0; ParamCount={};\n{}\n", axes.size(),
                           axis_list)) +
-         call("crtda_", 0,
-              fmt::format("ArrayHeader=d10; ExtHdrSign=0; BasePtr=0; Rank={}; TypeSize=8; StaticSign=0; ReDistrSign=0;\n"
-                          "{}\n{}\n{}\n",
-                          sizes.size(), array_size_list, widths_low, widths_high),
-              0, "ArrayHandlePtr=1d10;\n") +
+         call(
+             "crtda_", 0,
+             fmt::format("ArrayHeader=d10; ExtHdrSign=0; BasePtr=0; Rank={}; TypeSize=8; StaticSign=0; ReDistrSign=0;\n"
+                         "{}\n{}\n{}\n",
+                         sizes.size(), array_size_list, widths_low, widths_high),
+             0, "ArrayHandlePtr=1d10;\n") +
          call("align_", 0, "ArrayHeader=d10; ArrayHandlePtr=1d10; PatternRefPtr=1; PatternRef=a10 (AMView);\n" + align);
 }
 
@@ -231,9 +234,10 @@ std::string template_and_array(const std::vector<int>& sizes, const std::vector<
 std::string loop_on_array(const std::vector<int>& last) {
   std::string params = "LoopRefPtr=9; LoopRef=100; PatternRefPtr=d10; PatternRef=1d10 (DisArray);\n";
   for (std::size_t d = 0; d < last.size(); ++d) {
-    params += fmt::format("AxisArray[{}]={}; CoeffArray[{}]=1; ConstArray[{}]=0; InInitIndexArray[{}]=0; "
-                          "InLastIndexArray[{}]={}; InStepArray[{}]=1;\n",
-                          d, d + 1, d, d, d, d, last[d], d);
+    params += fmt::format(
+        "AxisArray[{}]={}; CoeffArray[{}]=1; ConstArray[{}]=0; InInitIndexArray[{}]=0; "
+        "InLastIndexArray[{}]={}; InStepArray[{}]=1;\n",
+        d, d + 1, d, d, d, d, last[d], d);
   }
   return call("crtpl_", 0, fmt::format("Rank={};\n", last.size()), 0, "LoopRef=100;\n") + call("mappl_", 0, params);
 }
@@ -264,8 +268,8 @@ TEST_SUITE("unit") {
     // N = 64 each, t_i = 4ms·16/64 = 1ms. strtrd_ at t0 = 1ms (no wait), then its call and ret
     // (120us): clock 1.12ms. waitrd_: t1 = t0 + StartR; every processor waits t1 − 1.12ms and
     // overlaps 1.12 − 1 = 0.12ms; then waitrd_'s call and ret (30us).
-    const std::string calls = template_and_array({8, 8}, {1, 2}) + loop_on_array({7, 7}) + reduction_group() + dopl_4ms +
-                              call("endpl_", 0, "LoopRefPtr=9; LoopRef=100;\n") + reduce();
+    const std::string calls = template_and_array({8, 8}, {1, 2}) + loop_on_array({7, 7}) + reduction_group() +
+                              dopl_4ms + call("endpl_", 0, "LoopRefPtr=9; LoopRef=100;\n") + reduce();
     {
       // bus: (Ts + Tb·8)(B + L − 2) = 108us · (4 + 4 − 2) = 648us → t1 = 1.648ms, wait 0.528ms
       auto m = bus(4);
@@ -467,9 +471,9 @@ TEST_SUITE("unit") {
     // biof_ (call 100us, ret 20us) … dvm_fwrite (call 1ms, ret 0.2ms) … eiof_: all of it is
     // processor 0's I/O time, the replicated part included (x + x·(P−1)/P): biof_ 0.15 + 0.03,
     // dvm_fwrite 0.2 (the I/O itself) + 1.5 + 0.3 = 2.18ms → processor 0 ends at 4.2ms.
-    const std::string calls = call("dvm_printf", 1e-3, "", 0.4e-3) +
-                              call("srmem_", 100e-6, "MemoryCount=1;\nLengthArray[0]=100;\n", 20e-6) +
-                              call("biof_", 100e-6, "", 20e-6) + call("dvm_fwrite", 1e-3, "", 0.2e-3) + call("eiof_", 0);
+    const std::string calls =
+        call("dvm_printf", 1e-3, "", 0.4e-3) + call("srmem_", 100e-6, "MemoryCount=1;\nLengthArray[0]=100;\n", 20e-6) +
+        call("biof_", 100e-6, "", 20e-6) + call("dvm_fwrite", 1e-3, "", 0.2e-3) + call("eiof_", 0);
     auto m = bus(2);
     const Run r = run(calls, *m, {2});
     const Interval& root = r.root();
@@ -499,7 +503,8 @@ TEST_SUITE("unit") {
              "LoopRefPtr=9; LoopRef=100; PatternRefPtr=1; PatternRef=a10 (AMView);\n"
              "AxisArray[0]=1;\nCoeffArray[0]=1;\nConstArray[0]=0;\n"
              "InInitIndexArray[0]=0;\nInLastIndexArray[0]=6;\nInStepArray[0]=1;\n") +
-        call("bsloop_", 0.1e-3, "nfrag=1;\n") + call("dopl_", 0.7e-3, "LoopRefPtr=9; LoopRef=100;\n", 0.1e-3, "DoPL=0;\n") +
+        call("bsloop_", 0.1e-3, "nfrag=1;\n") +
+        call("dopl_", 0.7e-3, "LoopRefPtr=9; LoopRef=100;\n", 0.1e-3, "DoPL=0;\n") +
         call("enloop_", 0.1e-3, "nfrag=1; nline=9\n") + call("endpl_", 0, "LoopRefPtr=9; LoopRef=100;\n");
     auto m = bus(2);
     const Run r = run(calls, *m, {2});
@@ -568,14 +573,13 @@ TEST_SUITE("unit") {
     // and after distr_ makes the template replicated. Before: [0..3] [4..7], dopl_ 4ms → 2ms
     // each. After: all 8 iterations on both (cnt 2) → 4ms each, half of it (2ms) insufficient
     // parallelism. Execution 6ms on each processor; a stale memo would give 4ms and 0.
-    const std::string loop =
-        call("crtpl_", 0, "Rank=1;\n", 0, "LoopRef=100;\n") +
-        call("mappl_", 0,
-             "LoopRefPtr=9; LoopRef=100; PatternRefPtr=1; PatternRef=a10 (AMView);\n"
-             "AxisArray[0]=1;\nCoeffArray[0]=1;\nConstArray[0]=0;\n"
-             "InInitIndexArray[0]=0;\nInLastIndexArray[0]=7;\nInStepArray[0]=1;\n") +
-        call("dopl_", 0.004, "LoopRefPtr=9; LoopRef=100;\n", 0, "DoPL=0;\n") +
-        call("endpl_", 0, "LoopRefPtr=9; LoopRef=100;\n");
+    const std::string loop = call("crtpl_", 0, "Rank=1;\n", 0, "LoopRef=100;\n") +
+                             call("mappl_", 0,
+                                  "LoopRefPtr=9; LoopRef=100; PatternRefPtr=1; PatternRef=a10 (AMView);\n"
+                                  "AxisArray[0]=1;\nCoeffArray[0]=1;\nConstArray[0]=0;\n"
+                                  "InInitIndexArray[0]=0;\nInLastIndexArray[0]=7;\nInStepArray[0]=1;\n") +
+                             call("dopl_", 0.004, "LoopRefPtr=9; LoopRef=100;\n", 0, "DoPL=0;\n") +
+                             call("endpl_", 0, "LoopRefPtr=9; LoopRef=100;\n");
     const std::string calls =
         call("crtamv_", 0, "AMRefPtr=NULL; AMRef=0; Rank=1; StaticSign=0;\nSizeArray[0]=8;\n", 0, "AMViewRef=a10;\n") +
         call("distr_", 0, "AMViewRefPtr=1; AMViewRef=a10; PSRefPtr=NULL; PSRef=0; ParamCount=1;\nAxisArray[0]=1;\n") +

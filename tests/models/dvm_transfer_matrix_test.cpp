@@ -39,8 +39,7 @@ std::string show(const TransferMatrix& t) {
   for (int p = 0; p < t.size(); ++p)
     for (int q = 0; q < t.size(); ++q)
       if (t.at(p, q) != 0)
-        s += (s.empty() ? "" : " ") + std::to_string(p) + ">" + std::to_string(q) + ":" +
-             std::to_string(t.at(p, q));
+        s += (s.empty() ? "" : " ") + std::to_string(p) + ">" + std::to_string(q) + ":" + std::to_string(t.at(p, q));
   return s.empty() ? "none" : s;
 }
 
@@ -149,10 +148,8 @@ TEST_SUITE("unit") {
   TEST_CASE("DvmGather counts duplicated holders once or for every holder") {
     // holders 0 [0..1] and 1 [1..1] (the original's widened pieces), processor 2 needs [0..1]
     const ProcessorSystem line({3});
-    const std::vector<Block> holders{Block({make_range(0, 1)}), Block({make_range(1, 1)}),
-                                     Block::empty_of_rank(1)};
-    const std::vector<Block> needs{Block::empty_of_rank(1), Block::empty_of_rank(1),
-                                   Block({make_range(0, 1)})};
+    const std::vector<Block> holders{Block({make_range(0, 1)}), Block({make_range(1, 1)}), Block::empty_of_rank(1)};
+    const std::vector<Block> needs{Block::empty_of_rank(1), Block::empty_of_rank(1), Block({make_range(0, 1)})};
     // nearest: 1 (distance 1) gives index 1, then 0 gives index 0
     CHECK(show(dvm::gather_matrix(line, holders, needs, 1, Sources::nearest)) == "0>2:1 1>2:1");
     // every: Σ_{p≠q} |holder_p ∩ need_q|: 2 from 0, 1 from 1
@@ -171,8 +168,7 @@ TEST_SUITE("unit") {
     CHECK(plain.total() == 256);
     const ShadowWidths full{{1, 1}, {1, 1}, true};
     const TransferMatrix corners = dvm::shadow_matrix(a, full, Fidelity::augur);
-    CHECK(show(corners) ==
-          "0>1:32 0>2:32 0>3:8 1>0:32 1>2:8 1>3:32 2>0:32 2>1:8 2>3:32 3>0:8 3>1:32 3>2:32");
+    CHECK(show(corners) == "0>1:32 0>2:32 0>3:8 1>0:32 1>2:8 1>3:32 2>0:32 2>1:8 2>3:32 3>0:8 3>1:32 3>2:32");
     CHECK(corners.total() == 288);  // 4 processors · (32 + 32 + 8)
     CHECK(dvm::shadow_matrix(a, full, Fidelity::predictor) == corners);
   }
@@ -191,8 +187,7 @@ TEST_SUITE("unit") {
     CHECK(show(dvm::shadow_matrix(b, ShadowWidths{}, Fidelity::augur)) == "0>1:4 1>0:8");
     // widths 0: nothing
     CHECK(dvm::shadow_matrix(a, ShadowWidths{{0}, {0}, false}, Fidelity::augur).empty());
-    CHECK_THROWS_AS(dvm::shadow_matrix(a, ShadowWidths{{1, 1}, {1}, false}, Fidelity::augur),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(dvm::shadow_matrix(a, ShadowWidths{{1, 1}, {1}, false}, Fidelity::augur), std::invalid_argument);
   }
 
   TEST_CASE("DvmShadow neighbours are the owners of the adjacent index") {
@@ -202,8 +197,7 @@ TEST_SUITE("unit") {
     DistributedArray a({4}, 4, {1}, {1});
     a.align(t, params({1}, {2}, {0}));
     // augur: the neighbour owning index i ± 1 is two processors away
-    CHECK(show(dvm::shadow_matrix(a, ShadowWidths{}, Fidelity::augur)) ==
-          "0>2:4 2>0:4 2>4:4 4>2:4 4>6:4 6>4:4");
+    CHECK(show(dvm::shadow_matrix(a, ShadowWidths{}, Fidelity::augur)) == "0>2:4 2>0:4 2>4:4 4>2:4 4>6:4 6>4:4");
     // the original: its pieces [c..c] (c < 6), [6..7], [7..7] and its preimage give index 0 to
     // processors 0 and 1 (⌊1/2⌋ = 0 is kept), 1 to 2, 2 to 4, 3 to 6; and it sends to the adjacent
     // grid coordinate, whether that holds anything or not
@@ -239,8 +233,7 @@ TEST_SUITE("unit") {
     // face of dimension 0 = 3 columns; widths low 1, high 2; 2-byte elements:
     // 0 → 1: 3·1·2 = 6; 1 → 0: 3·2·2 = 12
     const ShadowWidths w{{1, 0}, {2, 0}, false};
-    CHECK(show(dvm::shadow_matrix(line, blocks, sizes, dims, w, 2, Fidelity::augur)) ==
-          "0>1:6 1>0:12");
+    CHECK(show(dvm::shadow_matrix(line, blocks, sizes, dims, w, 2, Fidelity::augur)) == "0>1:6 1>0:12");
   }
 
   TEST_CASE("DvmCopy into a replicated buffer") {
@@ -256,8 +249,7 @@ TEST_SUITE("unit") {
     CHECK(augur.at(3, 0) == 64);
     // the original reads only the region's first index (0, 0), which processor 0 sends to the
     // three others: 4 bytes each
-    CHECK(show(dvm::copy_to_replicated_matrix(a, whole, Fidelity::predictor)) ==
-          "0>1:4 0>2:4 0>3:4");
+    CHECK(show(dvm::copy_to_replicated_matrix(a, whole, Fidelity::predictor)) == "0>1:4 0>2:4 0>3:4");
     // a fully replicated source costs nothing
     DistributedArray r({8}, 4);
     r.align(t, params({-1, -1}, {0, 0}, {0, 0}));
@@ -275,8 +267,7 @@ TEST_SUITE("unit") {
     const CopySide from{{0}, {7}, {1}};
     const CopySide to{{7}, {0}, {-1}};
     CHECK(show(dvm::copy_distributed_matrix(a, from, b, to, Fidelity::augur)) == "0>1:32 1>0:32");
-    CHECK(show(dvm::copy_distributed_matrix(a, from, b, to, Fidelity::predictor)) ==
-          "0>1:32 1>0:32");
+    CHECK(show(dvm::copy_distributed_matrix(a, from, b, to, Fidelity::predictor)) == "0>1:32 1>0:32");
     // written [0..3] of To (7, 0, −1): k = 7 … 4 → From 0 + k·1 = [4..7]
     CHECK(show(dvm::copy_read_block(Block({make_range(0, 3)}), to, from)) == "[4..7]");
     // every other element: B(0:6:2) = A(1:7:2) → written [0..2/2] reads A {1, 3}
@@ -284,9 +275,8 @@ TEST_SUITE("unit") {
     const CopySide even{{0}, {6}, {2}};
     CHECK(show(dvm::copy_read_block(Block({make_range(0, 2, 2)}), even, odd)) == "[1..3/2]");
     CHECK(show(dvm::copy_region(even)) == "[0..6/2]");
-    CHECK_THROWS_AS(
-        dvm::copy_read_block(Block({make_range(0, 3)}), to, CopySide{{0, 0}, {1, 1}, {1, 1}}),
-        std::invalid_argument);
+    CHECK_THROWS_AS(dvm::copy_read_block(Block({make_range(0, 3)}), to, CopySide{{0, 0}, {1, 1}, {1, 1}}),
+                    std::invalid_argument);
   }
 
   TEST_CASE("DvmCopy sides are read as the original reads them") {
@@ -295,24 +285,18 @@ TEST_SUITE("unit") {
     CHECK(s.init == std::vector<Index>{0, 2});
     CHECK(s.last == std::vector<Index>{7, 7});  // Last clamped to the array
     CHECK(s.step == std::vector<Index>{1, 1});  // step 0 counts as 1
-    CHECK_THROWS_AS(dvm::normalise_copy_side(sizes, CopySide{{8, 0}, {8, 0}, {1, 1}}),
-                    std::invalid_argument);
-    CHECK_THROWS_AS(dvm::normalise_copy_side(sizes, CopySide{{0}, {0}, {1}}),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(dvm::normalise_copy_side(sizes, CopySide{{8, 0}, {8, 0}, {1, 1}}), std::invalid_argument);
+    CHECK_THROWS_AS(dvm::normalise_copy_side(sizes, CopySide{{0}, {0}, {1}}), std::invalid_argument);
   }
 
   TEST_CASE("DvmRemoteBuffer regions of crtrbl_") {
     const Index sizes[] = {11, 10};
     const Block loop({make_range(0, 2)});
     // gausf: AxisArray −1 0, ConstArray 0 3: all rows of column 3
-    CHECK(show(dvm::remote_buffer_region(sizes, params({-1, 0}, {0, 0}, {0, 3}), loop)) ==
-          "[0..10]x[3..3]");
+    CHECK(show(dvm::remote_buffer_region(sizes, params({-1, 0}, {0, 0}, {0, 3}), loop)) == "[0..10]x[3..3]");
     // rows 2I + 1 for I ∈ [0..2]: 1, 3, 5
-    CHECK(show(dvm::remote_buffer_region(sizes, params({1, -1}, {2, 0}, {1, 0}), loop)) ==
-          "[1..5/2]x[0..9]");
-    CHECK(dvm::remote_buffer_region(sizes, params({1, -1}, {2, 0}, {1, 0}), Block::empty_of_rank(1))
-              .empty());
-    CHECK_THROWS_AS(dvm::remote_buffer_region(sizes, params({2, -1}, {1, 0}, {0, 0}), loop),
-                    std::invalid_argument);
+    CHECK(show(dvm::remote_buffer_region(sizes, params({1, -1}, {2, 0}, {1, 0}), loop)) == "[1..5/2]x[0..9]");
+    CHECK(dvm::remote_buffer_region(sizes, params({1, -1}, {2, 0}, {1, 0}), Block::empty_of_rank(1)).empty());
+    CHECK_THROWS_AS(dvm::remote_buffer_region(sizes, params({2, -1}, {1, 0}, {0, 0}), loop), std::invalid_argument);
   }
 }

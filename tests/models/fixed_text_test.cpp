@@ -24,7 +24,9 @@ std::string fixed(double v, int precision, int width) {
   return out;
 }
 
-std::string with_fmt(double v, int precision, int width) { return "|" + fmt::format("{:>{}.{}f}", v, width, precision); }
+std::string with_fmt(double v, int precision, int width) {
+  return "|" + fmt::format("{:>{}.{}f}", v, width, precision);
+}
 
 }  // namespace
 
@@ -88,7 +90,8 @@ TEST_CASE("append_fixed writes what fmt writes") {
     const int precision = k % 21;
     REQUIRE(fixed(v, precision, 12) == with_fmt(v, precision, 12));
   }
-  for (double v : {4503599627370495.5, 4503599627370496.0, 9999999999.99999, 99999999999.999995, 0.99995, 0.999949999}) {
+  for (double v :
+       {4503599627370495.5, 4503599627370496.0, 9999999999.99999, 99999999999.999995, 0.99995, 0.999949999}) {
     for (int precision = 0; precision <= 17; ++precision) REQUIRE(fixed(v, precision, 0) == with_fmt(v, precision, 0));
   }
   // Next to the decimal halves, where the fast path's double product cannot tell the side and
@@ -115,6 +118,10 @@ TEST_CASE("append_right: integers and text right-aligned") {
   append_right(out, std::uint64_t{18446744073709551615ULL}, 0);
   append_right(out, "Tmin", 10);
   append_right(out, "too wide", 3);
-  CHECK(out == "   42123456" "18446744073709551615" "      Tmin" "too wide");
+  CHECK(out ==
+        "   42123456"
+        "18446744073709551615"
+        "      Tmin"
+        "too wide");
   CHECK(out.substr(0, 5) == fmt::format("{:>{}}", 42, 5));
 }

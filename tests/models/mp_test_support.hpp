@@ -12,12 +12,12 @@ namespace augur::test {
 using traces::MpOpKind;
 using traces::MpRecord;
 
-
-
 // L + n·G per message; compute = flops / 1e9; analytic collectives: 10 us.
 class TestMachine final : public machines::MachineModel {
  public:
-  explicit TestMachine(int p) : MachineModel(machines::ParamSet(machines::common_params()), p) { eager_threshold_ = 100; }
+  explicit TestMachine(int p) : MachineModel(machines::ParamSet(machines::common_params()), p) {
+    eager_threshold_ = 100;
+  }
   std::string model_name() const override { return "test"; }
   machines::Transfer transfer(int, int, std::uint64_t bytes, machines::SimTime ready) override {
     machines::Transfer t;
@@ -50,7 +50,8 @@ class MemoryTrace final : public traces::MpTraceSource {
   std::vector<std::size_t> pos_;
 };
 
-inline MpRecord rec(MpOpKind k, int peer = -1, int tag = 0, std::uint64_t bytes = 0, double amount = 0, int peer2 = -1) {
+inline MpRecord rec(MpOpKind k, int peer = -1, int tag = 0, std::uint64_t bytes = 0, double amount = 0,
+                    int peer2 = -1) {
   MpRecord r;
   r.kind = k;
   r.peer = peer;

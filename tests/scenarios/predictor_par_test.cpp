@@ -40,8 +40,10 @@ scen::MachineDescription parse(const std::string& text) {
 
 TEST_SUITE("unit") {
   TEST_CASE("PredictorPar loads every shipped machine file") {
-    const std::vector<std::string> files = {"Predictor.mvs.par", "Predictor-NCI.par",
-                                            "oracle/pars/eth75.par", "oracle/pars/trp75.par",
+    const std::vector<std::string> files = {"Predictor.mvs.par",
+                                            "Predictor-NCI.par",
+                                            "oracle/pars/eth75.par",
+                                            "oracle/pars/trp75.par",
                                             "oracle/pars/old_ethernet.par",
                                             "oracle/pars/old_transputer.par"};
     for (const auto& file : files) {
@@ -58,8 +60,7 @@ TEST_SUITE("unit") {
       if (entry.path().extension() != ".par") continue;
       if (entry.path().filename() == "pred_trc.par") {
         CHECK_THROWS_WITH_AS(load(entry.path().string()),
-                             doctest::Contains("pred_trc.par: error: not a Predictor machine file"),
-                             ConfigError);
+                             doctest::Contains("pred_trc.par: error: not a Predictor machine file"), ConfigError);
         continue;
       }
       CHECK_NOTHROW(load(entry.path().string()));
@@ -137,9 +138,9 @@ TEST_SUITE("unit") {
     CHECK(sniffed.params.text("clusters") == "eth = {4 x p1} ethernet 75us 0.2us; p1 = 1");
     // As a scenario's machine and through resolve_machine (the CLI's --machine).
     CHECK(scen::resolve_machine(samples("oracle/pars/eth75.par"), registry()).model == "dvm_cluster");
-    const auto scenario = scen::load_scenario_text(
-        "schema_version: 1\ntrace: ti:t.txt\nmachine: " + samples("Predictor.mvs.par") + "\n",
-        "inline.yaml", ".", registry());
+    const auto scenario =
+        scen::load_scenario_text("schema_version: 1\ntrace: ti:t.txt\nmachine: " + samples("Predictor.mvs.par") + "\n",
+                                 "inline.yaml", ".", registry());
     CHECK(scenario.machine.model == "dvm_cluster");
     CHECK(scenario.machine.name == "Predictor.mvs");
     CHECK(scen::looks_like_predictor_par("x.PAR", ""));
@@ -173,8 +174,7 @@ TEST_SUITE("unit") {
          "myrinet(n)"},
         {"old_unknown_key.par",
          ":4:1: error: unknown setting 'powr' of an old-format Predictor.par; did you mean 'power'?"},
-        {"old_missing_type_value.par",
-         ":3:8: error: expected ethernet, network, transputer or myrinet(n), found ';'"},
+        {"old_missing_type_value.par", ":3:8: error: expected ethernet, network, transputer or myrinet(n), found ';'"},
         {"old_missing_type.par",
          ": error: missing 'type = ethernet|network|transputer|myrinet(n);' (old-format Predictor.par)"},
         {"old_bad_number.par", ":2:14: error: expected start time in microseconds, found 'abc'"},
@@ -189,7 +189,6 @@ TEST_SUITE("unit") {
       CHECK_THROWS_WITH_AS(load(broken_par(file)), (broken_par(file) + message).c_str(), ConfigError);
     }
     CHECK_THROWS_WITH_AS(load(broken_par("no_such_file.par")),
-                         "scenarios/fixtures/par/no_such_file.par: error: cannot open the machine file",
-                         ConfigError);
+                         "scenarios/fixtures/par/no_such_file.par: error: cannot open the machine file", ConfigError);
   }
 }  // TEST_SUITE

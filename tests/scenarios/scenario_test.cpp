@@ -95,8 +95,7 @@ TEST_SUITE("unit") {
   // ---- machines ------------------------------------------------------------------------------
 
   TEST_CASE("load_machine_file reads a library machine") {
-    const auto machine =
-        scen::load_machine_file(scen::machine_library_dir() + "/platform_cluster_64.yaml", registry());
+    const auto machine = scen::load_machine_file(scen::machine_library_dir() + "/platform_cluster_64.yaml", registry());
     CHECK(machine.name == "platform_cluster_64");
     CHECK(machine.model == "loggp_smp");
     CHECK(machine.source == scen::machine_library_dir() + "/platform_cluster_64.yaml");
@@ -229,8 +228,8 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("Every variant of every example builds its machine") {
-    for (const char* name : {"default.yaml", "latency_sweep.yaml", "bus_vs_grid.yaml", "dvm_jacobi.yaml",
-                             "dvm_jacobi_machines.yaml"}) {
+    for (const char* name :
+         {"default.yaml", "latency_sweep.yaml", "bus_vs_grid.yaml", "dvm_jacobi.yaml", "dvm_jacobi_machines.yaml"}) {
       CAPTURE(name);
       const Scenario scenario = scen::load_scenario_file(example(name), registry());
       for (const auto& variant : scenario.variants()) {
@@ -313,21 +312,22 @@ TEST_SUITE("unit") {
                          doctest::Contains("inline.yaml:3:18: error: empty list of machines for 'machine'"),
                          ConfigError);
     CHECK_THROWS_WITH_AS(from_text("schema_version: 1\ntrace: ti:t.txt\nsweep: {machine: ethernet_bus}\n"),
-                         doctest::Contains("inline.yaml:3:18: error: expected a list of machines"),
-                         ConfigError);
+                         doctest::Contains("inline.yaml:3:18: error: expected a list of machines"), ConfigError);
   }
 
   TEST_CASE("--set sweep.machine sets replaces and removes the machine axis") {
-    const std::string text = "schema_version: 1\ntrace: dvm:t.ptr\ngrids: [2, 4]\nsweep: {machine: [dvm_mvs, dvm_bus_eth]}\n";
+    const std::string text =
+        "schema_version: 1\ntrace: dvm:t.ptr\ngrids: [2, 4]\nsweep: {machine: [dvm_mvs, dvm_bus_eth]}\n";
     const Scenario replaced = from_text(text, "base", {"sweep.machine=dvm_transputer,dvm_eth75,dvm_mvs"});
     REQUIRE(replaced.sweep.size() == 1);
     CHECK(replaced.sweep[0].second == std::vector<std::string>{"dvm_transputer", "dvm_eth75", "dvm_mvs"});
     CHECK(replaced.variants().size() == 6);
     CHECK(replaced.variants()[1].machine.name == "dvm_eth75");
     // Appended as the last (fastest) axis to a scenario with one machine.
-    const Scenario appended = from_text("schema_version: 1\ntrace: ti:t.txt\nmachine: ethernet_bus\n"
-                                        "sweep: {machine.scale: [1, 2]}\n",
-                                        "base", {"sweep.machine=ethernet_bus,transputer_4x4"});
+    const Scenario appended = from_text(
+        "schema_version: 1\ntrace: ti:t.txt\nmachine: ethernet_bus\n"
+        "sweep: {machine.scale: [1, 2]}\n",
+        "base", {"sweep.machine=ethernet_bus,transputer_4x4"});
     REQUIRE(appended.sweep.size() == 2);
     CHECK(appended.sweep[1].first == "machine");
     CHECK(appended.variants()[1].swept[1].second == "transputer_4x4");
@@ -364,8 +364,8 @@ TEST_SUITE("unit") {
                          ConfigError);
     // A parameter axis that the new machines do not all have.
     CHECK_THROWS_WITH_AS(
-        from_text("schema_version: 1\ntrace: ti:t.txt\nmachine: ethernet_bus\nsweep: {machine.scale: [1, 2]}\n",
-                  "base", {"sweep.machine=ethernet_bus,platform_cluster_64"}),
+        from_text("schema_version: 1\ntrace: ti:t.txt\nmachine: ethernet_bus\nsweep: {machine.scale: [1, 2]}\n", "base",
+                  {"sweep.machine=ethernet_bus,platform_cluster_64"}),
         doctest::Contains("--set: error: sweep 'machine.scale': 'scale' is not a parameter of the swept machine "
                           "'platform_cluster_64'"),
         ConfigError);
@@ -380,8 +380,8 @@ TEST_SUITE("unit") {
     CHECK(scenario.machine.name == "inline");
     CHECK(scenario.machine.params.number("bandwidth") == near(1e10));
     CHECK(scenario.machine.params.list("power") == std::vector<double>{1, 2});
-    const Scenario named = from_text(
-        "schema_version: 1\ntrace: t.txt\nmachine:\n  schema_version: 1\n  name: mine\n  model: bus\n");
+    const Scenario named =
+        from_text("schema_version: 1\ntrace: t.txt\nmachine:\n  schema_version: 1\n  name: mine\n  model: bus\n");
     CHECK(named.machine.name == "mine");
     CHECK(named.machine.model == "bus");
   }
@@ -440,8 +440,8 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("The processor count replaces every {P} of the trace path") {
-    const Scenario scenario = from_text(
-        "schema_version: 1\ntrace: ti:run-{P}/p{P}.txt\nmachine: ethernet_bus\nprocessors: [2, 16]\n");
+    const Scenario scenario =
+        from_text("schema_version: 1\ntrace: ti:run-{P}/p{P}.txt\nmachine: ethernet_bus\nprocessors: [2, 16]\n");
     CHECK(scenario.trace_path == "base/run-{P}/p{P}.txt");
     const auto variants = scenario.variants();
     REQUIRE(variants.size() == 2);
@@ -449,8 +449,7 @@ TEST_SUITE("unit") {
     CHECK(variants[1].trace_path == "base/run-16/p16.txt");
     Scenario without = scenario;
     without.processors.clear();
-    CHECK_THROWS_WITH_AS(without.variants(), doctest::Contains("contains {P} but no processor counts"),
-                         ConfigError);
+    CHECK_THROWS_WITH_AS(without.variants(), doctest::Contains("contains {P} but no processor counts"), ConfigError);
   }
 
   TEST_CASE("Relative paths resolve against the scenario folder") {
@@ -491,9 +490,8 @@ TEST_SUITE("unit") {
   TEST_CASE("Every collective kind of the engine may have an algorithm") {
     std::string algorithms = "model:\n  algorithms:\n";
     for (int kind = 0; kind <= static_cast<int>(augur::engine::CollectiveKind::exscan); ++kind)
-      algorithms += "    " +
-                    std::string(augur::engine::to_string(static_cast<augur::engine::CollectiveKind>(kind))) +
-                    ": ring\n";
+      algorithms +=
+          "    " + std::string(augur::engine::to_string(static_cast<augur::engine::CollectiveKind>(kind))) + ": ring\n";
     const Scenario scenario = from_text(header + algorithms);
     CHECK(scenario.model.algorithms.size() == 15);
     CHECK(scenario.model.algorithms.at("reduce_scatter") == "ring");
@@ -544,10 +542,9 @@ TEST_SUITE("unit") {
     set("sweep.machine.latency=");  // removes it
     REQUIRE(scenario.sweep.size() == 1);
     CHECK(scenario.sweep[0].first == "machine.bandwidth");
-    CHECK_THROWS_WITH_AS(
-        set("machine=ethernet_bus"),
-        "--set: error: the sweep key 'machine.bandwidth' is not a parameter of machine model 'bus'",
-        ConfigError);
+    CHECK_THROWS_WITH_AS(set("machine=ethernet_bus"),
+                         "--set: error: the sweep key 'machine.bandwidth' is not a parameter of machine model 'bus'",
+                         ConfigError);
     CHECK(scenario.machine.model == "loggp_smp");  // a failed --set changes nothing
     set("sweep.machine.bandwidth=");
     set("machine=ethernet_bus");
@@ -556,8 +553,8 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("--set machine replaces the machine and its earlier overrides") {
-    const Scenario scenario = from_text(header + "overrides: {latency: 9us}\n", "base",
-                                        {"machine=smp_cluster", "machine.bandwidth=1GBps"});
+    const Scenario scenario =
+        from_text(header + "overrides: {latency: 9us}\n", "base", {"machine=smp_cluster", "machine.bandwidth=1GBps"});
     CHECK(scenario.machine.name == "smp_cluster");
     CHECK(scenario.machine.params.number("latency") != near(9e-6));
     CHECK(scenario.machine.params.number("bandwidth") == near(1e9));
@@ -567,39 +564,31 @@ TEST_SUITE("unit") {
     Scenario scenario = scen::load_scenario_file(example("default.yaml"), registry());
     auto set = [&](const std::string& assignment) { scen::apply_override(scenario, assignment, registry()); };
     CHECK_THROWS_WITH_AS(set("machine.latncy=1us"),
-                         "--set: error: unknown key 'machine.latncy'; did you mean 'machine.latency'?",
+                         "--set: error: unknown key 'machine.latncy'; did you mean 'machine.latency'?", ConfigError);
+    CHECK_THROWS_WITH_AS(set("procesors=4"), "--set: error: unknown key 'procesors'; did you mean 'processors'?",
                          ConfigError);
-    CHECK_THROWS_WITH_AS(set("procesors=4"),
-                         "--set: error: unknown key 'procesors'; did you mean 'processors'?", ConfigError);
     CHECK_THROWS_WITH_AS(set("model.algorithms.allreduse=ring"),
                          "--set: error: unknown key 'model.algorithms.allreduse'; did you mean "
                          "'model.algorithms.allreduce'?",
                          ConfigError);
-    CHECK_THROWS_WITH_AS(
-        set("sweep.machine.latncy=1us"),
-        "--set: error: unknown key 'sweep.machine.latncy'; did you mean 'sweep.machine.latency'?",
-        ConfigError);
+    CHECK_THROWS_WITH_AS(set("sweep.machine.latncy=1us"),
+                         "--set: error: unknown key 'sweep.machine.latncy'; did you mean 'sweep.machine.latency'?",
+                         ConfigError);
     CHECK_THROWS_WITH_AS(set("colour=red"),
                          doctest::Contains("--set: error: unknown key 'colour'; valid keys are: name, trace, "
                                            "machine, processors, machine.<parameter>, "),
                          ConfigError);
-    CHECK_THROWS_WITH_AS(set("processors"), "--set: error: expected key=value, got 'processors'",
-                         ConfigError);
+    CHECK_THROWS_WITH_AS(set("processors"), "--set: error: expected key=value, got 'processors'", ConfigError);
     CHECK_THROWS_WITH_AS(set("machine.latency=5 parsecs"),
-                         doctest::Contains("--set: error: parameter 'latency': invalid time '5 parsecs'"),
+                         doctest::Contains("--set: error: parameter 'latency': invalid time '5 parsecs'"), ConfigError);
+    CHECK_THROWS_WITH_AS(set("processors=4,0"),
+                         "--set: error: invalid processor count '0' for 'processors': expected a positive integer",
                          ConfigError);
-    CHECK_THROWS_WITH_AS(
-        set("processors=4,0"),
-        "--set: error: invalid processor count '0' for 'processors': expected a positive integer",
-        ConfigError);
     CHECK_THROWS_WITH_AS(set("sweep.machine.latency=1us,2 eons"),
-                         doctest::Contains("--set: error: parameter 'latency': invalid time '2 eons'"),
-                         ConfigError);
+                         doctest::Contains("--set: error: parameter 'latency': invalid time '2 eons'"), ConfigError);
     CHECK_THROWS_WITH_AS(set("model.eager_transfer=eager"),
-                         "--set: error: invalid eager_transfer 'eager'. Valid values are: match, send",
-                         ConfigError);
-    CHECK_THROWS_WITH_AS(set("trace=otf:x.otf"),
-                         "--set: error: unknown trace format 'otf'; did you mean 'ti'?",
+                         "--set: error: invalid eager_transfer 'eager'. Valid values are: match, send", ConfigError);
+    CHECK_THROWS_WITH_AS(set("trace=otf:x.otf"), "--set: error: unknown trace format 'otf'; did you mean 'ti'?",
                          ConfigError);
     CHECK_THROWS_WITH_AS(set("machine=no_such_machine"),
                          doctest::Contains("--set: error: unknown machine 'no_such_machine'"), ConfigError);
@@ -607,10 +596,9 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("--set machine rechecks the sweep against the new model") {
-    CHECK_THROWS_WITH_AS(
-        scen::load_scenario_file(example("latency_sweep.yaml"), registry(), {"machine=ethernet_bus"}),
-        "--set: error: the sweep key 'machine.latency' is not a parameter of machine model 'bus'",
-        ConfigError);
+    CHECK_THROWS_WITH_AS(scen::load_scenario_file(example("latency_sweep.yaml"), registry(), {"machine=ethernet_bus"}),
+                         "--set: error: the sweep key 'machine.latency' is not a parameter of machine model 'bus'",
+                         ConfigError);
   }
 
   TEST_CASE("--set processors to nothing leaves {P} without a value") {
@@ -621,11 +609,10 @@ TEST_SUITE("unit") {
   // ---- broken files: one defect each, pinned with file:line:col and the message ---------------
 
   TEST_CASE("Broken scenario with an unknown key") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("unknown_key.yaml"),
-        doctest::Contains("unknown_key.yaml:5:1: error: unknown key 'procesors'; did you mean "
-                          "'processors'?"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("unknown_key.yaml"),
+                         doctest::Contains("unknown_key.yaml:5:1: error: unknown key 'procesors'; did you mean "
+                                           "'processors'?"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken machine with a bad unit") {
@@ -650,11 +637,10 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("Broken scenario with a future schema_version") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("wrong_schema_version.yaml"),
-        doctest::Contains("wrong_schema_version.yaml:2:17: error: unsupported schema_version 2 "
-                          "(this augur reads 1)"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("wrong_schema_version.yaml"),
+                         doctest::Contains("wrong_schema_version.yaml:2:17: error: unsupported schema_version 2 "
+                                           "(this augur reads 1)"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken machine with an unknown model") {
@@ -666,27 +652,24 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("Broken machine with an unknown parameter") {
-    CHECK_THROWS_WITH_AS(
-        load_broken_machine("unknown_machine_param.yaml"),
-        doctest::Contains("unknown_machine_param.yaml:5:1: error: unknown key 'latncy'; did you "
-                          "mean 'latency'?"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken_machine("unknown_machine_param.yaml"),
+                         doctest::Contains("unknown_machine_param.yaml:5:1: error: unknown key 'latncy'; did you "
+                                           "mean 'latency'?"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario with a bad sweep value") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("bad_sweep_value.yaml"),
-        doctest::Contains("bad_sweep_value.yaml:6:26: error: parameter 'latency': invalid time "
-                          "'10 furlongs'"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("bad_sweep_value.yaml"),
+                         doctest::Contains("bad_sweep_value.yaml:6:26: error: parameter 'latency': invalid time "
+                                           "'10 furlongs'"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario with a processor count of zero") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("bad_processors.yaml"),
-        doctest::Contains("bad_processors.yaml:5:17: error: invalid processor count '0': expected "
-                          "a positive integer"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("bad_processors.yaml"),
+                         doctest::Contains("bad_processors.yaml:5:17: error: invalid processor count '0': expected "
+                                           "a positive integer"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario with a YAML syntax error") {
@@ -696,19 +679,17 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("Broken scenario with a scalar where a map belongs") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("scalar_for_map.yaml"),
-        doctest::Contains("scalar_for_map.yaml:5:10: error: expected a map for 'outputs', found "
-                          "a scalar"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("scalar_for_map.yaml"),
+                         doctest::Contains("scalar_for_map.yaml:5:10: error: expected a map for 'outputs', found "
+                                           "a scalar"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario with a map where a value belongs") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("map_for_scalar.yaml"),
-        doctest::Contains("map_for_scalar.yaml:3:7: error: expected a single value for 'name', "
-                          "found a map"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("map_for_scalar.yaml"),
+                         doctest::Contains("map_for_scalar.yaml:3:7: error: expected a single value for 'name', "
+                                           "found a map"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario naming an unknown library machine") {
@@ -717,16 +698,14 @@ TEST_SUITE("unit") {
                                            "'platfrom_cluster_64': no such file"),
                          ConfigError);
     CHECK_THROWS_WITH_AS(load_broken("unknown_library_machine.yaml"),
-                         doctest::Contains("; did you mean 'platform_cluster_64'? Library machines: "),
-                         ConfigError);
+                         doctest::Contains("; did you mean 'platform_cluster_64'? Library machines: "), ConfigError);
   }
 
   TEST_CASE("Broken scenario with a bad eager_transfer choice") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("bad_eager_transfer.yaml"),
-        doctest::Contains("bad_eager_transfer.yaml:7:19: error: invalid eager_transfer 'sned'; "
-                          "did you mean 'send'? Valid values are: match, send"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("bad_eager_transfer.yaml"),
+                         doctest::Contains("bad_eager_transfer.yaml:7:19: error: invalid eager_transfer 'sned'; "
+                                           "did you mean 'send'? Valid values are: match, send"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario sweeping an unknown machine") {
@@ -767,27 +746,24 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("Broken scenario with a duplicate key") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("duplicate_key.yaml"),
-        doctest::Contains("duplicate_key.yaml:6:1: error: duplicate key 'name' (first given at "
-                          "line 3)"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("duplicate_key.yaml"),
+                         doctest::Contains("duplicate_key.yaml:6:1: error: duplicate key 'name' (first given at "
+                                           "line 3)"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario overriding an unknown parameter") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("unknown_override.yaml"),
-        doctest::Contains("unknown_override.yaml:7:3: error: unknown key 'bandwith'; did you "
-                          "mean 'bandwidth'?"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("unknown_override.yaml"),
+                         doctest::Contains("unknown_override.yaml:7:3: error: unknown key 'bandwith'; did you "
+                                           "mean 'bandwidth'?"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario sweeping an unknown parameter") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("unknown_sweep_key.yaml"),
-        doctest::Contains("unknown_sweep_key.yaml:5:9: error: unknown key 'machine.latncy'; did "
-                          "you mean 'machine.latency'?"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("unknown_sweep_key.yaml"),
+                         doctest::Contains("unknown_sweep_key.yaml:5:9: error: unknown key 'machine.latncy'; did "
+                                           "you mean 'machine.latency'?"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario sweeping a single value") {
@@ -798,64 +774,56 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("Broken scenario with an unknown trace format") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("unknown_trace_format.yaml"),
-        doctest::Contains("unknown_trace_format.yaml:3:8: error: unknown trace format 'tii'; did "
-                          "you mean 'ti'?"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("unknown_trace_format.yaml"),
+                         doctest::Contains("unknown_trace_format.yaml:3:8: error: unknown trace format 'tii'; did "
+                                           "you mean 'ti'?"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario with an inline machine without model") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("inline_machine_without_model.yaml"),
-        doctest::Contains("inline_machine_without_model.yaml:5:3: error: missing required key "
-                          "'model'"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("inline_machine_without_model.yaml"),
+                         doctest::Contains("inline_machine_without_model.yaml:5:3: error: missing required key "
+                                           "'model'"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario with a bad list item points at the item") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("bad_list_item.yaml"),
-        doctest::Contains("bad_list_item.yaml:4:40: error: parameter 'power': item 2 of '[1, "
-                          "fast, 1]': invalid real 'fast'"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("bad_list_item.yaml"),
+                         doctest::Contains("bad_list_item.yaml:4:40: error: parameter 'power': item 2 of '[1, "
+                                           "fast, 1]': invalid real 'fast'"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario with {P} and no processors") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("placeholder_without_processors.yaml"),
-        doctest::Contains("placeholder_without_processors.yaml:3:8: error: the trace path "
-                          "'scenarios/fixtures/broken/traces/stencil-{P}/trace.txt' contains {P} "
-                          "but no processor counts are given (set 'processors')"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("placeholder_without_processors.yaml"),
+                         doctest::Contains("placeholder_without_processors.yaml:3:8: error: the trace path "
+                                           "'scenarios/fixtures/broken/traces/stencil-{P}/trace.txt' contains {P} "
+                                           "but no processor counts are given (set 'processors')"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario with a key without value") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("empty_value.yaml"),
-        doctest::Contains("empty_value.yaml:4:1: error: expected a machine name, a path or an "
-                          "inline machine map for 'machine', found nothing"),
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("empty_value.yaml"),
+                         doctest::Contains("empty_value.yaml:4:1: error: expected a machine name, a path or an "
+                                           "inline machine map for 'machine', found nothing"),
+                         ConfigError);
   }
 
   TEST_CASE("Broken scenario without trace") {
     CHECK_THROWS_WITH_AS(load_broken("missing_trace.yaml"),
-                         doctest::Contains("missing_trace.yaml:2:1: error: missing required key 'trace'"),
-                         ConfigError);
+                         doctest::Contains("missing_trace.yaml:2:1: error: missing required key 'trace'"), ConfigError);
   }
 
   TEST_CASE("A missing file an empty document and a folder are errors") {
-    CHECK_THROWS_WITH_AS(
-        load_broken("no_such_file.yaml"),
-        "scenarios/fixtures/broken/no_such_file.yaml: error: cannot open: No such file or directory",
-        ConfigError);
+    CHECK_THROWS_WITH_AS(load_broken("no_such_file.yaml"),
+                         "scenarios/fixtures/broken/no_such_file.yaml: error: cannot open: No such file or directory",
+                         ConfigError);
     CHECK_THROWS_WITH_AS(scen::load_machine_file("scenarios/fixtures", registry()),
                          "scenarios/fixtures: error: cannot open: Is a directory", ConfigError);
     CHECK_THROWS_WITH_AS(from_text(""), "inline.yaml: error: expected a map for the scenario, found nothing",
                          ConfigError);
     CHECK_THROWS_WITH_AS(from_text("- 1\n- 2\n"),
-                         "inline.yaml:1:1: error: expected a map for the scenario, found a list",
-                         ConfigError);
+                         "inline.yaml:1:1: error: expected a map for the scenario, found a list", ConfigError);
   }
 
 }  // TEST_SUITE

@@ -72,31 +72,43 @@ TEST_SUITE("unit") {
 
   TEST_CASE("parse_flat_map leaves everything else to yaml-cpp") {
     const std::vector<std::string> declined{
-        "",                                        // no key: yaml-cpp's null document
-        "# only a comment\n",                      //
-        "a: 1\nb:\n  c: 2\n",                      // nested map
-        "a: 1\n  b: 2\n",                          // indented line
-        "a: [1, 2]\n",                             // flow sequence
-        "a: {b: 1}\n",                             // flow map
-        "a:\n- 1\n",                               // block sequence, and a key without value
-        "- 1\n",                                   // a list document
-        "a: &x 1\nb: *x\n",                        // anchor and alias
-        "a: !!str 1\n",                            // tag
-        "a: 'single'\n",                           // single quotes
-        "a: \"esc\\\"aped\"\n",                    // escape
-        "a: \"two\n  lines\"\n",                   // quoted scalar over lines
-        "a: |\n  block\n",                         // block scalar
-        "a: null\n", "a: ~\n", "a: NULL\n",        // null values
-        "null: 1\n",                               // null key
-        "a: 1\na: 2\n",                            // repeated key
-        "a:\tb\n", "a: b\r\n", "a: caf\xc3\xa9\n",  // tab, CR, UTF-8
-        "a: b: c\n", "a: b:\n",                    // nested key in a value
-        "a: b#c\n", "a: \"b\"#c\n",                // '#' not starting a comment
-        "a:b\n",                                   // no space after the colon
-        "---\na: 1\n", "%YAML 1.2\na: 1\n",        // document marker, directive
-        "a: -b\n", "a: @b\n", "a: `b`\n", "a: ?b\n", "a: :b\n", "a: %b\n",
-        "a: b\n...\n",                             // document end
-        "1a: b\n",                                 // key starting with a digit
+        "",                       // no key: yaml-cpp's null document
+        "# only a comment\n",     //
+        "a: 1\nb:\n  c: 2\n",     // nested map
+        "a: 1\n  b: 2\n",         // indented line
+        "a: [1, 2]\n",            // flow sequence
+        "a: {b: 1}\n",            // flow map
+        "a:\n- 1\n",              // block sequence, and a key without value
+        "- 1\n",                  // a list document
+        "a: &x 1\nb: *x\n",       // anchor and alias
+        "a: !!str 1\n",           // tag
+        "a: 'single'\n",          // single quotes
+        "a: \"esc\\\"aped\"\n",   // escape
+        "a: \"two\n  lines\"\n",  // quoted scalar over lines
+        "a: |\n  block\n",        // block scalar
+        "a: null\n",
+        "a: ~\n",
+        "a: NULL\n",     // null values
+        "null: 1\n",     // null key
+        "a: 1\na: 2\n",  // repeated key
+        "a:\tb\n",
+        "a: b\r\n",
+        "a: caf\xc3\xa9\n",  // tab, CR, UTF-8
+        "a: b: c\n",
+        "a: b:\n",  // nested key in a value
+        "a: b#c\n",
+        "a: \"b\"#c\n",  // '#' not starting a comment
+        "a:b\n",         // no space after the colon
+        "---\na: 1\n",
+        "%YAML 1.2\na: 1\n",  // document marker, directive
+        "a: -b\n",
+        "a: @b\n",
+        "a: `b`\n",
+        "a: ?b\n",
+        "a: :b\n",
+        "a: %b\n",
+        "a: b\n...\n",  // document end
+        "1a: b\n",      // key starting with a digit
     };
     for (const std::string& text : declined) {
       CAPTURE(text);
@@ -109,10 +121,10 @@ TEST_SUITE("unit") {
     // accepts, yaml-cpp must read to the same map.
     const std::vector<std::string> keys{"a", "key", "b_c", "x-y", "v.1", "null", "a", " a", "a b", "-a"};
     const std::vector<std::string> separators{": ", ":  ", ":", ": \t", " : "};
-    const std::vector<std::string> values{"1",     "1us",   "x y",    "-2.5",     "\"q: #x\"", "\"\"",  "/p/q.txt",
-                                          "a:b",   "a: b",  "v #c",   "v#c",      "~",         "null",  "[1]",
-                                          "'s'",   "\"s",   "s\"",    "1,2",      "(x)",       "a=b",   "+1",
-                                          "-x",    ".5",    "y  ",    "\"a\" #c", "\"a\"x",    "&a",    "*a"};
+    const std::vector<std::string> values{"1",   "1us",  "x y",  "-2.5",     "\"q: #x\"", "\"\"", "/p/q.txt",
+                                          "a:b", "a: b", "v #c", "v#c",      "~",         "null", "[1]",
+                                          "'s'", "\"s",  "s\"",  "1,2",      "(x)",       "a=b",  "+1",
+                                          "-x",  ".5",   "y  ",  "\"a\" #c", "\"a\"x",    "&a",   "*a"};
     const std::vector<std::string> extras{"", "", "", "# c", "  # c", "  ", "---", "  k: v", "- 1"};
     std::mt19937 random(4);
     const auto pick = [&](const std::vector<std::string>& from) {
@@ -194,7 +206,8 @@ TEST_SUITE("unit") {
     };
     const std::vector<Broken> broken{
         {"bad_value.yaml", "schema_version: 1\nmodel: loggp_smp\nlatency: soon\n", "bad_value.yaml:3:10: error: "},
-        {"bad_model.yaml", "schema_version: 1\nmodel: loggp\n", "bad_model.yaml:2:8: error: unknown machine model 'loggp'"},
+        {"bad_model.yaml", "schema_version: 1\nmodel: loggp\n",
+         "bad_model.yaml:2:8: error: unknown machine model 'loggp'"},
         {"bad_version.yaml", "model: loggp_smp\nlatency: 1us\n", "bad_version.yaml:1:1: error: "},
         {"bad_version2.yaml", "schema_version: 2\nmodel: loggp_smp\n",
          "bad_version2.yaml:1:17: error: unsupported schema_version 2"},

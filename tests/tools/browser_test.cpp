@@ -33,9 +33,9 @@ int chromium(const std::string& exe, const fs::path& dir, const fs::path& page, 
   const std::string cmd = "cd '" + dir.string() + "' && timeout 120 " + exe +
                           " --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run"
                           " --hide-scrollbars"
-                          " --user-data-dir='" + (dir / "profile").string() +
-                          "' --window-size=1200,2000 --enable-logging=stderr --v=0 " + mode + " 'file://" +
-                          page.string() + "' > '" + out.string() + "' 2> '" + log.string() + "'";
+                          " --user-data-dir='" +
+                          (dir / "profile").string() + "' --window-size=1200,2000 --enable-logging=stderr --v=0 " +
+                          mode + " 'file://" + page.string() + "' > '" + out.string() + "' 2> '" + log.string() + "'";
   return std::system(cmd.c_str());
 }
 
@@ -95,8 +95,8 @@ Image decode_png(const std::string& png) {
   const std::size_t stride = static_cast<std::size_t>(img.width) * static_cast<std::size_t>(channels);
   std::vector<std::uint8_t> raw((stride + 1) * img.height);
   uLongf raw_len = static_cast<uLongf>(raw.size());
-  REQUIRE(uncompress(raw.data(), &raw_len, reinterpret_cast<const Bytef*>(idat.data()), static_cast<uLong>(idat.size())) ==
-          Z_OK);
+  REQUIRE(uncompress(raw.data(), &raw_len, reinterpret_cast<const Bytef*>(idat.data()),
+                     static_cast<uLong>(idat.size())) == Z_OK);
   REQUIRE(raw_len == raw.size());
   std::vector<std::uint8_t> prev(stride, 0), cur(stride);
   img.rgb.resize(static_cast<std::size_t>(img.width) * img.height * 3);
@@ -110,16 +110,25 @@ Image decode_png(const std::string& png) {
       const int c = i >= bpp ? prev[i - bpp] : 0;
       int pred = 0;
       switch (filter) {
-        case 0: pred = 0; break;
-        case 1: pred = a; break;
-        case 2: pred = b; break;
-        case 3: pred = (a + b) / 2; break;
+        case 0:
+          pred = 0;
+          break;
+        case 1:
+          pred = a;
+          break;
+        case 2:
+          pred = b;
+          break;
+        case 3:
+          pred = (a + b) / 2;
+          break;
         case 4: {
           const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
           pred = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c);
           break;
         }
-        default: FAIL("bad PNG filter " << filter);
+        default:
+          FAIL("bad PNG filter " << filter);
       }
       cur[i] = static_cast<std::uint8_t>((row[1 + i] + pred) & 0xff);
     }
@@ -137,62 +146,63 @@ Image decode_png(const std::string& png) {
 }  // namespace
 
 TEST_SUITE("browser") {
-TEST_CASE("The HTML report of a processor sweep opens in headless Chromium and shows the plots") {
-  const std::string exe = find_chromium();
-  REQUIRE_MESSAGE(!exe.empty(), "chromium is not installed: run tools/install-deps.sh (apt package chromium)");
-  const fs::path dir = augur::test::scratch_dir("augur_browser_", "sweep");
-  const fs::path page = dir / "report.html";
-  // The bundled default scenario: prk-stencil at 4, 8 and 16 processors.
-  const std::string run = std::string("'") + AUGUR_BINARY + "' run '" + AUGUR_SOURCE_DIR +
-                          "/scenarios/examples/default.yaml' --jobs 2 --html '" + page.string() + "' > '" +
-                          (dir / "report.txt").string() + "' 2>&1";
-  REQUIRE(std::system(run.c_str()) == 0);
-  REQUIRE(fs::exists(page));
+  TEST_CASE("The HTML report of a processor sweep opens in headless Chromium and shows the plots") {
+    const std::string exe = find_chromium();
+    REQUIRE_MESSAGE(!exe.empty(), "chromium is not installed: run tools/install-deps.sh (apt package chromium)");
+    const fs::path dir = augur::test::scratch_dir("augur_browser_", "sweep");
+    const fs::path page = dir / "report.html";
+    // The bundled default scenario: prk-stencil at 4, 8 and 16 processors.
+    const std::string run = std::string("'") + AUGUR_BINARY + "' run '" + AUGUR_SOURCE_DIR +
+                            "/scenarios/examples/default.yaml' --jobs 2 --html '" + page.string() + "' > '" +
+                            (dir / "report.txt").string() + "' 2>&1";
+    REQUIRE(std::system(run.c_str()) == 0);
+    REQUIRE(fs::exists(page));
 
-  // The DOM Chromium built holds both scalability plots with a line per series and the bars.
-  REQUIRE(chromium(exe, dir, page, "--dump-dom", dir / "dom.html", dir / "dom.log") == 0);
-  const std::string dom = augur::test::slurp(dir / "dom.html");
-  CHECK(dom.find("<svg id=\"scalability-time\"") != std::string::npos);
-  CHECK(dom.find("<svg id=\"scalability-efficiency\"") != std::string::npos);
-  CHECK(dom.find("<polyline") != std::string::npos);
-  CHECK(dom.find("id=\"v3-processors\"") != std::string::npos);
-  const auto dom_console = console_lines(augur::test::slurp(dir / "dom.log"));
-  CHECK_MESSAGE(dom_console.empty(), (dom_console.empty() ? std::string() : dom_console.front()));
+    // The DOM Chromium built holds both scalability plots with a line per series and the bars.
+    REQUIRE(chromium(exe, dir, page, "--dump-dom", dir / "dom.html", dir / "dom.log") == 0);
+    const std::string dom = augur::test::slurp(dir / "dom.html");
+    CHECK(dom.find("<svg id=\"scalability-time\"") != std::string::npos);
+    CHECK(dom.find("<svg id=\"scalability-efficiency\"") != std::string::npos);
+    CHECK(dom.find("<polyline") != std::string::npos);
+    CHECK(dom.find("id=\"v3-processors\"") != std::string::npos);
+    const auto dom_console = console_lines(augur::test::slurp(dir / "dom.log"));
+    CHECK_MESSAGE(dom_console.empty(), (dom_console.empty() ? std::string() : dom_console.front()));
 
-  // The screenshot: a real image, not blank, with the plots' colours.
-  const fs::path shot = dir / "report.png";
-  REQUIRE(chromium(exe, dir, page, "--screenshot=" + shot.string(), dir / "shot.out", dir / "shot.log") == 0);
-  REQUIRE(fs::exists(shot));
-  CHECK(fs::file_size(shot) > 20000);
-  const Image img = decode_png(augur::test::slurp(shot));
-  CHECK(img.width == 1200);
-  CHECK(img.height == 2000);
-  std::size_t non_white = 0, series_blue = 0;
-  for (std::size_t i = 0; i + 2 < img.rgb.size(); i += 3) {
-    const int r = img.rgb[i], g = img.rgb[i + 1], b = img.rgb[i + 2];
-    if (r < 245 || g < 245 || b < 245) ++non_white;
-    if (std::abs(r - 0x00) < 8 && std::abs(g - 0x72) < 8 && std::abs(b - 0xb2) < 8) ++series_blue;  // #0072b2
+    // The screenshot: a real image, not blank, with the plots' colours.
+    const fs::path shot = dir / "report.png";
+    REQUIRE(chromium(exe, dir, page, "--screenshot=" + shot.string(), dir / "shot.out", dir / "shot.log") == 0);
+    REQUIRE(fs::exists(shot));
+    CHECK(fs::file_size(shot) > 20000);
+    const Image img = decode_png(augur::test::slurp(shot));
+    CHECK(img.width == 1200);
+    CHECK(img.height == 2000);
+    std::size_t non_white = 0, series_blue = 0;
+    for (std::size_t i = 0; i + 2 < img.rgb.size(); i += 3) {
+      const int r = img.rgb[i], g = img.rgb[i + 1], b = img.rgb[i + 2];
+      if (r < 245 || g < 245 || b < 245) ++non_white;
+      if (std::abs(r - 0x00) < 8 && std::abs(g - 0x72) < 8 && std::abs(b - 0xb2) < 8) ++series_blue;  // #0072b2
+    }
+    const std::size_t pixels = static_cast<std::size_t>(img.width) * img.height;
+    CHECK(non_white > pixels / 50);  // more than 2 % of the page is drawn
+    CHECK(series_blue > 200);        // the first series' line and markers, the compute bars
+    const auto console = console_lines(augur::test::slurp(dir / "shot.log"));
+    CHECK_MESSAGE(console.empty(), (console.empty() ? std::string() : console.front()));
+    MESSAGE("screenshot " << shot.string() << ": " << fs::file_size(shot) << " bytes, " << non_white
+                          << " drawn pixels");
   }
-  const std::size_t pixels = static_cast<std::size_t>(img.width) * img.height;
-  CHECK(non_white > pixels / 50);  // more than 2 % of the page is drawn
-  CHECK(series_blue > 200);        // the first series' line and markers, the compute bars
-  const auto console = console_lines(augur::test::slurp(dir / "shot.log"));
-  CHECK_MESSAGE(console.empty(), (console.empty() ? std::string() : console.front()));
-  MESSAGE("screenshot " << shot.string() << ": " << fs::file_size(shot) << " bytes, " << non_white << " drawn pixels");
-}
 
-TEST_CASE("The console check sees a console error in headless Chromium") {
-  // The check above must not pass vacuously: a page that logs an error is caught.
-  const std::string exe = find_chromium();
-  REQUIRE_MESSAGE(!exe.empty(), "chromium is not installed: run tools/install-deps.sh (apt package chromium)");
-  const fs::path dir = augur::test::scratch_dir("augur_browser_", "console");
-  const fs::path page = dir / "bad.html";
-  augur::test::write_file(page.string(),
-                          "<!DOCTYPE html><html><head><link rel=\"icon\" href=\"data:,\"></head><body>"
-                          "<script>console.error('augur-console-probe');</script></body></html>");
-  REQUIRE(chromium(exe, dir, page, "--dump-dom", dir / "dom.html", dir / "dom.log") == 0);
-  const auto console = console_lines(augur::test::slurp(dir / "dom.log"));
-  REQUIRE(console.size() >= 1);
-  CHECK(console.front().find("augur-console-probe") != std::string::npos);
-}
+  TEST_CASE("The console check sees a console error in headless Chromium") {
+    // The check above must not pass vacuously: a page that logs an error is caught.
+    const std::string exe = find_chromium();
+    REQUIRE_MESSAGE(!exe.empty(), "chromium is not installed: run tools/install-deps.sh (apt package chromium)");
+    const fs::path dir = augur::test::scratch_dir("augur_browser_", "console");
+    const fs::path page = dir / "bad.html";
+    augur::test::write_file(page.string(),
+                            "<!DOCTYPE html><html><head><link rel=\"icon\" href=\"data:,\"></head><body>"
+                            "<script>console.error('augur-console-probe');</script></body></html>");
+    REQUIRE(chromium(exe, dir, page, "--dump-dom", dir / "dom.html", dir / "dom.log") == 0);
+    const auto console = console_lines(augur::test::slurp(dir / "dom.log"));
+    REQUIRE(console.size() >= 1);
+    CHECK(console.front().find("augur-console-probe") != std::string::npos);
+  }
 }  // TEST_SUITE

@@ -47,7 +47,7 @@ double value(const nlohmann::json& in, const std::string& column) {
                                                            {"Remote_access", "remote_access"},
                                                            {"Redistribution", "redistribution"}};
   static const std::map<std::string, std::string> parts = {
-      {"nop", "operations"},   {"comm", "communication"}, {"realsynch", "real_synchronization"},
+      {"nop", "operations"},        {"comm", "communication"}, {"realsynch", "real_synchronization"},
       {"synch", "synchronization"}, {"var", "time_variation"}, {"overlap", "overlap"}};
   static const std::map<std::string, std::vector<std::string>> main = {
       {"eff", {"efficiency"}},
@@ -110,8 +110,9 @@ Comparison compare_with(const std::string& oracle, int decimals, const std::map<
   out.runs = runs.size();
   for (const auto& [key, rs] : runs) {
     const auto& k = rs.front();  // oracle, program, variant, par, grid, …
-    const std::string trace = k[1] == "jac1d" ? shared + "/dvm-samples/jac1d.ptr"
-                                              : shared + "/dvm-samples/programs/" + k[1] + "/" + k[2] + "/" + k[1] + ".ptr";
+    const std::string trace = k[1] == "jac1d"
+                                  ? shared + "/dvm-samples/jac1d.ptr"
+                                  : shared + "/dvm-samples/programs/" + k[1] + "/" + k[2] + "/" + k[1] + ".ptr";
     const fs::path json = dir / (k[1] + "_" + k[2] + "_" + k[3] + "_" + k[4] + ".json");
     const std::string cmd = std::string("'") + AUGUR_BINARY + "' run --trace 'dvm:" + trace + "' --machine '" +
                             pars.at(k[3]) + "' --grid " + k[4] + " --json '" + json.string() + "' > /dev/null";
@@ -156,54 +157,57 @@ std::string unexpected(const Comparison& c, const std::set<std::string>& known) 
 }  // namespace
 
 TEST_SUITE("golden") {
-TEST_CASE("the DVM model reproduces Predictor 3.1 on every reference run") {
-  const Comparison c = compare_with("3.1", 4, {{"mvs", shared + "/dvm-samples/Predictor.mvs.par"},
-                                               {"nci", shared + "/dvm-samples/Predictor-NCI.par"},
-                                               {"eth75", shared + "/dvm-samples/oracle/pars/eth75.par"},
-                                               {"trp75", shared + "/dvm-samples/oracle/pars/trp75.par"}});
-  MESSAGE("rows equal: " << c.rows_equal << " of " << c.rows << "; numbers equal: " << c.numbers_equal << " of " << c.numbers);
-  CHECK(c.runs == 100);
-  CHECK(c.rows == 160);
-  CHECK(c.numbers == 7680);
-  // The differences that remain, each explained in models/dvm/README.md ("Fidelity").
-  const std::set<std::string> known = {
-      // tsk on 4x4: psview_ overwrites the current processor system in the original.
-      "tsk|std|eth75|4x4|1|insuf", "tsk|std|eth75|4x4|1|insuf_sys", "tsk|std|eth75|4x4|1|lost",
-      "tsk|std|mvs|4x4|1|insuf",   "tsk|std|mvs|4x4|1|insuf_sys",   "tsk|std|mvs|4x4|1|lost",
-      "tsk|std|nci|4x4|1|insuf",   "tsk|std|nci|4x4|1|insuf_sys",   "tsk|std|nci|4x4|1|lost",
-      "tsk|std|trp75|4x4|1|insuf", "tsk|std|trp75|4x4|1|insuf_sys", "tsk|std|trp75|4x4|1|lost",
-  };
-  MESSAGE("differing numbers outside the known list:\n" << unexpected(c, known));
-  // Rounding-boundary differences (last printed digit) are tolerated up to this count; every
-  // other number must equal the original's.
-  CHECK(c.differing.size() <= known.size() + 4);
-  CHECK(c.numbers_equal >= 7667);
-}
+  TEST_CASE("the DVM model reproduces Predictor 3.1 on every reference run") {
+    const Comparison c = compare_with("3.1", 4,
+                                      {{"mvs", shared + "/dvm-samples/Predictor.mvs.par"},
+                                       {"nci", shared + "/dvm-samples/Predictor-NCI.par"},
+                                       {"eth75", shared + "/dvm-samples/oracle/pars/eth75.par"},
+                                       {"trp75", shared + "/dvm-samples/oracle/pars/trp75.par"}});
+    MESSAGE("rows equal: " << c.rows_equal << " of " << c.rows << "; numbers equal: " << c.numbers_equal << " of "
+                           << c.numbers);
+    CHECK(c.runs == 100);
+    CHECK(c.rows == 160);
+    CHECK(c.numbers == 7680);
+    // The differences that remain, each explained in models/dvm/README.md ("Fidelity").
+    const std::set<std::string> known = {
+        // tsk on 4x4: psview_ overwrites the current processor system in the original.
+        "tsk|std|eth75|4x4|1|insuf", "tsk|std|eth75|4x4|1|insuf_sys", "tsk|std|eth75|4x4|1|lost",
+        "tsk|std|mvs|4x4|1|insuf",   "tsk|std|mvs|4x4|1|insuf_sys",   "tsk|std|mvs|4x4|1|lost",
+        "tsk|std|nci|4x4|1|insuf",   "tsk|std|nci|4x4|1|insuf_sys",   "tsk|std|nci|4x4|1|lost",
+        "tsk|std|trp75|4x4|1|insuf", "tsk|std|trp75|4x4|1|insuf_sys", "tsk|std|trp75|4x4|1|lost",
+    };
+    MESSAGE("differing numbers outside the known list:\n" << unexpected(c, known));
+    // Rounding-boundary differences (last printed digit) are tolerated up to this count; every
+    // other number must equal the original's.
+    CHECK(c.differing.size() <= known.size() + 4);
+    CHECK(c.numbers_equal >= 7667);
+  }
 
-TEST_CASE("the DVM seed formulas follow Predictor 2.53 on the old-format runs") {
-  // Old-format Predictor.par files: bus (`type = ethernet`) and transputer grid, priced with the
-  // seed's GetCost, StartR, srmem_ formulas and time stamps (CostStyle::seed).
-  const Comparison c = compare_with("2.53h", 3, {{"old_ethernet", shared + "/dvm-samples/oracle/pars/old_ethernet.par"},
-                                                 {"old_transputer", shared + "/dvm-samples/oracle/pars/old_transputer.par"}});
-  MESSAGE("2.53: rows equal: " << c.rows_equal << " of " << c.rows << "; numbers equal: " << c.numbers_equal << " of "
-                               << c.numbers);
-  CHECK(c.runs == 60);
-  CHECK(c.rows == 100);
-  CHECK(c.numbers == 4800);
-  // The one class of difference (models/dvm/README.md, "Comparison with Predictor 2.53"): 2.53's
-  // CopyUpdateDistr fills T[receiver][holder] for remote buffers, so the bus's time stamps follow
-  // the messages in another order when a region has several holders (gausf's matrix is
-  // replicated along grid dimension 1 of 2x2 and 4x4); the costs agree. Transposing the matrix
-  // gives 2.53's figures exactly.
-  std::set<std::string> known;
-  for (const char* column : {"eff", "comm", "idle", "Remote_access_comm"})
-    known.insert(std::string("gausf|N10_std|old_ethernet|2x2|1|") + column);
-  for (const char* column : {"eff", "exec", "total", "prod", "prod_io", "lost", "comm", "idle", "synch",
-                             "Remote_access_comm", "Remote_access_synch"})
-    known.insert(std::string("gausf|N10_std|old_ethernet|4x4|1|") + column);
-  MESSAGE("differing numbers outside the known list:\n" << unexpected(c, known));
-  CHECK(unexpected(c, known).empty());
-  CHECK(c.rows_equal >= 98);
-  CHECK(c.numbers_equal >= 4785);
-}
+  TEST_CASE("the DVM seed formulas follow Predictor 2.53 on the old-format runs") {
+    // Old-format Predictor.par files: bus (`type = ethernet`) and transputer grid, priced with the
+    // seed's GetCost, StartR, srmem_ formulas and time stamps (CostStyle::seed).
+    const Comparison c = compare_with("2.53h", 3,
+                                      {{"old_ethernet", shared + "/dvm-samples/oracle/pars/old_ethernet.par"},
+                                       {"old_transputer", shared + "/dvm-samples/oracle/pars/old_transputer.par"}});
+    MESSAGE("2.53: rows equal: " << c.rows_equal << " of " << c.rows << "; numbers equal: " << c.numbers_equal << " of "
+                                 << c.numbers);
+    CHECK(c.runs == 60);
+    CHECK(c.rows == 100);
+    CHECK(c.numbers == 4800);
+    // The one class of difference (models/dvm/README.md, "Comparison with Predictor 2.53"): 2.53's
+    // CopyUpdateDistr fills T[receiver][holder] for remote buffers, so the bus's time stamps follow
+    // the messages in another order when a region has several holders (gausf's matrix is
+    // replicated along grid dimension 1 of 2x2 and 4x4); the costs agree. Transposing the matrix
+    // gives 2.53's figures exactly.
+    std::set<std::string> known;
+    for (const char* column : {"eff", "comm", "idle", "Remote_access_comm"})
+      known.insert(std::string("gausf|N10_std|old_ethernet|2x2|1|") + column);
+    for (const char* column : {"eff", "exec", "total", "prod", "prod_io", "lost", "comm", "idle", "synch",
+                               "Remote_access_comm", "Remote_access_synch"})
+      known.insert(std::string("gausf|N10_std|old_ethernet|4x4|1|") + column);
+    MESSAGE("differing numbers outside the known list:\n" << unexpected(c, known));
+    CHECK(unexpected(c, known).empty());
+    CHECK(c.rows_equal >= 98);
+    CHECK(c.numbers_equal >= 4785);
+  }
 }

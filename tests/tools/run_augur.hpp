@@ -25,8 +25,7 @@ struct AugurRun {
 /// to this process (ctest runs the cases of a file as concurrent processes), removed at exit.
 inline AugurRun run_augur_in(const std::string& cwd, const std::string& args, const std::string& input = "") {
   static std::atomic<unsigned> counter{0};
-  const std::filesystem::path d =
-      std::filesystem::temp_directory_path() / ("augur_run_" + std::to_string(::getpid()));
+  const std::filesystem::path d = std::filesystem::temp_directory_path() / ("augur_run_" + std::to_string(::getpid()));
   std::filesystem::create_directories(d);
   static const struct RemovedAtExit {
     std::filesystem::path dir;
@@ -52,6 +51,8 @@ inline AugurRun run_augur_in(const std::string& cwd, const std::string& args, co
 }
 
 /// run_augur_in the test's working directory.
-inline AugurRun run_augur(const std::string& args, const std::string& input = "") { return run_augur_in("", args, input); }
+inline AugurRun run_augur(const std::string& args, const std::string& input = "") {
+  return run_augur_in("", args, input);
+}
 
 }  // namespace augur::test

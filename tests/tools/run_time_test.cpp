@@ -15,15 +15,15 @@
 namespace {
 
 struct Measured {
-  int status = -1;               ///< augur_run_time's exit status
+  int status = -1;                       ///< augur_run_time's exit status
   std::map<std::string, double> values;  ///< its report, key → value
   std::string err;
 };
 
 Measured run_time(const augur::test::TempDir& dir, const std::string& args) {
   const std::string report = dir.file("report.txt"), err = dir.file("err.txt");
-  const std::string cmd = std::string("'") + AUGUR_RUN_TIME_BINARY + "' -o '" + report + "' " + args +
-                          " > /dev/null 2> '" + err + "'";
+  const std::string cmd =
+      std::string("'") + AUGUR_RUN_TIME_BINARY + "' -o '" + report + "' " + args + " > /dev/null 2> '" + err + "'";
   const int raw = std::system(cmd.c_str());
   Measured m;
   m.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

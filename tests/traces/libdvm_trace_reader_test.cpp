@@ -30,9 +30,9 @@ using augur::test::write_file;
 using augur::traces::TraceError;
 using augur::traces::libdvm::DvmCall;
 using augur::traces::libdvm::DvmCallBuilder;
-using augur::traces::libdvm::DvmParamLineCache;
 using augur::traces::libdvm::DvmFunction;
 using augur::traces::libdvm::DvmParamKind;
+using augur::traces::libdvm::DvmParamLineCache;
 using augur::traces::libdvm::DvmPatternType;
 using augur::traces::libdvm::DvmSide;
 using augur::traces::libdvm::DvmTraceForm;
@@ -54,8 +54,7 @@ std::vector<DvmCall> read_all(DvmTraceReader& reader) {
   return calls;
 }
 
-std::vector<DvmCall> read_all(const std::string& path,
-                              DvmTraceForm form = DvmTraceForm::automatic) {
+std::vector<DvmCall> read_all(const std::string& path, DvmTraceForm form = DvmTraceForm::automatic) {
   DvmTraceReader reader(path, form);
   return read_all(reader);
 }
@@ -134,14 +133,57 @@ TEST_SUITE("unit") {
       const DvmNumber r = verdict(ptr, t.data() + t.size(), ec);
       return r == DvmNumber::ok && !std::isfinite(v) ? DvmNumber::out_of_range : r;
     };
-    std::vector<std::string> texts = {
-        "", "0", "-0", "+0", "+", "-", "+-5", "--5", "0x", "0x1f", "0X1F", "NULL", "(nil)", "1f", "g1",
-        "ffffffffffffffff", "10000000000000000", "fffffffffffffffff", "9223372036854775807",
-        "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "18446744073709551616",
-        "99999999999999999999", "0.00000133", "0.00000100", "20.35173370", "1.", ".5", "-.5", "1e5", "1.5e-6",
-        "inf", "nan", "1e999", "-1e999", "0.1234567890123456789", "123456789012345.6", "1234567890123456.7",
-        "0.0000000000000000000001", "0.00000000000000000000001", "000000000000000000000001.5", "1.5x", "1 ",
-        " 1", "0.000001;", "12ab", "-7", "+-0.5", "3.14159265358979", "100000000000000000000000"};
+    std::vector<std::string> texts = {"",
+                                      "0",
+                                      "-0",
+                                      "+0",
+                                      "+",
+                                      "-",
+                                      "+-5",
+                                      "--5",
+                                      "0x",
+                                      "0x1f",
+                                      "0X1F",
+                                      "NULL",
+                                      "(nil)",
+                                      "1f",
+                                      "g1",
+                                      "ffffffffffffffff",
+                                      "10000000000000000",
+                                      "fffffffffffffffff",
+                                      "9223372036854775807",
+                                      "9223372036854775808",
+                                      "-9223372036854775808",
+                                      "-9223372036854775809",
+                                      "18446744073709551616",
+                                      "99999999999999999999",
+                                      "0.00000133",
+                                      "0.00000100",
+                                      "20.35173370",
+                                      "1.",
+                                      ".5",
+                                      "-.5",
+                                      "1e5",
+                                      "1.5e-6",
+                                      "inf",
+                                      "nan",
+                                      "1e999",
+                                      "-1e999",
+                                      "0.1234567890123456789",
+                                      "123456789012345.6",
+                                      "1234567890123456.7",
+                                      "0.0000000000000000000001",
+                                      "0.00000000000000000000001",
+                                      "000000000000000000000001.5",
+                                      "1.5x",
+                                      "1 ",
+                                      " 1",
+                                      "0.000001;",
+                                      "12ab",
+                                      "-7",
+                                      "+-0.5",
+                                      "3.14159265358979",
+                                      "100000000000000000000000"};
     std::uint64_t x = 99;
     auto rnd = [&x] {
       x = x * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -335,11 +377,18 @@ TEST_SUITE("unit") {
     const std::vector<std::pair<std::string, std::vector<Line>>> calls = {
         {"crtpl_", {{scalars, DvmSide::call}, {arrays, DvmSide::call}, {marked, DvmSide::ret}}},
         {"crtpl_", {{scalars, DvmSide::call}, {arrays, DvmSide::call}, {marked, DvmSide::ret}}},
-        {"some_unknown_function_", {{"Extra=x; Other=yz;", DvmSide::call}, {marked, DvmSide::call},
-                                    {scalars, DvmSide::ret}, {interleaved, DvmSide::ret}}},
+        {"some_unknown_function_",
+         {{"Extra=x; Other=yz;", DvmSide::call},
+          {marked, DvmSide::call},
+          {scalars, DvmSide::ret},
+          {interleaved, DvmSide::ret}}},
         {"crtpl_", {{"SizeArray[0]=1;", DvmSide::call}, {arrays, DvmSide::call}, {arrays, DvmSide::ret}}},
-        {"crtpl_", {{"Names[0]=q;", DvmSide::ret}, {arrays, DvmSide::call}, {arrays, DvmSide::ret},
-                    {interleaved, DvmSide::ret}, {scalars, DvmSide::call}}},
+        {"crtpl_",
+         {{"Names[0]=q;", DvmSide::ret},
+          {arrays, DvmSide::call},
+          {arrays, DvmSide::ret},
+          {interleaved, DvmSide::ret},
+          {scalars, DvmSide::call}}},
         {"crtpl_", {{"SizeArray[0]=8;", DvmSide::call}, {"SizeArray[1]=9;", DvmSide::call}}},
     };
     const auto path = std::make_shared<const std::string>("cache.ptr");
@@ -420,12 +469,11 @@ TEST_SUITE("unit") {
     // call_dvm_void_printf in the trailer after Event_dvm_exit.
     CHECK(calls.size() == 258);
     const std::map<std::string, int> expected{
-        {"align_", 2},    {"blkdiv_", 1},    {"crtamv_", 1},          {"crtda_", 2},
-        {"crtpl_", 23},   {"crtred_", 11},   {"crtrg_", 11},          {"crtshg_", 11},
-        {"delrg_", 11},   {"delshg_", 11},   {"distr_", 1},           {"dopl_", 46},
-        {"dvm_fopen", 1}, {"dvm_fwrite", 1}, {"dvm_void_printf", 12}, {"endpl_", 23},
-        {"getam_", 1},    {"insred_", 11},   {"inssh_", 11},          {"mappl_", 23},
-        {"strtrd_", 11},  {"strtsh_", 11},   {"waitrd_", 11},         {"waitsh_", 11}};
+        {"align_", 2},   {"blkdiv_", 1},  {"crtamv_", 1},   {"crtda_", 2},     {"crtpl_", 23},
+        {"crtred_", 11}, {"crtrg_", 11},  {"crtshg_", 11},  {"delrg_", 11},    {"delshg_", 11},
+        {"distr_", 1},   {"dopl_", 46},   {"dvm_fopen", 1}, {"dvm_fwrite", 1}, {"dvm_void_printf", 12},
+        {"endpl_", 23},  {"getam_", 1},   {"insred_", 11},  {"inssh_", 11},    {"mappl_", 23},
+        {"strtrd_", 11}, {"strtsh_", 11}, {"waitrd_", 11},  {"waitsh_", 11}};
     CHECK(count_by_name(calls) == expected);
     for (const DvmCall& call : calls) CHECK(call.function() != DvmFunction::unknown);
 
@@ -490,13 +538,12 @@ TEST_SUITE("unit") {
 
   TEST_CASE("DvmTraceReader reads every sample trace") {
     // Calls between ret_dvm_Init and Event_dvm_exit, counted with awk.
-    const std::vector<std::pair<std::string, std::size_t>> traces{
-        {"jac1d.ptr", 258},
-        {"programs/gausf/N10_std/gausf.ptr", 165},
-        {"programs/jac/L200_int/jac.ptr", 572},
-        {"programs/jac/L8_std/jac.ptr", 487},
-        {"programs/mgrid/std/mgrid.ptr", 40},
-        {"programs/tsk/std/tsk.ptr", 791}};
+    const std::vector<std::pair<std::string, std::size_t>> traces{{"jac1d.ptr", 258},
+                                                                  {"programs/gausf/N10_std/gausf.ptr", 165},
+                                                                  {"programs/jac/L200_int/jac.ptr", 572},
+                                                                  {"programs/jac/L8_std/jac.ptr", 487},
+                                                                  {"programs/mgrid/std/mgrid.ptr", 40},
+                                                                  {"programs/tsk/std/tsk.ptr", 791}};
     for (const auto& [name, count] : traces) {
       CAPTURE(name);
       DvmTraceReader reader(samples + name);
@@ -552,8 +599,7 @@ TEST_SUITE("unit") {
     // getsiz_ at LINE=11, which only it contributes.
     DvmTraceReader reader(fixtures + "raw2/prog0_0.ptr");
     CHECK(reader.form() == DvmTraceForm::raw);
-    CHECK(reader.files() == std::vector<std::string>{fixtures + "raw2/prog0_0.ptr",
-                                                     fixtures + "raw2/prog1_1.ptr.gz"});
+    CHECK(reader.files() == std::vector<std::string>{fixtures + "raw2/prog0_0.ptr", fixtures + "raw2/prog1_1.ptr.gz"});
     CHECK(reader.preamble().proc_count == 2);
     CHECK(reader.preamble().init_line == 5);
     const std::vector<DvmCall> calls = read_all(reader);
@@ -598,8 +644,7 @@ TEST_SUITE("unit") {
     CHECK(reader.files().front() == fixtures + "raw2/prog0_0.ptr");
     CHECK(read_all(reader).size() == 4);
     // Asked to, it reads processor 0's raw file as it is, measured times and all.
-    const std::vector<DvmCall> as_is =
-        read_all(fixtures + "raw2/prog0_0.ptr", DvmTraceForm::merged);
+    const std::vector<DvmCall> as_is = read_all(fixtures + "raw2/prog0_0.ptr", DvmTraceForm::merged);
     REQUIRE(as_is.size() == 3);
     CHECK(as_is[1].ret_time() == 0.000005);
     // A missing `.ptr` whose `.ptr.gz` exists reads that.
@@ -620,8 +665,7 @@ TEST_SUITE("unit") {
         {"bad_line_number.ptr", 12, "call_dopl_: 'x29' is not a line number (LINE)"},
         {"bad_negative_time.ptr", 14, "ret_dopl_: TIME=-0.00000100 is negative"},
         {"bad_function_name.ptr", 12, "call_ without a function name"},
-        {"bad_hex.ptr", 8,
-         "crtda_: '51g468' is not a hexadecimal handle (parameter 'ArrayHeader')"},
+        {"bad_hex.ptr", 8, "crtda_: '51g468' is not a hexadecimal handle (parameter 'ArrayHeader')"},
         {"bad_integer.ptr", 8, "crtda_: 'two' is not an integer (parameter 'Rank')"},
         {"bad_empty_value.ptr", 8, "crtda_: no value for parameter 'Rank'"},
         {"bad_array_gap.ptr", 9, "crtda_: 'SizeArray[2]' but no 'SizeArray[1]' before it"},
@@ -632,17 +676,14 @@ TEST_SUITE("unit") {
         {"bad_event_in_call.ptr", 14, "Event_dvm_exit while call_dopl_ (line 12) has no ret_dopl_"},
         {"bad_eof_in_call.ptr", 13, "end of file inside call_dopl_ (line 12): no ret_dopl_"},
         {"bad_no_event.ptr", 15, "end of file without an 'Event_' line (truncated trace?)"},
-        {"bad_missing_vproccount.ptr", 6,
-         "the preamble (up to ret_dvm_Init) has no 'VProcCount=' (required)"},
+        {"bad_missing_vproccount.ptr", 6, "the preamble (up to ret_dvm_Init) has no 'VProcCount=' (required)"},
         {"bad_vproccount.ptr", 3, "preamble: 'x' is not an integer (parameter 'VProcCount')"},
         {"bad_no_init.ptr", 15, "not a Lib-DVM trace: no ret_dvm_Init line ends the preamble"},
-        {"bad_event_in_preamble.ptr", 5,
-         "Event_dvm_exit before ret_dvm_Init, the end of the preamble"},
+        {"bad_event_in_preamble.ptr", 5, "Event_dvm_exit before ret_dvm_Init, the end of the preamble"},
     };
     for (const auto& [file, line, message] : cases) {
       CAPTURE(file);
-      const std::string expected =
-          broken + file + ":" + std::to_string(line) + ": error: " + message;
+      const std::string expected = broken + file + ":" + std::to_string(line) + ": error: " + message;
       CHECK(read_error(broken + file) == expected);
       CHECK_THROWS_WITH_AS(read_all(broken + file), contains(expected), TraceError);
     }
@@ -655,17 +696,15 @@ TEST_SUITE("unit") {
                                            "unexpected end of file"),
                          TraceError);
     CHECK_THROWS_WITH_AS(read_all(broken + "no_such_trace.ptr"),
-                         doctest::Contains("no_such_trace.ptr: error: cannot open: No such file"),
-                         TraceError);
+                         doctest::Contains("no_such_trace.ptr: error: cannot open: No such file"), TraceError);
   }
 
   TEST_CASE("DvmTraceReader reports broken raw trace sets") {
-    CHECK_THROWS_WITH_AS(
-        read_all(broken + "bad_raw_missing/prog0_0.ptr"),
-        contains("bad_raw_missing/prog0_0.ptr: error: ProcCount=3 but processor 2 has "
-                 "no raw trace '" +
-                 broken + "bad_raw_missing/prog2_2.ptr' (nor .gz, .zst)"),
-        TraceError);
+    CHECK_THROWS_WITH_AS(read_all(broken + "bad_raw_missing/prog0_0.ptr"),
+                         contains("bad_raw_missing/prog0_0.ptr: error: ProcCount=3 but processor 2 has "
+                                  "no raw trace '" +
+                                  broken + "bad_raw_missing/prog2_2.ptr' (nor .gz, .zst)"),
+                         TraceError);
     CHECK_THROWS_WITH_AS(read_all(broken + "bad_raw_truncated/prog0_0.ptr"),
                          doctest::Contains("bad_raw_truncated/prog1_1.ptr:13: error: end of file "
                                            "without an 'Event_' line (truncated trace?)"),
@@ -717,19 +756,17 @@ TEST_SUITE("unit") {
     DvmTraceReader reader(newer);
     CHECK(reader.preamble().rts_version == 2901);
     REQUIRE_FALSE(reader.warnings().empty());
-    CHECK(reader.warnings().front() ==
-          newer +
-              ":2: warning: RTS VERSION = 2901: Predictor 3.1 expects 2884 and the sample "
-              "traces are 2889; reading on");
+    CHECK(reader.warnings().front() == newer +
+                                           ":2: warning: RTS VERSION = 2901: Predictor 3.1 expects 2884 and the sample "
+                                           "traces are 2889; reading on");
     const std::string headless = dir.file("headless.ptr");
     write_file(headless, text.substr(text.find("ProcCount")));
     DvmTraceReader second(headless);
     CHECK(second.preamble().rts_version == 0);
     REQUIRE_FALSE(second.warnings().empty());
-    CHECK(second.warnings().front() ==
-          headless +
-              ":1: warning: the first line is not 'RTS VERSION = <n>': is this a Lib-DVM "
-              "trace?");
+    CHECK(second.warnings().front() == headless +
+                                           ":1: warning: the first line is not 'RTS VERSION = <n>': is this a Lib-DVM "
+                                           "trace?");
     CHECK(read_all(second).size() == 10);
   }
 
@@ -761,12 +798,11 @@ TEST_SUITE("unit") {
       while (reader.next(call)) ++calls;
     }
     const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
-    const double cpu_seconds =
-        static_cast<double>(std::clock() - cpu_start) / static_cast<double>(CLOCKS_PER_SEC);
+    const double cpu_seconds = static_cast<double>(std::clock() - cpu_start) / static_cast<double>(CLOCKS_PER_SEC);
     CHECK(calls == std::size_t{791} * rounds);
     const double megabytes = bytes * rounds / 1e6;
     MESSAGE("Lib-DVM reader: " << megabytes / seconds.count() << " MB/s wall, "
-                               << megabytes / std::max(cpu_seconds, 1e-9) << " MB/s CPU (" << rounds
-                               << " x tsk.ptr, " << bytes / 1e3 << " kB)");
+                               << megabytes / std::max(cpu_seconds, 1e-9) << " MB/s CPU (" << rounds << " x tsk.ptr, "
+                               << bytes / 1e3 << " kB)");
   }
 }

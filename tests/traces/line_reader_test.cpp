@@ -28,8 +28,7 @@ namespace {
 
 const std::string fixtures = "traces/fixtures/lines/";
 
-std::vector<std::string> read_lines(const std::string& path,
-                                    std::size_t buffer = LineReader::default_buffer_size) {
+std::vector<std::string> read_lines(const std::string& path, std::size_t buffer = LineReader::default_buffer_size) {
   LineReader reader(path, buffer);
   std::vector<std::string> lines;
   std::string_view line;
@@ -44,15 +43,13 @@ std::vector<std::string> read_lines(const std::string& path,
 void write_gzip(const std::string& path, const std::string& text) {
   gzFile gz = gzopen(path.c_str(), "wb");
   REQUIRE(gz != nullptr);
-  REQUIRE(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())) ==
-          static_cast<int>(text.size()));
+  REQUIRE(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())) == static_cast<int>(text.size()));
   REQUIRE(gzclose(gz) == Z_OK);
 }
 
 std::string zstd_frame(const std::string& text, int level = 3) {
   std::string frame(ZSTD_compressBound(text.size()), '\0');
-  const std::size_t size =
-      ZSTD_compress(frame.data(), frame.size(), text.data(), text.size(), level);
+  const std::size_t size = ZSTD_compress(frame.data(), frame.size(), text.data(), text.size(), level);
   REQUIRE_FALSE(ZSTD_isError(size));
   frame.resize(size);
   return frame;
@@ -78,8 +75,7 @@ std::string join(const std::vector<std::string>& lines, const char* end = "\n") 
   return text;
 }
 
-const std::vector<std::string> sample_lines{
-    "first line", "", "  indented line with trailing blanks  \t", "last line"};
+const std::vector<std::string> sample_lines{"first line", "", "  indented line with trailing blanks  \t", "last line"};
 
 }  // namespace
 
@@ -123,8 +119,7 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("LineReader strips CRLF line ends") {
-    CHECK(read_lines(fixtures + "crlf.txt") ==
-          std::vector<std::string>{"first line", "", "second line", "last line"});
+    CHECK(read_lines(fixtures + "crlf.txt") == std::vector<std::string>{"first line", "", "second line", "last line"});
   }
 
   TEST_CASE("LineReader accepts a missing final newline") {
@@ -138,11 +133,10 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("LineReader reports a file it cannot open") {
-    CHECK_THROWS_WITH_AS(
-        LineReader(fixtures + "no_such_file.txt"),
-        "traces/fixtures/lines/no_such_file.txt: error: cannot open: No such file or "
-        "directory",
-        TraceError);
+    CHECK_THROWS_WITH_AS(LineReader(fixtures + "no_such_file.txt"),
+                         "traces/fixtures/lines/no_such_file.txt: error: cannot open: No such file or "
+                         "directory",
+                         TraceError);
     CHECK_THROWS_WITH_AS(LineReader("traces/fixtures/lines"),
                          "traces/fixtures/lines: error: cannot open: Is a directory", TraceError);
   }
@@ -253,11 +247,10 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("LineReader reports corrupt zstd data at the line being read") {
-    CHECK_THROWS_WITH_AS(
-        read_lines("traces/fixtures/broken/bad_corrupt_data.txt.zst"),
-        "traces/fixtures/broken/bad_corrupt_data.txt.zst:1: error: corrupt zstd data: "
-        "Data corruption detected",
-        TraceError);
+    CHECK_THROWS_WITH_AS(read_lines("traces/fixtures/broken/bad_corrupt_data.txt.zst"),
+                         "traces/fixtures/broken/bad_corrupt_data.txt.zst:1: error: corrupt zstd data: "
+                         "Data corruption detected",
+                         TraceError);
     TempDir dir;
     write_file(dir.file("garbage.zst"), "this is not zstd\n");
     CHECK_THROWS_WITH_AS(read_lines(dir.file("garbage.zst")),
@@ -267,11 +260,10 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("LineReader reports truncated compressed files") {
-    CHECK_THROWS_WITH_AS(
-        read_lines("traces/fixtures/broken/bad_truncated.txt.zst"),
-        "traces/fixtures/broken/bad_truncated.txt.zst:1: error: corrupt zstd data: "
-        "unexpected end of file (truncated frame)",
-        TraceError);
+    CHECK_THROWS_WITH_AS(read_lines("traces/fixtures/broken/bad_truncated.txt.zst"),
+                         "traces/fixtures/broken/bad_truncated.txt.zst:1: error: corrupt zstd data: "
+                         "unexpected end of file (truncated frame)",
+                         TraceError);
     CHECK_THROWS_WITH_AS(read_lines("traces/fixtures/broken/bad_truncated.txt.gz"),
                          doctest::Contains("bad_truncated.txt.gz:1249: error: corrupt gzip data: "
                                            "unexpected end of file"),
@@ -282,14 +274,12 @@ TEST_SUITE("unit") {
     const std::string frame = zstd_frame(text);
     write_file(dir.file("cut.zst"), frame.substr(0, frame.size() - 3));
     CHECK_THROWS_WITH_AS(read_lines(dir.file("cut.zst")),
-                         doctest::Contains("corrupt zstd data: unexpected end of file"),
-                         TraceError);
+                         doctest::Contains("corrupt zstd data: unexpected end of file"), TraceError);
     write_gzip(dir.file("whole.gz"), text);
     std::ifstream whole(dir.file("whole.gz"), std::ios::binary);
     const std::string gzip_bytes{std::istreambuf_iterator<char>(whole), {}};
     write_file(dir.file("cut.gz"), gzip_bytes.substr(0, gzip_bytes.size() - 4));
-    CHECK_THROWS_WITH_AS(read_lines(dir.file("cut.gz")),
-                         doctest::Contains("corrupt gzip data: unexpected end of file"),
+    CHECK_THROWS_WITH_AS(read_lines(dir.file("cut.gz")), doctest::Contains("corrupt gzip data: unexpected end of file"),
                          TraceError);
   }
 

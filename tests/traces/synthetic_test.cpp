@@ -28,8 +28,8 @@ using augur::traces::MpTraceSource;
 using augur::traces::TraceError;
 using augur::traces::synthetic::make_synthetic_trace;
 using augur::traces::synthetic::parse_synthetic_spec;
-using augur::traces::synthetic::SyntheticSpec;
 using augur::traces::synthetic::synthetic_action_count;
+using augur::traces::synthetic::SyntheticSpec;
 using augur::traces::synthetic::write_synthetic_ti;
 
 namespace {

@@ -53,8 +53,7 @@ std::vector<Rec> read_rank(MpTraceSource& source, int rank) {
   std::vector<Rec> records;
   MpRecord record;
   while (source.next(rank, record)) {
-    records.push_back(
-        {record, {record.counts.begin(), record.counts.end()}, std::string(record.text)});
+    records.push_back({record, {record.counts.begin(), record.counts.end()}, std::string(record.text)});
   }
   return records;
 }
@@ -325,12 +324,11 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("TiTrace knows the SimGrid 3.32 datatype table") {
-    const std::map<int, unsigned> table{
-        {0, 8},  {1, 4},   {2, 1},   {3, 2},  {4, 8},   {5, 4},  {6, 1},   {7, 8},
-        {11, 4}, {12, 8},  {14, 16}, {16, 1}, {17, 1},  {18, 2}, {19, 4},  {20, 8},
-        {21, 1}, {22, 2},  {23, 4},  {24, 8}, {26, 16}, {30, 8}, {31, 16}, {32, 16},
-        {34, 8}, {36, 16}, {38, 4},  {39, 4}, {40, 8},  {42, 8}, {43, 16}, {44, 16},
-        {45, 4}, {46, 2},  {47, 4},  {48, 8}, {57, 1}};
+    const std::map<int, unsigned> table{{0, 8},  {1, 4},   {2, 1},   {3, 2},  {4, 8},   {5, 4},  {6, 1},   {7, 8},
+                                        {11, 4}, {12, 8},  {14, 16}, {16, 1}, {17, 1},  {18, 2}, {19, 4},  {20, 8},
+                                        {21, 1}, {22, 2},  {23, 4},  {24, 8}, {26, 16}, {30, 8}, {31, 16}, {32, 16},
+                                        {34, 8}, {36, 16}, {38, 4},  {39, 4}, {40, 8},  {42, 8}, {43, 16}, {44, 16},
+                                        {45, 4}, {46, 2},  {47, 4},  {48, 8}, {57, 1}};
     for (int id = -3; id < 70; ++id) {
       CAPTURE(id);
       const auto known = table.find(id);
@@ -432,9 +430,8 @@ TEST_SUITE("unit") {
     const auto source = open_ti_trace(fixtures + "resolve/trace.txt");
     REQUIRE(source->rank_count() == 3);
     CHECK(source->file_name(0) == fixtures + "resolve/rank0.txt");
-    CHECK(source->file_name(1) == "traces/fixtures/resolve_cwd/rank1.txt");  // only in the cwd
-    CHECK(source->file_name(2) ==
-          fixtures + "resolve/traces/fixtures/resolve_cwd/rank2.txt");  // in both: the index's
+    CHECK(source->file_name(1) == "traces/fixtures/resolve_cwd/rank1.txt");                     // only in the cwd
+    CHECK(source->file_name(2) == fixtures + "resolve/traces/fixtures/resolve_cwd/rank2.txt");  // in both: the index's
     CHECK(read_rank(*source, 0)[1].r.amount == 10);
     CHECK(read_rank(*source, 1)[1].r.amount == 11);
     CHECK(read_rank(*source, 2)[1].r.amount == 12);
@@ -475,8 +472,9 @@ TEST_SUITE("unit") {
         source->next(rank, record);
         FAIL("rank opened by its path after the folder was renamed");
       } catch (const TraceError& error) {
-        CHECK(std::string(error.what()).find("trace.txt:" + std::to_string(rank + 1) + ": error: cannot open rank " +
-                                             std::to_string(rank)) != std::string::npos);
+        CHECK(std::string(error.what())
+                  .find("trace.txt:" + std::to_string(rank + 1) + ": error: cannot open rank " +
+                        std::to_string(rank)) != std::string::npos);
       }
     }
   }
@@ -536,11 +534,11 @@ TEST_SUITE("unit") {
     write_file(elsewhere.file("target.txt"), body);
     fs::create_symlink(elsewhere.file("target.txt"), dir.file("link.txt"));  // DT_LNK: checked by stat
     fs::create_symlink(elsewhere.file("gone.txt"), dir.file("dangling.txt"));
-    write_zstd(dir.file("dangling.txt.zst"), body);   // the dangling link is skipped for this one
+    write_zstd(dir.file("dangling.txt.zst"), body);  // the dangling link is skipped for this one
     fs::create_directories(dir.file("sub"));
     write_file(dir.file("sub/inner.txt"), body);
-    const std::vector<std::string> special{"plain.txt", "packed.txt", "link.txt", "dangling.txt", "sub/inner.txt",
-                                           elsewhere.file("target.txt")};
+    const std::vector<std::string> special{"plain.txt",    "packed.txt",    "link.txt",
+                                           "dangling.txt", "sub/inner.txt", elsewhere.file("target.txt")};
     std::string index;
     for (const std::string& entry : special) index += entry + "\n";
     for (std::size_t r = special.size(); r < 64; ++r) index += "plain.txt\n";
@@ -600,8 +598,7 @@ TEST_SUITE("unit") {
     // One defect per file, always on line 3 of rank 0's actions.
     const std::vector<std::pair<std::string, std::string>> cases{
         {"bad_unknown_action.txt", "unknown action 'sned'; did you mean 'send'?"},
-        {"bad_missing_field.txt",
-         "send: missing field 'tag' (expected: send <dst> <tag> <count> [<datatype>])"},
+        {"bad_missing_field.txt", "send: missing field 'tag' (expected: send <dst> <tag> <count> [<datatype>])"},
         {"bad_not_a_number.txt", "send: 'abc' is not a number (field 'count')"},
         {"bad_unknown_datatype.txt", "unknown datatype id 99 (field 'datatype' of isend)"},
         {"bad_too_many_fields.txt",
@@ -611,58 +608,48 @@ TEST_SUITE("unit") {
         {"bad_peer_out_of_range.txt", "send to rank 7 but the trace has 4 ranks"},
         {"bad_root_out_of_range.txt", "reduce with root 9 but the trace has 4 ranks"},
         {"bad_not_an_integer.txt", "irecv: '1.5' is not an integer (field 'src')"},
-        {"bad_missing_action.txt",
-         "missing action after the rank (expected: <rank> <action> <field>...)"},
+        {"bad_missing_action.txt", "missing action after the rank (expected: <rank> <action> <field>...)"},
         {"bad_alltoallv_short.txt",
          "alltoallv: missing field 'recvcount_3' (expected: alltoallv <sendtotal> "
          "<sendcount_0..3> <recvtotal> <recvcount_0..3> [<sendtype> <recvtype>])"},
         {"bad_compute_amount.txt", "compute: '1.2.3' is not a number (field 'flops')"},
-        {"bad_traced_only_action.txt",
-         "unknown action 'Ssend': SimGrid 3.32 traces it but its replayer rejects it"},
-        {"bad_location_missing_line.txt",
-         "location: missing field 'line' (expected: location <file> <line>)"},
+        {"bad_traced_only_action.txt", "unknown action 'Ssend': SimGrid 3.32 traces it but its replayer rejects it"},
+        {"bad_location_missing_line.txt", "location: missing field 'line' (expected: location <file> <line>)"},
     };
     for (const auto& [file, message] : cases) {
       CAPTURE(file);
       CHECK(read_error(broken + file) == broken + file + ":3: error: " + message);
     }
-    CHECK_THROWS_WITH_AS(
-        read_all(broken + "bad_unknown_action.txt"),
-        doctest::Contains("bad_unknown_action.txt:3: error: unknown action 'sned'"), TraceError);
+    CHECK_THROWS_WITH_AS(read_all(broken + "bad_unknown_action.txt"),
+                         doctest::Contains("bad_unknown_action.txt:3: error: unknown action 'sned'"), TraceError);
   }
 
   TEST_CASE("TiTrace reports a broken rank field when it opens a shared file") {
-    CHECK_THROWS_WITH_AS(
-        open_ti_trace(broken + "bad_rank_field.txt"),
-        doctest::Contains("bad_rank_field.txt:3: error: 'x' is not a number (field "
-                          "'rank')"),
-        TraceError);
-    CHECK_THROWS_WITH_AS(
-        open_ti_trace(broken + "bad_negative_rank.txt"),
-        doctest::Contains("bad_negative_rank.txt:3: error: '-1' is negative (field "
-                          "'rank')"),
-        TraceError);
-    CHECK_THROWS_WITH_AS(
-        open_ti_trace(broken + "bad_empty_trace.txt"),
-        doctest::Contains("bad_empty_trace.txt: error: empty trace: neither actions "
-                          "nor rank files"),
-        TraceError);
-    CHECK_THROWS_WITH_AS(open_ti_trace(broken + "no_such_trace.txt"),
-                         doctest::Contains("no_such_trace.txt: error: cannot open: No such file"),
+    CHECK_THROWS_WITH_AS(open_ti_trace(broken + "bad_rank_field.txt"),
+                         doctest::Contains("bad_rank_field.txt:3: error: 'x' is not a number (field "
+                                           "'rank')"),
                          TraceError);
+    CHECK_THROWS_WITH_AS(open_ti_trace(broken + "bad_negative_rank.txt"),
+                         doctest::Contains("bad_negative_rank.txt:3: error: '-1' is negative (field "
+                                           "'rank')"),
+                         TraceError);
+    CHECK_THROWS_WITH_AS(open_ti_trace(broken + "bad_empty_trace.txt"),
+                         doctest::Contains("bad_empty_trace.txt: error: empty trace: neither actions "
+                                           "nor rank files"),
+                         TraceError);
+    CHECK_THROWS_WITH_AS(open_ti_trace(broken + "no_such_trace.txt"),
+                         doctest::Contains("no_such_trace.txt: error: cannot open: No such file"), TraceError);
   }
 
   TEST_CASE("TiTrace reports index defects at the index line or the rank file line") {
-    CHECK_THROWS_WITH_AS(
-        open_ti_trace(broken + "bad_missing_rank_file/trace.txt"),
-        doctest::Contains("bad_missing_rank_file/trace.txt:4: error: cannot open rank 3 "
-                          "trace 'missing.txt': No such file"),
-        TraceError);
-    CHECK_THROWS_WITH_AS(
-        read_all(broken + "bad_rank_mismatch/trace.txt"),
-        doctest::Contains("bad_rank_mismatch/rank3.txt:2: error: line belongs to rank 5 "
-                          "but file is rank 3's"),
-        TraceError);
+    CHECK_THROWS_WITH_AS(open_ti_trace(broken + "bad_missing_rank_file/trace.txt"),
+                         doctest::Contains("bad_missing_rank_file/trace.txt:4: error: cannot open rank 3 "
+                                           "trace 'missing.txt': No such file"),
+                         TraceError);
+    CHECK_THROWS_WITH_AS(read_all(broken + "bad_rank_mismatch/trace.txt"),
+                         doctest::Contains("bad_rank_mismatch/rank3.txt:2: error: line belongs to rank 5 "
+                                           "but file is rank 3's"),
+                         TraceError);
   }
 
   TEST_CASE("TiTrace reports corrupt and truncated compressed rank files") {
@@ -690,20 +677,17 @@ TEST_SUITE("unit") {
         {"0 sendrecv 1 0 1 0", "unknown action 'sendrecv'; did you mean 'sendRecv'?"},
         {"0 alltoal 1 1", "unknown action 'alltoal'; did you mean 'alltoall'?"},
         {"0 frobnicate", "unknown action 'frobnicate'"},
-        {"0 ibcast 1 0",
-         "unknown action 'ibcast': SimGrid 3.32 traces it but its replayer rejects it"},
+        {"0 ibcast 1 0", "unknown action 'ibcast': SimGrid 3.32 traces it but its replayer rejects it"},
         {"0 compute inf", "compute: 'inf' is out of range (field 'flops')"},
         {"0 send 0 0 1e30", "send: '1e30' is out of range (field 'count')"},
         {"0 send 0 99999999999 1", "send: '99999999999' is out of range (field 'tag')"},
         {"0 send 0 0 1 x", "send: 'x' is not a number (field 'datatype')"},
         // 2^61 doubles are 2^64 bytes: one more than 64 bits hold; 2^61 - 1 still fit.
-        {"0 send 0 0 2305843009213693952 0",
-         "send: 2305843009213693952 x 8 bytes overflows 64 bits (field 'count')"},
+        {"0 send 0 0 2305843009213693952 0", "send: 2305843009213693952 x 8 bytes overflows 64 bits (field 'count')"},
         {"0 wait 0 1 2", "wait with dst rank 1 but the trace has 1 rank"},
         {"0 recv -2 0 1", "recv from rank -2 but the trace has 1 rank"},
         {"0 barrier 3", "barrier: too many fields, '3' is one too many (expected: barrier)"},
-        {"0 init 1 2",
-         "init: too many fields, '2' is one too many (expected: init [<default_is_double>])"},
+        {"0 init 1 2", "init: too many fields, '2' is one too many (expected: init [<default_is_double>])"},
     };
     for (const auto& [line, message] : cases) {
       CAPTURE(line);
@@ -777,7 +761,9 @@ TEST_SUITE("unit") {
           ++records;
           CHECK(record.rank == r);
           switch (record.kind) {
-            case MpOpKind::compute: flops += record.amount; break;
+            case MpOpKind::compute:
+              flops += record.amount;
+              break;
             case MpOpKind::send:
             case MpOpKind::isend:
             case MpOpKind::send_recv:
@@ -790,8 +776,11 @@ TEST_SUITE("unit") {
             case MpOpKind::allreduce:
             case MpOpKind::alltoall:
             case MpOpKind::alltoallv:
-            case MpOpKind::gather: ++collectives; break;
-            default: break;
+            case MpOpKind::gather:
+              ++collectives;
+              break;
+            default:
+              break;
           }
         }
       }
@@ -799,8 +788,7 @@ TEST_SUITE("unit") {
       CHECK(sends == std::stoull(row.at(column("p2p_sends"))));
       CHECK(send_bytes == std::stoull(row.at(column("p2p_send_bytes"))));
       CHECK(collectives == std::stoull(row.at(column("collectives"))));
-      CHECK(flops ==
-            doctest::Approx(std::stod(row.at(column("compute_flops_total")))).epsilon(1e-6));
+      CHECK(flops == doctest::Approx(std::stod(row.at(column("compute_flops_total")))).epsilon(1e-6));
       ++traces;
     }
     CHECK(traces == 10);
@@ -930,8 +918,7 @@ TEST_SUITE("unit") {
     for (int r = 0; r < source->rank_count(); ++r) {
       while (source->next(r, record)) ++records;
     }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     MESSAGE("prk-p2p-16: " << records << " records in " << seconds << " s");
     CHECK(records == 658960);
     CHECK(seconds < 30);  // a guard against pathological slowness, not a benchmark
@@ -961,36 +948,80 @@ std::string general_ti(const TiLineParser& parser_in, std::string_view line, TiR
   }
 }
 
-
 }  // namespace
 
 TEST_CASE("TI lines: the one-pass path reads common lines as the general path does and leaves it the rest") {
   // Rank 0 of 4 ranks. `true`: the one-pass path must take the line; `false`: it must leave it
   // (to an error, another rank's line, a form it does not read) — the general path's verdict is
   // then the reader's.
-  const std::vector<std::pair<std::string, bool>> lines{
-      {"0 compute 27160", true}, {"0 compute 3.52689e+07", true}, {"0 compute 0", true},
-      {"0 sleep 0.5", true}, {"0 isend 2 99 4000 0", true}, {"0 irecv 1 1010 4000", true},
-      {"0 send 3 0 18446744073709551 6", true}, {"0 recv 3 7 12 2 ", true}, {"0 wait 0 2 99", true},
-      {"0 test 3 0 5", true}, {"0 waitall", true}, {"0 waitall 2", true}, {"0 waitall ", true},
-      {"0 allreduce 1 0 1 ", true}, {"0 allreduce 8 12.5", true}, {"0 scan 2 0 6", true},
-      {"0 exscan 2 0", true}, {"0 bcast 1 0 4 ", true}, {"0 bcast 1", true}, {"0 bcast 1 3", true},
-      {"0 reduce 1 0 0 1", true}, {"0 reduce 4 2e3", true}, {"0 barrier", true}, {"0 barrier  ", true},
-      {"0 finalize", true}, {"0 sendRecv 62500 3 62500 1 0 0", true}, {"0 sendRecv 62500 3 62500 1", true},
-      {"0 sendRecv 1 3 2 1 6", true}, {"00 compute 5", true},
-      // Left to the general path: it reads them (other forms) ...
-      {"0  compute 5", false}, {"0 compute\t5", false}, {"\t0 compute 5", false}, {" 0 compute 5", false},
-      {"0 irecv -1 0 10", false}, {"0 isend 1 -3 10", false}, {"0 isend 1 0 1e3", false},
-      {"0 send 3 0 18446744073709551615", false}, {"0 compute +5", false}, {"0 compute 1.", false},
-      {"0 compute 12345678901234567", false}, {"0 init", false}, {"0 init 1", false},
-      {"0 location a.c 3", false}, {"0 gatherv 1 1 1 1 1", false}, {"0 comm_split 1 2", false},
-      {"0 wait 0 2 1234567890", false}, {"0 compute 5 ", true},
-      // ... or reports them, or skips them.
-      {"1 compute 5", false}, {"0 isend 4 0 10", false}, {"0 isend 1 0 10 99", false},
-      {"0 compute -5", false}, {"0 compute 1e400", false}, {"0 compute 5 6", false}, {"0 wait 0 2", false},
-      {"0 waitall 2 3", false}, {"0 bcast 1 0 4 5", false}, {"0 isend 1 0 18446744073709551615 6", false},
-      {"0 computer 5", false}, {"0 compute", false}, {"0", false}, {"0 ", false}, {"# comment", false},
-      {"", false}, {"x compute 5", false}, {"0 barrier 1", false}, {"0 sendRecv 1 3 2 1 6 6 6", false}};
+  const std::vector<std::pair<std::string, bool>> lines{{"0 compute 27160", true},
+                                                        {"0 compute 3.52689e+07", true},
+                                                        {"0 compute 0", true},
+                                                        {"0 sleep 0.5", true},
+                                                        {"0 isend 2 99 4000 0", true},
+                                                        {"0 irecv 1 1010 4000", true},
+                                                        {"0 send 3 0 18446744073709551 6", true},
+                                                        {"0 recv 3 7 12 2 ", true},
+                                                        {"0 wait 0 2 99", true},
+                                                        {"0 test 3 0 5", true},
+                                                        {"0 waitall", true},
+                                                        {"0 waitall 2", true},
+                                                        {"0 waitall ", true},
+                                                        {"0 allreduce 1 0 1 ", true},
+                                                        {"0 allreduce 8 12.5", true},
+                                                        {"0 scan 2 0 6", true},
+                                                        {"0 exscan 2 0", true},
+                                                        {"0 bcast 1 0 4 ", true},
+                                                        {"0 bcast 1", true},
+                                                        {"0 bcast 1 3", true},
+                                                        {"0 reduce 1 0 0 1", true},
+                                                        {"0 reduce 4 2e3", true},
+                                                        {"0 barrier", true},
+                                                        {"0 barrier  ", true},
+                                                        {"0 finalize", true},
+                                                        {"0 sendRecv 62500 3 62500 1 0 0", true},
+                                                        {"0 sendRecv 62500 3 62500 1", true},
+                                                        {"0 sendRecv 1 3 2 1 6", true},
+                                                        {"00 compute 5", true},
+                                                        // Left to the general path: it reads them (other forms) ...
+                                                        {"0  compute 5", false},
+                                                        {"0 compute\t5", false},
+                                                        {"\t0 compute 5", false},
+                                                        {" 0 compute 5", false},
+                                                        {"0 irecv -1 0 10", false},
+                                                        {"0 isend 1 -3 10", false},
+                                                        {"0 isend 1 0 1e3", false},
+                                                        {"0 send 3 0 18446744073709551615", false},
+                                                        {"0 compute +5", false},
+                                                        {"0 compute 1.", false},
+                                                        {"0 compute 12345678901234567", false},
+                                                        {"0 init", false},
+                                                        {"0 init 1", false},
+                                                        {"0 location a.c 3", false},
+                                                        {"0 gatherv 1 1 1 1 1", false},
+                                                        {"0 comm_split 1 2", false},
+                                                        {"0 wait 0 2 1234567890", false},
+                                                        {"0 compute 5 ", true},
+                                                        // ... or reports them, or skips them.
+                                                        {"1 compute 5", false},
+                                                        {"0 isend 4 0 10", false},
+                                                        {"0 isend 1 0 10 99", false},
+                                                        {"0 compute -5", false},
+                                                        {"0 compute 1e400", false},
+                                                        {"0 compute 5 6", false},
+                                                        {"0 wait 0 2", false},
+                                                        {"0 waitall 2 3", false},
+                                                        {"0 bcast 1 0 4 5", false},
+                                                        {"0 isend 1 0 18446744073709551615 6", false},
+                                                        {"0 computer 5", false},
+                                                        {"0 compute", false},
+                                                        {"0", false},
+                                                        {"0 ", false},
+                                                        {"# comment", false},
+                                                        {"", false},
+                                                        {"x compute 5", false},
+                                                        {"0 barrier 1", false},
+                                                        {"0 sendRecv 1 3 2 1 6 6 6", false}};
   for (const unsigned type_size : {1U, 8U}) {
     const TiLineParser parser(4);
     for (const auto& [text, fast] : lines) {
@@ -1049,13 +1080,37 @@ TEST_CASE("TI lines: the one-pass path reads common lines as the general path do
 
 TEST_CASE("TI numbers: the reader's fast conversions equal from_chars bit for bit") {
   TempDir dir;
-  std::vector<std::string> amounts{"0",        "7",          "2105",         "999999999999999",
-                                   "1000000000000000", "12345678901234567890", "4e+06", "2.33722e+06",
-                                   "1.5",      "0.1",        "0.3",          "123456789012345.6",
-                                   "1e22",     "1e23",       "1e-22",        "1e-23",   "9.999e-5",
-                                   "3.14159265358979", "31.4159265358979e-1", "5E3", "5e+000",
-                                   "5e0005",   "0000000000000001.5", "1.", ".5", "1e", "+2", "1e+",
-                                   "0.000000000000000000001", "4.2e+21", "8.5e-21"};
+  std::vector<std::string> amounts{"0",
+                                   "7",
+                                   "2105",
+                                   "999999999999999",
+                                   "1000000000000000",
+                                   "12345678901234567890",
+                                   "4e+06",
+                                   "2.33722e+06",
+                                   "1.5",
+                                   "0.1",
+                                   "0.3",
+                                   "123456789012345.6",
+                                   "1e22",
+                                   "1e23",
+                                   "1e-22",
+                                   "1e-23",
+                                   "9.999e-5",
+                                   "3.14159265358979",
+                                   "31.4159265358979e-1",
+                                   "5E3",
+                                   "5e+000",
+                                   "5e0005",
+                                   "0000000000000001.5",
+                                   "1.",
+                                   ".5",
+                                   "1e",
+                                   "+2",
+                                   "1e+",
+                                   "0.000000000000000000001",
+                                   "4.2e+21",
+                                   "8.5e-21"};
   // Pseudo-random spellings: up to 18 digits, an optional point anywhere, optional exponents.
   std::uint64_t state = 88172645463325252ULL;
   const auto next = [&] {

@@ -69,8 +69,8 @@ int main(int argc, char** argv) {
     std::cout << out << ": " << synthetic::to_string(spec) << ", " << w.calls << " calls, " << w.lines << " lines, "
               << w.text_bytes << " bytes of text";
     if (w.bytes != w.text_bytes) std::cout << ", " << w.bytes << " bytes compressed";
-    std::cout << "\nsum of TIMEs " << seconds(w.time_ticks) << " s; one processor: "
-              << seconds(w.time_ticks - w.silent_ticks + w.io_ret_ticks) << " s\n";
+    std::cout << "\nsum of TIMEs " << seconds(w.time_ticks)
+              << " s; one processor: " << seconds(w.time_ticks - w.silent_ticks + w.io_ret_ticks) << " s\n";
     return 0;
   } catch (const TraceError& e) {
     std::cerr << e.what() << "\n";

@@ -70,8 +70,9 @@ int main(int argc, char** argv) {
       }
       for (const std::string& w : reader.warnings()) std::printf("%s\n", w.c_str());
       if (const DvmEndEvent* end = reader.end_event()) {
-        std::printf("Event_%s %a %lld %s %llu\n", end->name.c_str(), end->time, static_cast<long long>(end->source_line),
-                    end->source_file.c_str(), static_cast<unsigned long long>(end->trace_line));
+        std::printf("Event_%s %a %lld %s %llu\n", end->name.c_str(), end->time,
+                    static_cast<long long>(end->source_line), end->source_file.c_str(),
+                    static_cast<unsigned long long>(end->trace_line));
       }
       return 0;
     }
@@ -104,12 +105,13 @@ int main(int argc, char** argv) {
       last_line = call.ret_trace_line();
     }
     const double cpu = cpu_seconds() - start;
-    std::printf("%s: %llu calls, %llu parameters, last line %llu, TIMEs %.8f s, %llu bytes of text; %.3f s CPU, "
-                "%.1f MB/s of text%s\n",
-                std::string(positional[0]).c_str(), static_cast<unsigned long long>(calls),
-                static_cast<unsigned long long>(params), static_cast<unsigned long long>(last_line), times,
-                static_cast<unsigned long long>(bytes), cpu, cpu > 0 ? static_cast<double>(bytes) / cpu / 1e6 : 0.0,
-                fresh ? " (a fresh DvmCall per call)" : "");
+    std::printf(
+        "%s: %llu calls, %llu parameters, last line %llu, TIMEs %.8f s, %llu bytes of text; %.3f s CPU, "
+        "%.1f MB/s of text%s\n",
+        std::string(positional[0]).c_str(), static_cast<unsigned long long>(calls),
+        static_cast<unsigned long long>(params), static_cast<unsigned long long>(last_line), times,
+        static_cast<unsigned long long>(bytes), cpu, cpu > 0 ? static_cast<double>(bytes) / cpu / 1e6 : 0.0,
+        fresh ? " (a fresh DvmCall per call)" : "");
     return 0;
   } catch (const augur::traces::TraceError& e) {
     std::cerr << e.what() << "\n";

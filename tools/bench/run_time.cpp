@@ -50,9 +50,7 @@ void on_alarm(int) {
   }
 }
 
-double seconds(const timeval& t) {
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
-}
+double seconds(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; }
 
 double now() {
   timespec t{};
@@ -115,12 +113,12 @@ int main(int argc, char** argv) {
     }
   }
 
-  struct sigaction action{};
+  struct sigaction action {};
   action.sa_handler = forward;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
-  struct sigaction alarm_action{};
+  struct sigaction alarm_action {};
   alarm_action.sa_handler = on_alarm;
   sigemptyset(&alarm_action.sa_mask);
   sigaction(SIGALRM, &alarm_action, nullptr);

@@ -13,10 +13,14 @@ namespace {
 
 const char* kind_name(DvmParamKind kind) {
   switch (kind) {
-    case DvmParamKind::handle: return "a hexadecimal handle";
-    case DvmParamKind::integer: return "a decimal integer";
-    case DvmParamKind::real: return "a real";
-    case DvmParamKind::text: return "text";
+    case DvmParamKind::handle:
+      return "a hexadecimal handle";
+    case DvmParamKind::integer:
+      return "a decimal integer";
+    case DvmParamKind::real:
+      return "a real";
+    case DvmParamKind::text:
+      return "text";
   }
   return "?";
 }
@@ -24,8 +28,8 @@ const char* kind_name(DvmParamKind kind) {
 const char* side_name(DvmSide side) { return side == DvmSide::call ? "call side" : "ret side"; }
 
 [[noreturn]] void wrong_kind(std::string_view accessor, std::string_view name, DvmParamKind kind) {
-  throw std::logic_error("DvmCall::" + std::string(accessor) + ": parameter '" + std::string(name) +
-                         "' is read as " + kind_name(kind));
+  throw std::logic_error("DvmCall::" + std::string(accessor) + ": parameter '" + std::string(name) + "' is read as " +
+                         kind_name(kind));
 }
 
 void append_hex(std::string& out, std::uint64_t value) {
@@ -49,10 +53,18 @@ void append_param(std::string& out, const DvmParamView& param) {
   for (std::size_t i = 0; i < param.size(); ++i) {
     if (i > 0) out += ',';
     switch (param.kind()) {
-      case DvmParamKind::handle: append_hex(out, param.handles()[i]); break;
-      case DvmParamKind::integer: append_number(out, param.integers()[i]); break;
-      case DvmParamKind::real: append_number(out, param.reals()[i]); break;
-      case DvmParamKind::text: out += param.text(i); break;
+      case DvmParamKind::handle:
+        append_hex(out, param.handles()[i]);
+        break;
+      case DvmParamKind::integer:
+        append_number(out, param.integers()[i]);
+        break;
+      case DvmParamKind::real:
+        append_number(out, param.reals()[i]);
+        break;
+      case DvmParamKind::text:
+        out += param.text(i);
+        break;
     }
   }
   if (param.is_array()) out += ']';
@@ -130,26 +142,25 @@ std::optional<DvmParamView> DvmCall::find(std::string_view name, DvmSide side) c
   return std::nullopt;
 }
 
-bool DvmCall::has(std::string_view name, DvmSide side) const {
-  return find(name, side).has_value();
-}
+bool DvmCall::has(std::string_view name, DvmSide side) const { return find(name, side).has_value(); }
 
 std::optional<std::uint64_t> DvmCall::find_handle(std::string_view name, DvmSide side) const {
   const DvmParamSlot* slot = find_slot(name, side, false);
   if (slot == nullptr) return std::nullopt;
   const DvmParamView view(*this, *slot);
   switch (slot->kind) {
-    case DvmParamKind::handle: return view.handles()[0];
+    case DvmParamKind::handle:
+      return view.handles()[0];
     case DvmParamKind::text: {
       std::uint64_t value = 0;
       if (parse_dvm_hex(view.text(), value) != DvmNumber::ok) {
         throw_at(slot->line, std::string(this->name()) + ": " + quoted_dvm(view.text()) +
-                                 " is not a hexadecimal handle (parameter '" + std::string(name) +
-                                 "')");
+                                 " is not a hexadecimal handle (parameter '" + std::string(name) + "')");
       }
       return value;
     }
-    default: wrong_kind("handle", name, slot->kind);
+    default:
+      wrong_kind("handle", name, slot->kind);
   }
 }
 
@@ -163,7 +174,8 @@ std::optional<std::int64_t> DvmCall::find_integer(std::string_view name, DvmSide
   if (slot == nullptr) return std::nullopt;
   const DvmParamView view(*this, *slot);
   switch (slot->kind) {
-    case DvmParamKind::integer: return view.integers()[0];
+    case DvmParamKind::integer:
+      return view.integers()[0];
     case DvmParamKind::text: {
       std::int64_t value = 0;
       if (parse_dvm_integer(view.text(), value) != DvmNumber::ok) {
@@ -172,7 +184,8 @@ std::optional<std::int64_t> DvmCall::find_integer(std::string_view name, DvmSide
       }
       return value;
     }
-    default: wrong_kind("integer", name, slot->kind);
+    default:
+      wrong_kind("integer", name, slot->kind);
   }
 }
 
@@ -186,8 +199,10 @@ std::optional<double> DvmCall::find_real(std::string_view name, DvmSide side) co
   if (slot == nullptr) return std::nullopt;
   const DvmParamView view(*this, *slot);
   switch (slot->kind) {
-    case DvmParamKind::real: return view.reals()[0];
-    case DvmParamKind::integer: return static_cast<double>(view.integers()[0]);
+    case DvmParamKind::real:
+      return view.reals()[0];
+    case DvmParamKind::integer:
+      return static_cast<double>(view.integers()[0]);
     case DvmParamKind::text: {
       double value = 0;
       if (parse_dvm_real(view.text(), value) != DvmNumber::ok) {
@@ -196,7 +211,8 @@ std::optional<double> DvmCall::find_real(std::string_view name, DvmSide side) co
       }
       return value;
     }
-    default: wrong_kind("real", name, slot->kind);
+    default:
+      wrong_kind("real", name, slot->kind);
   }
 }
 
@@ -205,13 +221,11 @@ double DvmCall::real(std::string_view name, DvmSide side) const {
   return *find_real(name, side);
 }
 
-std::optional<std::span<const std::int64_t>> DvmCall::find_array(std::string_view name,
-                                                                 DvmSide side) const {
+std::optional<std::span<const std::int64_t>> DvmCall::find_array(std::string_view name, DvmSide side) const {
   const DvmParamSlot* slot = find_slot(name, side, true);
   if (slot == nullptr) return std::nullopt;
   if (slot->kind == DvmParamKind::text) {
-    throw_at(slot->line, std::string(this->name()) + ": array '" + std::string(name) +
-                             "' holds text, not integers");
+    throw_at(slot->line, std::string(this->name()) + ": array '" + std::string(name) + "' holds text, not integers");
   }
   if (slot->kind != DvmParamKind::integer) wrong_kind("array", name, slot->kind);
   return DvmParamView(*this, *slot).integers();

@@ -112,23 +112,18 @@ class DvmCall {
   /// A scalar hexadecimal handle (`NULL` reads as 0).
   std::uint64_t handle(std::string_view name, DvmSide side = DvmSide::call) const;
   std::uint64_t ret_handle(std::string_view name) const { return handle(name, DvmSide::ret); }
-  std::optional<std::uint64_t> find_handle(std::string_view name,
-                                           DvmSide side = DvmSide::call) const;
+  std::optional<std::uint64_t> find_handle(std::string_view name, DvmSide side = DvmSide::call) const;
   /// A scalar decimal integer.
   std::int64_t integer(std::string_view name, DvmSide side = DvmSide::call) const;
   std::int64_t ret_integer(std::string_view name) const { return integer(name, DvmSide::ret); }
-  std::optional<std::int64_t> find_integer(std::string_view name,
-                                           DvmSide side = DvmSide::call) const;
+  std::optional<std::int64_t> find_integer(std::string_view name, DvmSide side = DvmSide::call) const;
   /// A scalar real (an integer parameter converts).
   double real(std::string_view name, DvmSide side = DvmSide::call) const;
   std::optional<double> find_real(std::string_view name, DvmSide side = DvmSide::call) const;
   /// The elements NAME[0], NAME[1], ... of a decimal array.
   std::span<const std::int64_t> array(std::string_view name, DvmSide side = DvmSide::call) const;
-  std::span<const std::int64_t> ret_array(std::string_view name) const {
-    return array(name, DvmSide::ret);
-  }
-  std::optional<std::span<const std::int64_t>> find_array(std::string_view name,
-                                                          DvmSide side = DvmSide::call) const;
+  std::span<const std::int64_t> ret_array(std::string_view name) const { return array(name, DvmSide::ret); }
+  std::optional<std::span<const std::int64_t>> find_array(std::string_view name, DvmSide side = DvmSide::call) const;
   /// The elements of a real array (LoadWeight[]).
   std::span<const double> real_array(std::string_view name, DvmSide side = DvmSide::call) const;
   /// A scalar kept as text, as written (without a trailing ';').

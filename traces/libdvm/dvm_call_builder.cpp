@@ -83,9 +83,7 @@ constexpr std::array<KnownName, 57> known_names{{
     {"nline", DvmParamKind::integer},
 }};
 static_assert(std::is_sorted(known_names.begin(), known_names.end(),
-                             [](const KnownName& a, const KnownName& b) {
-                               return a.name < b.name;
-                             }));
+                             [](const KnownName& a, const KnownName& b) { return a.name < b.name; }));
 
 /// Whether `text` ends with the literal `suffix` (a comparison of known length: no library call).
 template <std::size_t n>
@@ -159,9 +157,8 @@ void DvmCallBuilder::reset() {
   c.texts_.clear();
 }
 
-void DvmCallBuilder::set_call(DvmFunction function, std::string_view name, double time,
-                              std::int64_t source_line, std::string_view source_file,
-                              std::uint32_t source_file_id, std::uint64_t trace_line,
+void DvmCallBuilder::set_call(DvmFunction function, std::string_view name, double time, std::int64_t source_line,
+                              std::string_view source_file, std::uint32_t source_file_id, std::uint64_t trace_line,
                               const std::shared_ptr<const std::string>& trace_path) {
   DvmCall& c = call_;
   c.function_ = function;
@@ -221,8 +218,7 @@ bool DvmCallBuilder::replay(std::string_view text, std::uint64_t line, DvmSide s
   const std::uint16_t id = cache.index_[DvmParamLineCache::slot_of(text, side)];
   if (id == 0) return false;
   const DvmParamLineCache::Entry& e = cache.entries_[id - 1u];
-  if (e.side != side || e.text.size() != text.size() ||
-      std::memcmp(e.text.data(), text.data(), text.size()) != 0) {
+  if (e.side != side || e.text.size() != text.size() || std::memcmp(e.text.data(), text.data(), text.size()) != 0) {
     return false;
   }
   DvmCall& c = call_;
@@ -308,8 +304,8 @@ void DvmCallBuilder::add_params(std::string_view text, std::uint64_t line, DvmSi
   if (cache_ != nullptr && own) store(text, side, before);
 }
 
-std::size_t DvmCallBuilder::add_param(std::string_view written, std::string_view value,
-                                      std::uint64_t line, DvmSide side) {
+std::size_t DvmCallBuilder::add_param(std::string_view written, std::string_view value, std::uint64_t line,
+                                      DvmSide side) {
   DvmCall& c = call_;
   std::string_view base = written;
   std::uint32_t index = 0;
@@ -329,8 +325,8 @@ std::size_t DvmCallBuilder::add_param(std::string_view written, std::string_view
       if (index < it->count) return found;  // a repeated element: the first one counts
       if (index > it->count) {
         if (kind == DvmParamKind::text) return no_param;
-        fail(line, quoted_dvm(written) + " but no '" + std::string(base) + "[" +
-                       std::to_string(it->count) + "]' before it");
+        fail(line,
+             quoted_dvm(written) + " but no '" + std::string(base) + "[" + std::to_string(it->count) + "]' before it");
       }
       append_value(*it, written, value);
       return found;
@@ -343,8 +339,8 @@ std::size_t DvmCallBuilder::add_param(std::string_view written, std::string_view
   if (c.params_.capacity() == 0) c.params_.reserve(first_capacity);
   // Built in place: a slot assembled on the stack from narrow fields and then copied is read
   // back wider than it was written (a store-forwarding stall on every parameter).
-  const auto name_size = static_cast<std::uint16_t>(
-      std::min<std::size_t>(base.size(), std::numeric_limits<std::uint16_t>::max()));
+  const auto name_size =
+      static_cast<std::uint16_t>(std::min<std::size_t>(base.size(), std::numeric_limits<std::uint16_t>::max()));
   const std::uint32_t first = sizes().values(kind);
   DvmParamSlot& slot = c.params_.emplace_back();
   slot.line = line;
@@ -359,8 +355,7 @@ std::size_t DvmCallBuilder::add_param(std::string_view written, std::string_view
   return c.params_.size() - 1;
 }
 
-void DvmCallBuilder::append_value(DvmParamSlot& slot, std::string_view written,
-                                  std::string_view value) {
+void DvmCallBuilder::append_value(DvmParamSlot& slot, std::string_view written, std::string_view value) {
   DvmCall& c = call_;
   // Keeps `slot`'s elements contiguous at the end of `values` (interleaved arrays are rare).
   auto make_room = [&slot](auto& values) {
@@ -380,8 +375,7 @@ void DvmCallBuilder::append_value(DvmParamSlot& slot, std::string_view written,
       const DvmNumber status = parse_dvm_hex(value, handle);
       if (status != DvmNumber::ok) {
         fail(slot.line, quoted_dvm(value) +
-                            (status == DvmNumber::bad ? " is not a hexadecimal handle"
-                                                      : " is too large for a handle") +
+                            (status == DvmNumber::bad ? " is not a hexadecimal handle" : " is too large for a handle") +
                             " (parameter '" + std::string(written) + "')");
       }
       make_room(c.handles_);
@@ -392,8 +386,7 @@ void DvmCallBuilder::append_value(DvmParamSlot& slot, std::string_view written,
       std::int64_t integer = 0;
       const DvmNumber status = parse_dvm_integer(value, integer);
       if (status != DvmNumber::ok) {
-        fail(slot.line, quoted_dvm(value) +
-                            (status == DvmNumber::bad ? " is not an integer" : " is out of range") +
+        fail(slot.line, quoted_dvm(value) + (status == DvmNumber::bad ? " is not an integer" : " is out of range") +
                             " (parameter '" + std::string(written) + "')");
       }
       make_room(c.integers_);
@@ -404,8 +397,7 @@ void DvmCallBuilder::append_value(DvmParamSlot& slot, std::string_view written,
       double real = 0;
       const DvmNumber status = parse_dvm_real(value, real);
       if (status != DvmNumber::ok) {
-        fail(slot.line, quoted_dvm(value) +
-                            (status == DvmNumber::bad ? " is not a number" : " is out of range") +
+        fail(slot.line, quoted_dvm(value) + (status == DvmNumber::bad ? " is not a number" : " is out of range") +
                             " (parameter '" + std::string(written) + "')");
       }
       make_room(c.reals_);

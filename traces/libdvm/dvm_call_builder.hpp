@@ -40,8 +40,8 @@ class DvmParamLineCache {
   struct Entry {
     std::string text;
     DvmSide side = DvmSide::call;
-    bool arrays = false;                   ///< some of `params` are arrays (replay checks the call)
-    std::vector<DvmParamSlot> params;      ///< offsets relative to the buffers' sizes before the line
+    bool arrays = false;               ///< some of `params` are arrays (replay checks the call)
+    std::vector<DvmParamSlot> params;  ///< offsets relative to the buffers' sizes before the line
     std::string chars;
     std::vector<std::uint64_t> handles;
     std::vector<std::int64_t> integers;
@@ -54,10 +54,14 @@ class DvmParamLineCache {
     /// The size of the value vector of `kind` (where a parameter of that kind starts).
     std::uint32_t values(DvmParamKind kind) const {
       switch (kind) {
-        case DvmParamKind::handle: return static_cast<std::uint32_t>(handles);
-        case DvmParamKind::integer: return static_cast<std::uint32_t>(integers);
-        case DvmParamKind::real: return static_cast<std::uint32_t>(reals);
-        case DvmParamKind::text: break;
+        case DvmParamKind::handle:
+          return static_cast<std::uint32_t>(handles);
+        case DvmParamKind::integer:
+          return static_cast<std::uint32_t>(integers);
+        case DvmParamKind::real:
+          return static_cast<std::uint32_t>(reals);
+        case DvmParamKind::text:
+          break;
       }
       return static_cast<std::uint32_t>(texts);
     }
@@ -80,8 +84,8 @@ class DvmCallBuilder {
   void reset();
   /// The call line. `name` is kept only when `function` is unknown.
   void set_call(DvmFunction function, std::string_view name, double time, std::int64_t source_line,
-                std::string_view source_file, std::uint32_t source_file_id,
-                std::uint64_t trace_line, const std::shared_ptr<const std::string>& trace_path);
+                std::string_view source_file, std::uint32_t source_file_id, std::uint64_t trace_line,
+                const std::shared_ptr<const std::string>& trace_path);
   /// The ret line.
   void set_ret(double time, std::uint64_t trace_line);
   /// Adds the NAME=value tokens of parameter line `text` (trace line `line`) to `side`. Throws
@@ -91,8 +95,7 @@ class DvmCallBuilder {
  private:
   /// Stores one NAME=value; answers the index of the parameter it went to (or SIZE_MAX when it
   /// was dropped: a repeated or out-of-order element of a text array).
-  std::size_t add_param(std::string_view written, std::string_view value, std::uint64_t line,
-                        DvmSide side);
+  std::size_t add_param(std::string_view written, std::string_view value, std::uint64_t line, DvmSide side);
   /// Appends the value of one element to `slot`'s storage (moving the storage to the end of its
   /// vector first when another parameter was stored after it).
   void append_value(DvmParamSlot& slot, std::string_view written, std::string_view value);

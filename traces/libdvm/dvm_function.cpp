@@ -113,8 +113,7 @@ std::string_view dvm_function_name(DvmFunction function) {
 }
 
 DvmFunction find_dvm_function(std::string_view name) {
-  return static_cast<DvmFunction>(
-      function_table().find(name, static_cast<std::uint8_t>(DvmFunction::unknown)));
+  return static_cast<DvmFunction>(function_table().find(name, static_cast<std::uint8_t>(DvmFunction::unknown)));
 }
 
 }  // namespace augur::traces::libdvm

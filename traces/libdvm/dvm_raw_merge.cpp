@@ -18,8 +18,8 @@ bool dvm_merge_drops_ret_time(std::string_view name) {
   return false;
 }
 
-DvmRawMerge::DvmRawMerge(std::unique_ptr<DvmFileLines> first,
-                         const std::vector<std::string>& others, std::size_t buffer_size) {
+DvmRawMerge::DvmRawMerge(std::unique_ptr<DvmFileLines> first, const std::vector<std::string>& others,
+                         std::size_t buffer_size) {
   cursors_.reserve(others.size() + 1);
   cursors_.push_back(Cursor{std::move(first), {}, false});
   for (const std::string& path : others) {
@@ -84,8 +84,8 @@ bool DvmRawMerge::select(DvmLine& line) {
   // The smallest LINE; its function is the first file's that holds it.
   std::size_t chosen = npos;
   for (std::size_t i = 0; i < cursors_.size(); ++i) {
-    if (cursors_[i].active && (chosen == npos || cursors_[i].current.source_line <
-                                                     cursors_[chosen].current.source_line)) {
+    if (cursors_[i].active &&
+        (chosen == npos || cursors_[i].current.source_line < cursors_[chosen].current.source_line)) {
       chosen = i;
     }
   }
@@ -101,8 +101,7 @@ bool DvmRawMerge::select(DvmLine& line) {
   double sum = 0;
   for (std::size_t i = chosen; i < cursors_.size(); ++i) {
     const Cursor& cursor = cursors_[i];
-    if (cursor.active && cursor.current.source_line == pick.source_line &&
-        cursor.current.name == pick.name) {
+    if (cursor.active && cursor.current.source_line == pick.source_line && cursor.current.name == pick.name) {
       matches_.push_back(i);
       sum += cursor.current.time;
     }

@@ -27,8 +27,7 @@ class DvmRawMerge final : public DvmLineSource {
  public:
   /// `first`: processor 0's file, its preamble already read; `others`: the files of
   /// processors 1, 2, ... (opened here, their preambles skipped).
-  DvmRawMerge(std::unique_ptr<DvmFileLines> first, const std::vector<std::string>& others,
-              std::size_t buffer_size);
+  DvmRawMerge(std::unique_ptr<DvmFileLines> first, const std::vector<std::string>& others, std::size_t buffer_size);
   bool next(DvmLine& line) override;
   void unget(const DvmLine& line) override {
     out_ = line;

@@ -96,8 +96,7 @@ inline bool eight_digits(const char* at, std::uint64_t& value) {
   if constexpr (std::endian::native != std::endian::little) return false;
   std::uint64_t word = load_word<std::uint64_t>(at);
   // Digits are 0x30…0x39: the high nibble 3, and adding 6 leaves it 3.
-  if (((word & 0xF0F0F0F0F0F0F0F0) | (((word + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4)) !=
-      0x3333333333333333) {
+  if (((word & 0xF0F0F0F0F0F0F0F0) | (((word + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4)) != 0x3333333333333333) {
     return false;
   }
   word -= 0x3030303030303030;
@@ -114,9 +113,8 @@ inline DvmNumber parse_dvm_real(std::string_view text, double& value) {
   if (text.size() > 1 && text[0] == '+') text.remove_prefix(1);
   if (text.empty()) return DvmNumber::bad;
   {
-    static constexpr double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    static constexpr double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     std::size_t i = text[0] == '-' ? 1 : 0;
     const std::size_t int_start = i;
     std::uint64_t m = 0;
@@ -164,8 +162,7 @@ inline DvmNumber parse_dvm_real(std::string_view text, double& value) {
 /// `value` printed with 8 decimals (`%8.8lf`, the precision of every TIME the runtime and the
 /// Predictor's merge write).
 inline std::string_view format_dvm_time(double value, char (&buffer)[64]) {
-  const auto [ptr, ec] =
-      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 8);
+  const auto [ptr, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 8);
   if (ec != std::errc()) return "nan";
   return {buffer, static_cast<std::size_t>(ptr - buffer)};
 }
@@ -196,10 +193,8 @@ void scan_dvm_tokens(std::string_view text, OnParam&& on_param, OnToken&& on_tok
     std::size_t eq = i;
     while (eq < n && is_blank(text[eq])) ++eq;
     if (eq < n && text[eq] == '=' && name_end > start) {
-      const auto value_end =
-          static_cast<std::size_t>(find_blank(text.data() + eq + 1, text.data() + n) - text.data());
-      on_param(text.substr(start, name_end - start),
-               strip_semicolon(text.substr(eq + 1, value_end - eq - 1)));
+      const auto value_end = static_cast<std::size_t>(find_blank(text.data() + eq + 1, text.data() + n) - text.data());
+      on_param(text.substr(start, name_end - start), strip_semicolon(text.substr(eq + 1, value_end - eq - 1)));
       i = value_end;
       continue;
     }

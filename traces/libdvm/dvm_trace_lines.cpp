@@ -48,8 +48,7 @@ inline bool header_field(std::string_view& rest, const char (&key)[6], std::stri
   return true;
 }
 
-[[noreturn]] void header_error(const DvmLine& line, std::string_view label,
-                               const std::string& message) {
+[[noreturn]] void header_error(const DvmLine& line, std::string_view label, const std::string& message) {
   throw TraceError(**line.path, line.number, std::string(label) + message);
 }
 
@@ -72,8 +71,7 @@ void parse_header(std::string_view text, std::size_t prefix_size, DvmLine& out) 
   if (!header_field(rest, "TIME=", value)) missing("TIME=");
   const DvmNumber status = parse_dvm_real(value, out.time);
   if (status != DvmNumber::ok) {
-    fail(": " + quoted_dvm(value) +
-         (status == DvmNumber::bad ? " is not a number (TIME)" : " is out of range (TIME)"));
+    fail(": " + quoted_dvm(value) + (status == DvmNumber::bad ? " is not a number (TIME)" : " is out of range (TIME)"));
   }
   if (out.time < 0) fail(": TIME=" + std::string(value) + " is negative");
 
@@ -91,16 +89,20 @@ void parse_header(std::string_view text, std::size_t prefix_size, DvmLine& out) 
 
 std::string_view dvm_event_prefix(DvmLineKind kind) {
   switch (kind) {
-    case DvmLineKind::call: return "call_";
-    case DvmLineKind::ret: return "ret_";
-    case DvmLineKind::end: return "Event_";
-    case DvmLineKind::info: break;
+    case DvmLineKind::call:
+      return "call_";
+    case DvmLineKind::ret:
+      return "ret_";
+    case DvmLineKind::end:
+      return "Event_";
+    case DvmLineKind::info:
+      break;
   }
   return "";
 }
 
-bool parse_dvm_line(std::string_view raw, std::uint64_t number,
-                    const std::shared_ptr<const std::string>& path, DvmLine& out) {
+bool parse_dvm_line(std::string_view raw, std::uint64_t number, const std::shared_ptr<const std::string>& path,
+                    DvmLine& out) {
   const std::string_view text = skip_blanks(raw);
   if (text.empty() || text.starts_with("----------")) return false;
   out.text = text;
@@ -117,7 +119,8 @@ bool parse_dvm_line(std::string_view raw, std::uint64_t number,
     case 'E':
       if (text.starts_with("Event_")) out.kind = DvmLineKind::end;
       break;
-    default: break;
+    default:
+      break;
   }
   if (out.kind != DvmLineKind::info) parse_header(text, dvm_event_prefix(out.kind).size(), out);
   return true;
@@ -146,8 +149,7 @@ std::string dvm_warning(const std::string& path, std::uint64_t line, const std::
 namespace {
 
 /// `RTS VERSION = 2889` on the first line: the version, a warning when it is unknown or absent.
-void check_rts_version(const DvmLine& line, DvmPreamble& preamble,
-                       std::vector<std::string>& warnings) {
+void check_rts_version(const DvmLine& line, DvmPreamble& preamble, std::vector<std::string>& warnings) {
   const std::string& path = **line.path;
   std::string_view rest = line.text;
   if (line.kind != DvmLineKind::info || !rest.starts_with("RTS VERSION")) {
@@ -158,20 +160,17 @@ void check_rts_version(const DvmLine& line, DvmPreamble& preamble,
   }
   rest = skip_blanks(rest.substr(11));
   std::int64_t version = 0;
-  if (rest.empty() || rest[0] != '=' ||
-      parse_dvm_integer(skip_blanks(rest.substr(1)), version) != DvmNumber::ok || version <= 0 ||
-      version > 1'000'000) {
-    warnings.push_back(
-        dvm_warning(path, line.number, "no version number in " + quoted_dvm(line.text)));
+  if (rest.empty() || rest[0] != '=' || parse_dvm_integer(skip_blanks(rest.substr(1)), version) != DvmNumber::ok ||
+      version <= 0 || version > 1'000'000) {
+    warnings.push_back(dvm_warning(path, line.number, "no version number in " + quoted_dvm(line.text)));
     return;
   }
   preamble.rts_version = static_cast<int>(version);
   if (std::find(known_rts_versions.begin(), known_rts_versions.end(), preamble.rts_version) ==
       known_rts_versions.end()) {
-    warnings.push_back(
-        dvm_warning(path, line.number,
-                    "RTS VERSION = " + std::to_string(version) +
-                        ": Predictor 3.1 expects 2884 and the sample traces are 2889; reading on"));
+    warnings.push_back(dvm_warning(path, line.number,
+                                   "RTS VERSION = " + std::to_string(version) +
+                                       ": Predictor 3.1 expects 2884 and the sample traces are 2889; reading on"));
   }
 }
 
@@ -184,8 +183,8 @@ void scan_preamble_line(const DvmLine& line, DvmPreamble& preamble, bool& have_v
     if (status != DvmNumber::ok || result < 0) {
       throw TraceError(**line.path, line.number,
                        "preamble: " + quoted_dvm(value) +
-                           (status == DvmNumber::ok ? " is negative" : " is not an integer") +
-                           " (parameter '" + std::string(name) + "')");
+                           (status == DvmNumber::ok ? " is negative" : " is not an integer") + " (parameter '" +
+                           std::string(name) + "')");
     }
     return result;
   };
@@ -209,8 +208,7 @@ void scan_preamble_line(const DvmLine& line, DvmPreamble& preamble, bool& have_v
   if (at == std::string_view::npos) return;
   std::string_view rest = skip_blanks(line.text.substr(at + 7));
   if (rest.empty() || rest[0] != '=') return;
-  rest = rest.substr(
-      1, rest.find(';') == std::string_view::npos ? std::string_view::npos : rest.find(';') - 1);
+  rest = rest.substr(1, rest.find(';') == std::string_view::npos ? std::string_view::npos : rest.find(';') - 1);
   for (rest = skip_blanks(rest); !rest.empty(); rest = skip_blanks(rest)) {
     std::size_t end = 0;
     while (end < rest.size() && !is_blank(rest[end])) ++end;
@@ -221,8 +219,7 @@ void scan_preamble_line(const DvmLine& line, DvmPreamble& preamble, bool& have_v
 
 }  // namespace
 
-void read_dvm_preamble(DvmFileLines& lines, DvmPreamble* preamble,
-                       std::vector<std::string>* warnings) {
+void read_dvm_preamble(DvmFileLines& lines, DvmPreamble* preamble, std::vector<std::string>* warnings) {
   const std::string& path = *lines.path();
   bool first = true;
   bool saw_init = false;
@@ -231,8 +228,7 @@ void read_dvm_preamble(DvmFileLines& lines, DvmPreamble* preamble,
   DvmLine line;
   auto finish = [&]() {
     if (preamble != nullptr && !have_vproc) {
-      throw TraceError(path, preamble->init_line,
-                       "the preamble (up to ret_dvm_Init) has no 'VProcCount=' (required)");
+      throw TraceError(path, preamble->init_line, "the preamble (up to ret_dvm_Init) has no 'VProcCount=' (required)");
     }
   };
   while (lines.next(line)) {
@@ -264,9 +260,8 @@ void read_dvm_preamble(DvmFileLines& lines, DvmPreamble* preamble,
         break;
       case DvmLineKind::end:
         if (!saw_init) {
-          throw TraceError(
-              path, line.number,
-              "Event_" + std::string(line.name) + " before ret_dvm_Init, the end of the preamble");
+          throw TraceError(path, line.number,
+                           "Event_" + std::string(line.name) + " before ret_dvm_Init, the end of the preamble");
         }
         lines.unget(line);
         finish();
@@ -274,8 +269,7 @@ void read_dvm_preamble(DvmFileLines& lines, DvmPreamble* preamble,
     }
   }
   if (!saw_init) {
-    throw TraceError(path, lines.end_line(),
-                     "not a Lib-DVM trace: no ret_dvm_Init line ends the preamble");
+    throw TraceError(path, lines.end_line(), "not a Lib-DVM trace: no ret_dvm_Init line ends the preamble");
   }
   finish();
 }

@@ -35,8 +35,8 @@ std::string_view dvm_event_prefix(DvmLineKind kind);
 
 /// Classifies `raw` (trace line `number` of `path`) into `out`; false for a line to skip.
 /// Throws TraceError when an event line lacks or garbles TIME=, LINE= or FILE=.
-bool parse_dvm_line(std::string_view raw, std::uint64_t number,
-                    const std::shared_ptr<const std::string>& path, DvmLine& out);
+bool parse_dvm_line(std::string_view raw, std::uint64_t number, const std::shared_ptr<const std::string>& path,
+                    DvmLine& out);
 
 /// A stream of significant lines with one line of push-back.
 class DvmLineSource {
@@ -74,8 +74,7 @@ class DvmFileLines final : public DvmLineSource {
 /// Reads the preamble of `lines`: everything up to the first call line after ret_dvm_Init
 /// (left unread), or up to an `Event_` line after it. Fills `preamble` and `warnings` when
 /// given (the raw files of processors 1.. are only skipped). Throws TraceError.
-void read_dvm_preamble(DvmFileLines& lines, DvmPreamble* preamble,
-                       std::vector<std::string>* warnings);
+void read_dvm_preamble(DvmFileLines& lines, DvmPreamble* preamble, std::vector<std::string>* warnings);
 
 /// "path:line: warning: message".
 std::string dvm_warning(const std::string& path, std::uint64_t line, const std::string& message);

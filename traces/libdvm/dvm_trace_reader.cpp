@@ -129,8 +129,8 @@ struct DvmTraceReader::Impl {
     const std::int64_t count = preamble.proc_count.value_or(1);
     if (count < 1 || count > max_raw_files) {
       throw TraceError(first, 0,
-                       "ProcCount=" + std::to_string(count) + " in the preamble: a raw trace set " +
-                           "has 1 to " + std::to_string(max_raw_files) + " files");
+                       "ProcCount=" + std::to_string(count) + " in the preamble: a raw trace set " + "has 1 to " +
+                           std::to_string(max_raw_files) + " files");
     }
     std::vector<std::string> others;
     for (std::int64_t k = 1; k < count; ++k) {
@@ -138,9 +138,8 @@ struct DvmTraceReader::Impl {
       std::string found = existing(base);
       if (found.empty()) {
         throw TraceError(first, 0,
-                         "ProcCount=" + std::to_string(count) + " but processor " +
-                             std::to_string(k) + " has no raw trace '" + base +
-                             "' (nor .gz, .zst)");
+                         "ProcCount=" + std::to_string(count) + " but processor " + std::to_string(k) +
+                             " has no raw trace '" + base + "' (nor .gz, .zst)");
       }
       others.push_back(found);
       files.push_back(std::move(found));
@@ -157,7 +156,8 @@ struct DvmTraceReader::Impl {
     for (const std::int64_t n : preamble.vps_size) vps += (vps.empty() ? "" : "x") + std::to_string(n);
     lg->info("Lib-DVM trace {}: {} ({} file{}), RTS version {}, VProcCount={}{}{}", files.front(),
              form == DvmTraceForm::raw ? "raw, merged on the fly by time" : "merged", files.size(),
-             files.size() == 1 ? "" : "s", preamble.rts_version, preamble.vproc_count, vps.empty() ? "" : ", VPSSize ", vps);
+             files.size() == 1 ? "" : "s", preamble.rts_version, preamble.vproc_count, vps.empty() ? "" : ", VPSSize ",
+             vps);
   }
 
   std::uint32_t intern(std::string_view name) {
@@ -195,9 +195,9 @@ struct DvmTraceReader::Impl {
       if (name == line.name) return;
     }
     warned.emplace_back(line.name);
-    warnings.push_back(dvm_warning(**line.path, line.number,
-                                   "unknown function '" + std::string(line.name) +
-                                       "': modelled as an ordinary function (reported once)"));
+    warnings.push_back(dvm_warning(
+        **line.path, line.number,
+        "unknown function '" + std::string(line.name) + "': modelled as an ordinary function (reported once)"));
   }
 
   bool next(DvmCall& call) {
@@ -207,8 +207,7 @@ struct DvmTraceReader::Impl {
     DvmLine line;
     // The call line.
     for (;;) {
-      if (!source->next(line))
-        fail_at_end("end of file without an 'Event_' line (truncated trace?)");
+      if (!source->next(line)) fail_at_end("end of file without an 'Event_' line (truncated trace?)");
       if (line.kind == DvmLineKind::call) break;
       if (line.kind == DvmLineKind::end) {
         finish(line);
@@ -222,14 +221,14 @@ struct DvmTraceReader::Impl {
     const DvmFunction function = find_dvm_function(line.name);
     if (function == DvmFunction::unknown) warn_unknown(line);
     const std::uint32_t file_id = intern(line.source_file);
-    builder.set_call(function, line.name, line.time, line.source_line, line.source_file, file_id,
-                     line.number, *line.path);
+    builder.set_call(function, line.name, line.time, line.source_line, line.source_file, file_id, line.number,
+                     *line.path);
     const std::uint64_t call_line = line.number;
     // Its parameter lines, up to the matching ret line.
     for (;;) {
       if (!source->next(line)) {
-        fail_at_end("end of file inside call_" + std::string(call.name()) + " (line " +
-                    std::to_string(call_line) + "): no ret_" + std::string(call.name()));
+        fail_at_end("end of file inside call_" + std::string(call.name()) + " (line " + std::to_string(call_line) +
+                    "): no ret_" + std::string(call.name()));
       }
       if (line.kind == DvmLineKind::info) {
         builder.add_params(line.text, line.number, DvmSide::call);
@@ -237,27 +236,30 @@ struct DvmTraceReader::Impl {
       }
       if (line.kind == DvmLineKind::ret) {
         if (line.name != call.name()) {
-          fail(line, event_label(line.kind, line.name) + " does not match call_" +
-                         std::string(call.name()) + " (line " + std::to_string(call_line) + ")");
+          fail(line, event_label(line.kind, line.name) + " does not match call_" + std::string(call.name()) +
+                         " (line " + std::to_string(call_line) + ")");
         }
         builder.set_ret(line.time, line.number);
         break;
       }
-      fail(line, event_label(line.kind, line.name) + " while call_" + std::string(call.name()) +
-                     " (line " + std::to_string(call_line) + ") has no ret_" +
-                     std::string(call.name()));
+      fail(line, event_label(line.kind, line.name) + " while call_" + std::string(call.name()) + " (line " +
+                     std::to_string(call_line) + ") has no ret_" + std::string(call.name()));
     }
     // The ret's parameter lines, up to the next call or the end.
     for (;;) {
-      if (!source->next(line))
-        fail_at_end("end of file without an 'Event_' line (truncated trace?)");
+      if (!source->next(line)) fail_at_end("end of file without an 'Event_' line (truncated trace?)");
       switch (line.kind) {
-        case DvmLineKind::info: builder.add_params(line.text, line.number, DvmSide::ret); break;
-        case DvmLineKind::call: source->unget(line); return true;
-        case DvmLineKind::end: finish(line); return true;
+        case DvmLineKind::info:
+          builder.add_params(line.text, line.number, DvmSide::ret);
+          break;
+        case DvmLineKind::call:
+          source->unget(line);
+          return true;
+        case DvmLineKind::end:
+          finish(line);
+          return true;
         case DvmLineKind::ret:
-          fail(line,
-               event_label(line.kind, line.name) + " without a call_" + std::string(line.name));
+          fail(line, event_label(line.kind, line.name) + " without a call_" + std::string(line.name));
       }
     }
   }
@@ -276,8 +278,7 @@ const std::vector<std::string>& DvmTraceReader::files() const { return impl_->fi
 const std::vector<std::string>& DvmTraceReader::warnings() const { return impl_->warnings; }
 const DvmEndEvent* DvmTraceReader::end_event() const { return impl_->end ? &*impl_->end : nullptr; }
 std::string_view DvmTraceReader::source_file(std::uint32_t id) const {
-  return id < impl_->source_files.size() ? std::string_view(impl_->source_files[id])
-                                         : std::string_view();
+  return id < impl_->source_files.size() ? std::string_view(impl_->source_files[id]) : std::string_view();
 }
 
 }  // namespace augur::traces::libdvm

@@ -78,7 +78,9 @@ void CompressedFile::put(const void* data, std::size_t size) {
 void CompressedFile::push(std::string_view text, bool end) {
   std::string& buffer = codec_->out;
   switch (compression_) {
-    case Compression::plain: put(text.data(), text.size()); return;
+    case Compression::plain:
+      put(text.data(), text.size());
+      return;
     case Compression::zstd: {
       const ZSTD_EndDirective mode = end ? ZSTD_e_end : ZSTD_e_continue;
       ZSTD_inBuffer in{text.data(), text.size(), 0};

@@ -38,13 +38,15 @@ constexpr std::string_view stream = "106d7d8";
 
 /// Source lines of the C-DVM program the events point at.
 namespace src {
-constexpr int init = 25, declare_a = 20, declare_b = 21, init_loop = 29, iterations = 38, loop1 = 40,
-              loop1_end = 46, loop2 = 48, loop2_end = 53, print = 54, iterations_end = 55, output = 57, exit = 59;
+constexpr int init = 25, declare_a = 20, declare_b = 21, init_loop = 29, iterations = 38, loop1 = 40, loop1_end = 46,
+              loop2 = 48, loop2_end = 53, print = 54, iterations_end = 55, output = 57, exit = 59;
 }  // namespace src
 
 class Writer {
  public:
-  Writer(const DvmJacobiSpec& spec, CompressedFile& file) : spec_(spec), file_(file) { text_.reserve(chunk_size + 4096); }
+  Writer(const DvmJacobiSpec& spec, CompressedFile& file) : spec_(spec), file_(file) {
+    text_.reserve(chunk_size + 4096);
+  }
 
   WrittenDvmTrace run() {
     preamble();
@@ -105,7 +107,9 @@ class Writer {
     end_line();
   }
   /// `NAME[0]=v; NAME[1]=v;  ` over the D dimensions.
-  void array(std::string_view name, std::int64_t value) { array_of(name, [value](int) { return value; }); }
+  void array(std::string_view name, std::int64_t value) {
+    array_of(name, [value](int) { return value; });
+  }
   template <typename F>
   void array_of(std::string_view name, F value) {
     for (int d = 0; d < spec_.rank; ++d) {
@@ -128,7 +132,8 @@ class Writer {
     return 100 + (state_ >> 33) % 2000;
   }
   std::uint64_t work(std::int64_t elements) const {
-    const double ticks = std::round(static_cast<double>(elements) * spec_.element_time * static_cast<double>(ticks_per_second));
+    const double ticks =
+        std::round(static_cast<double>(elements) * spec_.element_time * static_cast<double>(ticks_per_second));
     return ticks < 1 ? 1 : static_cast<std::uint64_t>(ticks);
   }
   std::int64_t elements(std::int64_t per_dim) const {
@@ -164,7 +169,8 @@ class Writer {
     if (charge == Charge::io) written_.io_ret_ticks += ticks;
   }
   void ret(std::string_view name, std::uint64_t ticks, int source_line, Charge charge = Charge::regular) {
-    ret(name, ticks, source_line, [] {}, charge);
+    ret(
+        name, ticks, source_line, [] {}, charge);
   }
 
   void preamble() {
@@ -294,11 +300,14 @@ class Writer {
 
     // The result written to a file, then the end of the program.
     call("dvm_fopen", overhead(), src::output, [&] { line("Filename=jacobi.dat; Type=wb;"); });
-    ret("dvm_fopen", overhead(), src::output, [&] {
-      raw("Res=");
-      raw(handle::stream);
-      line(";");
-    }, Charge::io);
+    ret(
+        "dvm_fopen", overhead(), src::output,
+        [&] {
+          raw("Res=");
+          raw(handle::stream);
+          line(";");
+        },
+        Charge::io);
     call("dvm_fwrite", overhead(), src::output, [&] {
       raw("ArrayHeader=");
       raw(handle::b_header);
@@ -310,11 +319,14 @@ class Writer {
       raw(handle::stream);
       line(";");
     });
-    ret("dvm_fwrite", overhead(), src::output, [&] {
-      raw("Res=");
-      number(elements(n));
-      line(";");
-    }, Charge::io, true);
+    ret(
+        "dvm_fwrite", overhead(), src::output,
+        [&] {
+          raw("Res=");
+          number(elements(n));
+          line(";");
+        },
+        Charge::io, true);
     header("Event_", "dvm_exit", overhead(), src::exit);
     line("rc=0;");
     trailer();
@@ -460,11 +472,14 @@ class Writer {
       array("LowShdWidthArray", 1);
       array("HiShdWidthArray", 1);
     });
-    ret("crtda_", overhead(), source_line, [&] {
-      raw("ArrayHandlePtr=");
-      raw(handle_ref);
-      line(";");
-    }, Charge::silent);
+    ret(
+        "crtda_", overhead(), source_line,
+        [&] {
+          raw("ArrayHandlePtr=");
+          raw(handle_ref);
+          line(";");
+        },
+        Charge::silent);
   }
 
   void align_array(std::string_view header_ref, std::string_view handle_ref, std::string_view pattern_ptr,
@@ -492,12 +507,14 @@ class Writer {
       number(elements(spec_.size + 2) * 8);
       end_line();
     });
-    ret("align_", overhead(), source_line, [&] { line("IsLocal=1"); }, Charge::silent);
+    ret(
+        "align_", overhead(), source_line, [&] { line("IsLocal=1"); }, Charge::silent);
   }
 
   void printf_call(int source_line, std::string_view format) {
     call("dvm_void_printf", overhead(), source_line, [&] { line(format); });
-    ret("dvm_void_printf", overhead(), source_line, [] {}, Charge::io);
+    ret(
+        "dvm_void_printf", overhead(), source_line, [] {}, Charge::io);
   }
 
   /// crtpl_ and mappl_ of a loop over [lo, hi] on every axis, mapped on an array.
@@ -657,8 +674,9 @@ DvmJacobiSpec parse_dvm_jacobi_spec(std::string_view text) {
 std::string to_string(const DvmJacobiSpec& spec) {
   char t[32];
   const auto result = std::to_chars(t, t + sizeof t, spec.element_time);
-  return "N=" + std::to_string(spec.size) + ",I=" + std::to_string(spec.iterations) + ",D=" +
-         std::to_string(spec.rank) + ",t=" + std::string(t, result.ptr) + ",intervals=" + (spec.intervals ? "1" : "0");
+  return "N=" + std::to_string(spec.size) + ",I=" + std::to_string(spec.iterations) +
+         ",D=" + std::to_string(spec.rank) + ",t=" + std::string(t, result.ptr) +
+         ",intervals=" + (spec.intervals ? "1" : "0");
 }
 
 WrittenDvmTrace write_dvm_jacobi(const DvmJacobiSpec& spec, const std::string& path, int level) {

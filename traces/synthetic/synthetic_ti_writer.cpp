@@ -50,7 +50,8 @@ void append_ti_line(std::string& out, const MpRecord& record) {
   out += to_string(record.kind);
   switch (record.kind) {
     case MpOpKind::init:
-    case MpOpKind::finalize: break;
+    case MpOpKind::finalize:
+      break;
     case MpOpKind::compute:
       out += ' ';
       append_amount(out, record.amount);

@@ -156,7 +156,8 @@ SyntheticSpec parse_synthetic_spec(std::string_view text) {
       have_ranks = true;
     } else if (key == "I") {
       if (have_iterations) spec_error(text, "key 'I' given twice");
-      spec.iterations = static_cast<std::uint32_t>(spec_number(text, key, value, std::numeric_limits<std::uint32_t>::max()));
+      spec.iterations =
+          static_cast<std::uint32_t>(spec_number(text, key, value, std::numeric_limits<std::uint32_t>::max()));
       have_iterations = true;
     } else {
       spec_error(text, "unknown key '" + std::string(key) + "' (valid keys: P, I)");

@@ -32,8 +32,7 @@ constexpr std::array<ActionInfo, 31> actions{{
     {"irecv", MpOpKind::irecv, "irecv <src> <tag> <count> [<datatype>]"},
     {"send", MpOpKind::send, "send <dst> <tag> <count> [<datatype>]"},
     {"recv", MpOpKind::recv, "recv <src> <tag> <count> [<datatype>]"},
-    {"sendRecv", MpOpKind::send_recv,
-     "sendRecv <sendcount> <dst> <recvcount> <src> [<sendtype> <recvtype>]"},
+    {"sendRecv", MpOpKind::send_recv, "sendRecv <sendcount> <dst> <recvcount> <src> [<sendtype> <recvtype>]"},
     {"waitall", MpOpKind::waitall, "waitall [<n>]"},
     {"test", MpOpKind::test, "test <src> <dst> <tag>"},
     {"allreduce", MpOpKind::allreduce, "allreduce <count> <comp_flops> [<datatype>]"},
@@ -45,17 +44,12 @@ constexpr std::array<ActionInfo, 31> actions{{
      "alltoallv <sendtotal> <sendcount_0..{last}> <recvtotal> <recvcount_0..{last}> "
      "[<sendtype> <recvtype>]"},
     {"gather", MpOpKind::gather, "gather <sendcount> <recvcount> [<root> [<sendtype> <recvtype>]]"},
-    {"gatherv", MpOpKind::gatherv,
-     "gatherv <sendcount> <recvcount_0..{last}> [<root> [<sendtype> <recvtype>]]"},
-    {"scatter", MpOpKind::scatter,
-     "scatter <sendcount> <recvcount> [<root> [<sendtype> <recvtype>]]"},
-    {"scatterv", MpOpKind::scatterv,
-     "scatterv <sendcount_0..{last}> <recvcount> [<root> [<sendtype> <recvtype>]]"},
+    {"gatherv", MpOpKind::gatherv, "gatherv <sendcount> <recvcount_0..{last}> [<root> [<sendtype> <recvtype>]]"},
+    {"scatter", MpOpKind::scatter, "scatter <sendcount> <recvcount> [<root> [<sendtype> <recvtype>]]"},
+    {"scatterv", MpOpKind::scatterv, "scatterv <sendcount_0..{last}> <recvcount> [<root> [<sendtype> <recvtype>]]"},
     {"allgather", MpOpKind::allgather, "allgather <sendcount> <recvcount> [<sendtype> <recvtype>]"},
-    {"allgatherv", MpOpKind::allgatherv,
-     "allgatherv <sendcount> <recvcount_0..{last}> [<sendtype> <recvtype>]"},
-    {"reducescatter", MpOpKind::reduce_scatter,
-     "reducescatter <recvcount_0..{last}> <comp_flops> [<datatype>]"},
+    {"allgatherv", MpOpKind::allgatherv, "allgatherv <sendcount> <recvcount_0..{last}> [<sendtype> <recvtype>]"},
+    {"reducescatter", MpOpKind::reduce_scatter, "reducescatter <recvcount_0..{last}> <comp_flops> [<datatype>]"},
     {"scan", MpOpKind::scan, "scan <count> <comp_flops> [<datatype>]"},
     {"exscan", MpOpKind::exscan, "exscan <count> <comp_flops> [<datatype>]"},
     {"init", MpOpKind::init, "init [<default_is_double>]"},
@@ -69,15 +63,13 @@ constexpr std::array<ActionInfo, 31> actions{{
 
 /// Keywords SimGrid 3.32's tracer writes but its replayer rejects (besides `Win_*` and the
 /// non-blocking collectives `i<collective>`).
-constexpr std::array<std::string_view, 12> traced_only{"Ssend",    "ISsend",   "bsend",   "ibsend",
-                                                       "Start",    "Startall", "testany", "testall",
-                                                       "testsome", "waitAny",  "Put",     "Get"};
+constexpr std::array<std::string_view, 12> traced_only{"Ssend",   "ISsend",  "bsend",    "ibsend",  "Start", "Startall",
+                                                       "testany", "testall", "testsome", "waitAny", "Put",   "Get"};
 
 /// Hash of a keyword (at least 2 characters) for the lookup table: its length, first, second
 /// and last characters (the smallest weights that give every keyword a slot of its own).
 constexpr std::size_t keyword_hash(std::string_view keyword) {
-  return (keyword.size() + static_cast<unsigned char>(keyword[0]) +
-          static_cast<unsigned char>(keyword[1]) * 7 +
+  return (keyword.size() + static_cast<unsigned char>(keyword[0]) + static_cast<unsigned char>(keyword[1]) * 7 +
           static_cast<unsigned char>(keyword[keyword.size() - 1]) * 2) &
          255;
 }
@@ -142,12 +134,11 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 std::string unknown_action_message(std::string_view keyword) {
   std::string message = "unknown action '" + std::string(keyword) + "'";
-  const ActionInfo* blocking =
-      keyword.size() > 1 && keyword[0] == 'i' ? find_action(keyword.substr(1)) : nullptr;
-  const bool nonblocking_collective = blocking != nullptr && blocking->kind >= MpOpKind::barrier &&
-                                      blocking->kind <= MpOpKind::exscan;
-  if (std::find(traced_only.begin(), traced_only.end(), keyword) != traced_only.end() ||
-      keyword.starts_with("Win_") || nonblocking_collective) {
+  const ActionInfo* blocking = keyword.size() > 1 && keyword[0] == 'i' ? find_action(keyword.substr(1)) : nullptr;
+  const bool nonblocking_collective =
+      blocking != nullptr && blocking->kind >= MpOpKind::barrier && blocking->kind <= MpOpKind::exscan;
+  if (std::find(traced_only.begin(), traced_only.end(), keyword) != traced_only.end() || keyword.starts_with("Win_") ||
+      nonblocking_collective) {
     return message + ": SimGrid 3.32 traces it but its replayer rejects it";
   }
   std::string_view best;
@@ -218,18 +209,25 @@ std::string quoted(std::string_view text) {
 std::string number_message(NumberStatus status, std::string_view text, const std::string& field) {
   std::string what;
   switch (status) {
-    case NumberStatus::ok: break;
-    case NumberStatus::not_a_number: what = " is not a number"; break;
-    case NumberStatus::not_an_integer: what = " is not an integer"; break;
-    case NumberStatus::negative: what = " is negative"; break;
-    case NumberStatus::out_of_range: what = " is out of range"; break;
+    case NumberStatus::ok:
+      break;
+    case NumberStatus::not_a_number:
+      what = " is not a number";
+      break;
+    case NumberStatus::not_an_integer:
+      what = " is not an integer";
+      break;
+    case NumberStatus::negative:
+      what = " is negative";
+      break;
+    case NumberStatus::out_of_range:
+      what = " is out of range";
+      break;
   }
   return quoted(text) + what + " (field '" + field + "')";
 }
 
-std::string ranks_phrase(int rank_count) {
-  return std::to_string(rank_count) + (rank_count == 1 ? " rank" : " ranks");
-}
+std::string ranks_phrase(int rank_count) { return std::to_string(rank_count) + (rank_count == 1 ? " rank" : " ranks"); }
 
 /// The decimal digits from `p` on as a number (wrapping past T's range): `p` moves past them.
 template <typename T>
@@ -324,8 +322,8 @@ bool exact_decimal(const char*& at, const char* const end, double& value) {
 class ActionFields {
  public:
   /// The fields of `line` from `pos` on.
-  ActionFields(const TiLineSource& source, const ActionInfo& action, std::string_view line,
-               std::size_t pos, int rank_count)
+  ActionFields(const TiLineSource& source, const ActionInfo& action, std::string_view line, std::size_t pos,
+               int rank_count)
       : source_(source),
         action_(action),
         at_(line.data() + pos),
@@ -409,9 +407,7 @@ class ActionFields {
     if (more()) too_many();
   }
 
-  [[noreturn]] void fail(const std::string& message) const {
-    throw TraceError(source_.file, source_.line, message);
-  }
+  [[noreturn]] void fail(const std::string& message) const { throw TraceError(source_.file, source_.line, message); }
 
  private:
   static std::string field_name(const char* name, int index) {
@@ -423,10 +419,8 @@ class ActionFields {
     return text;
   }
 
-  [[noreturn]] void number_error(NumberStatus status, std::string_view text, const char* name,
-                                 int index) const {
-    fail(std::string(action_.keyword) + ": " +
-         number_message(status, text, field_name(name, index)));
+  [[noreturn]] void number_error(NumberStatus status, std::string_view text, const char* name, int index) const {
+    fail(std::string(action_.keyword) + ": " + number_message(status, text, field_name(name, index)));
   }
 
   // The general conversions of a field that is not plain digits, and the errors: out of line,
@@ -450,20 +444,20 @@ class ActionFields {
     return value;
   }
   [[noreturn, gnu::noinline]] void missing(const char* name, int index) const {
-    fail(std::string(action_.keyword) + ": missing field '" + field_name(name, index) +
-         "' (expected: " + usage() + ")");
+    fail(std::string(action_.keyword) + ": missing field '" + field_name(name, index) + "' (expected: " + usage() +
+         ")");
   }
   [[noreturn, gnu::noinline]] void no_such_rank(std::int32_t value, const char* relation) const {
-    fail(std::string(action_.keyword) + " " + relation + " " + std::to_string(value) +
-         " but the trace has " + ranks_phrase(rank_count_));
+    fail(std::string(action_.keyword) + " " + relation + " " + std::to_string(value) + " but the trace has " +
+         ranks_phrase(rank_count_));
   }
   [[noreturn, gnu::noinline]] void unknown_datatype(std::int32_t id, const char* name) const {
-    fail("unknown datatype id " + std::to_string(id) + " (field '" + name + "' of " +
-         std::string(action_.keyword) + ")");
+    fail("unknown datatype id " + std::to_string(id) + " (field '" + name + "' of " + std::string(action_.keyword) +
+         ")");
   }
   [[noreturn, gnu::noinline]] void overflow(std::uint64_t count, unsigned size, const char* name) const {
-    fail(std::string(action_.keyword) + ": " + std::to_string(count) + " x " +
-         std::to_string(size) + " bytes overflows 64 bits (field '" + name + "')");
+    fail(std::string(action_.keyword) + ": " + std::to_string(count) + " x " + std::to_string(size) +
+         " bytes overflows 64 bits (field '" + name + "')");
   }
   [[noreturn, gnu::noinline]] void too_many() {
     fail(std::string(action_.keyword) + ": too many fields, " + quoted(next_field()) +
@@ -471,9 +465,7 @@ class ActionFields {
   }
 
   /// From `start` to the current position: the field just scanned.
-  std::string_view field_from(const char* start) const {
-    return {start, static_cast<std::size_t>(at_ - start)};
-  }
+  std::string_view field_from(const char* start) const { return {start, static_cast<std::size_t>(at_ - start)}; }
 
   /// The field at the current position (a non-blank), up to the next blank or the end.
   std::string_view next_field() {
@@ -485,8 +477,7 @@ class ActionFields {
   std::string usage() const {
     std::string text = action_.usage;
     const std::string last = std::to_string(rank_count_ - 1);
-    for (std::size_t at = text.find("{last}"); at != std::string::npos;
-         at = text.find("{last}", at)) {
+    for (std::size_t at = text.find("{last}"); at != std::string::npos; at = text.find("{last}", at)) {
       text.replace(at, 6, last);
     }
     return text;
@@ -624,7 +615,8 @@ bool TiLineParser::parse_common(std::string_view line, const TiRankState& state,
     }
     case MpOpKind::wait:
     case MpOpKind::test:
-      if (!common_rank(at, end, ranks, r.peer) || !common_rank(at, end, ranks, r.peer2) || !common_int(at, end, r.tag)) {
+      if (!common_rank(at, end, ranks, r.peer) || !common_rank(at, end, ranks, r.peer2) ||
+          !common_int(at, end, r.tag)) {
         return false;
       }
       break;
@@ -711,13 +703,11 @@ std::int32_t TiLineParser::rank_field(const TiLineSource& source) const {
 
 void TiLineParser::parse(const TiLineSource& source, TiRankState& state, MpRecord& out) const {
   if (keyword_.empty()) {
-    throw TraceError(source.file, source.line,
-                     "missing action after the rank (expected: <rank> <action> <field>...)");
+    throw TraceError(source.file, source.line, "missing action after the rank (expected: <rank> <action> <field>...)");
   }
   const std::string_view keyword = keyword_;
   const ActionInfo* action = find_action(keyword);
-  if (action == nullptr)
-    throw TraceError(source.file, source.line, unknown_action_message(keyword));
+  if (action == nullptr) throw TraceError(source.file, source.line, unknown_action_message(keyword));
 
   out = MpRecord{};
   out.kind = action->kind;
@@ -736,11 +726,17 @@ void TiLineParser::parse(const TiLineSource& source, TiRankState& state, MpRecor
       }
       break;
     case MpOpKind::finalize:
-    case MpOpKind::barrier: break;
+    case MpOpKind::barrier:
+      break;
     case MpOpKind::comm_split:
-    case MpOpKind::comm_dup: return;  // no-ops whose arguments the replayer never reads
-    case MpOpKind::compute: out.amount = f.amount("flops"); break;
-    case MpOpKind::sleep: out.amount = f.amount("seconds"); break;
+    case MpOpKind::comm_dup:
+      return;  // no-ops whose arguments the replayer never reads
+    case MpOpKind::compute:
+      out.amount = f.amount("flops");
+      break;
+    case MpOpKind::sleep:
+      out.amount = f.amount("seconds");
+      break;
     case MpOpKind::send:
     case MpOpKind::isend: {
       out.peer = f.rank("dst", "to rank");
@@ -815,8 +811,7 @@ void TiLineParser::parse(const TiLineSource& source, TiRankState& state, MpRecor
     case MpOpKind::alltoallv: {
       state.counts.resize(2 * size_of_p);
       const std::uint64_t send_total = f.count("sendtotal");
-      for (int i = 0; i < ranks; ++i)
-        state.counts[static_cast<std::size_t>(i)] = f.count("sendcount", i);
+      for (int i = 0; i < ranks; ++i) state.counts[static_cast<std::size_t>(i)] = f.count("sendcount", i);
       const std::uint64_t recv_total = f.count("recvtotal");
       for (int i = 0; i < ranks; ++i) {
         state.counts[size_of_p + static_cast<std::size_t>(i)] = f.count("recvcount", i);
@@ -836,8 +831,7 @@ void TiLineParser::parse(const TiLineSource& source, TiRankState& state, MpRecor
     case MpOpKind::allgatherv: {
       state.counts.resize(size_of_p);
       const std::uint64_t send_count = f.count("sendcount");
-      for (int i = 0; i < ranks; ++i)
-        state.counts[static_cast<std::size_t>(i)] = f.count("recvcount", i);
+      for (int i = 0; i < ranks; ++i) state.counts[static_cast<std::size_t>(i)] = f.count("recvcount", i);
       if (action->kind == MpOpKind::gatherv && f.more()) out.root = f.rank("root", "with root");
       const unsigned send_type = f.datatype("sendtype", fallback);
       const unsigned recv_type = f.datatype("recvtype", fallback);
@@ -848,8 +842,7 @@ void TiLineParser::parse(const TiLineSource& source, TiRankState& state, MpRecor
     }
     case MpOpKind::scatterv: {
       state.counts.resize(size_of_p);
-      for (int i = 0; i < ranks; ++i)
-        state.counts[static_cast<std::size_t>(i)] = f.count("sendcount", i);
+      for (int i = 0; i < ranks; ++i) state.counts[static_cast<std::size_t>(i)] = f.count("sendcount", i);
       const std::uint64_t recv_count = f.count("recvcount");
       if (f.more()) out.root = f.rank("root", "with root");
       const unsigned send_type = f.datatype("sendtype", fallback);
@@ -861,15 +854,16 @@ void TiLineParser::parse(const TiLineSource& source, TiRankState& state, MpRecor
     }
     case MpOpKind::reduce_scatter: {
       state.counts.resize(size_of_p);
-      for (int i = 0; i < ranks; ++i)
-        state.counts[static_cast<std::size_t>(i)] = f.count("recvcount", i);
+      for (int i = 0; i < ranks; ++i) state.counts[static_cast<std::size_t>(i)] = f.count("recvcount", i);
       out.amount = f.amount("comp_flops");
       const unsigned type = f.datatype("datatype", fallback);
       for (std::uint64_t& count : state.counts) count = f.bytes(count, type, "recvcount");
       out.counts = state.counts;
       break;
     }
-    case MpOpKind::comm_size: out.count = f.count("n"); break;
+    case MpOpKind::comm_size:
+      out.count = f.count("n");
+      break;
     case MpOpKind::location:
       out.text = f.take("file");
       out.count = f.count("line");

@@ -59,12 +59,12 @@ class TiLineParser {
 
  private:
   int rank_count_;
-  std::string_view line_;     ///< the line last split
-  std::string_view rank_;     ///< its first field
+  std::string_view line_;        ///< the line last split
+  std::string_view rank_;        ///< its first field
   std::int32_t rank_value_ = 0;  ///< its value, when `rank_plain_`
   bool rank_plain_ = false;      ///< the first field is 1 to 9 plain digits
-  std::string_view keyword_;  ///< its second field; empty when it has only one
-  std::size_t rest_ = 0;      ///< where in `line_` the fields after the keyword start
+  std::string_view keyword_;     ///< its second field; empty when it has only one
+  std::size_t rest_ = 0;         ///< where in `line_` the fields after the keyword start
 };
 
 }  // namespace augur::traces::ti

@@ -79,9 +79,10 @@ class TiTrace final : public MpTraceSource {
   TiTrace(std::string index_path, bool shared, std::vector<RankCursor> cursors)
       : index_path_(std::move(index_path)),
         shared_(shared),
-        arena_(cursors.size() >= arena_min_ranks ? std::make_unique<PageArena>(std::min(
-                                                       cursors.size() * rank_buffer_size, PageArena::default_chunk_bytes))
-                                                 : nullptr),
+        arena_(cursors.size() >= arena_min_ranks
+                   ? std::make_unique<PageArena>(
+                         std::min(cursors.size() * rank_buffer_size, PageArena::default_chunk_bytes))
+                   : nullptr),
         cursors_(std::move(cursors)),
         next_text_(cursors_.size(), nullptr),
         parser_(static_cast<int>(cursors_.size())) {
@@ -103,9 +104,7 @@ class TiTrace final : public MpTraceSource {
 
   std::string file_name(int rank) const override { return cursor(rank).path; }
 
-  MpPrefetchHints prefetch_hints() const override {
-    return {cursors_.data(), sizeof(RankCursor), next_text_.data()};
-  }
+  MpPrefetchHints prefetch_hints() const override { return {cursors_.data(), sizeof(RankCursor), next_text_.data()}; }
 
   bool next(int rank, MpRecord& out) override {
     RankCursor& c = cursor(rank);
@@ -124,9 +123,9 @@ class TiTrace final : public MpTraceSource {
       const std::int32_t owner = parser_.rank_field(source);
       if (owner != rank) {
         if (shared_) continue;
-        throw TraceError(c.path, source.line,
-                         "line belongs to rank " + std::to_string(owner) + " but file is rank " +
-                             std::to_string(rank) + "'s");
+        throw TraceError(
+            c.path, source.line,
+            "line belongs to rank " + std::to_string(owner) + " but file is rank " + std::to_string(rank) + "'s");
       }
       parser_.parse(source, c.state, out);
       next_text_[static_cast<std::size_t>(rank)] = c.reader->unread();
@@ -170,9 +169,8 @@ class TiTrace final : public MpTraceSource {
       if (shared_) throw;
       std::string reason = error.message();
       if (reason.starts_with("cannot open: ")) reason.erase(0, 13);
-      throw TraceError(
-          index_path_, c.index_line,
-          "cannot open rank " + std::to_string(rank) + " trace '" + c.entry + "': " + reason);
+      throw TraceError(index_path_, c.index_line,
+                       "cannot open rank " + std::to_string(rank) + " trace '" + c.entry + "': " + reason);
     }
   }
 
@@ -333,8 +331,7 @@ std::optional<RankFile> resolve_rank_file(const std::filesystem::path& index_fol
 }
 
 /// Shared mode: one pass over the file to find the largest rank.
-std::vector<RankCursor> scan_shared_file(const std::string& path, LineReader& reader,
-                                         std::string_view first_line) {
+std::vector<RankCursor> scan_shared_file(const std::string& path, LineReader& reader, std::string_view first_line) {
   TiLineParser parser(1);
   std::int32_t max_rank = -1;
   std::string_view line = first_line;
@@ -358,8 +355,7 @@ std::vector<RankCursor> scan_shared_file(const std::string& path, LineReader& re
 }
 
 /// Index mode: the non-blank, non-comment lines, rank by rank.
-std::vector<RankCursor> read_index(const std::string& path, LineReader& reader,
-                                   std::string_view first_line) {
+std::vector<RankCursor> read_index(const std::string& path, LineReader& reader, std::string_view first_line) {
   const std::filesystem::path folder = std::filesystem::path(path).parent_path();
   // How std::filesystem joins the folder and a plain name: the folder, then a separator unless
   // the folder is empty or ends with one.
@@ -380,8 +376,8 @@ std::vector<RankCursor> read_index(const std::string& path, LineReader& reader,
     std::optional<RankFile> resolved = resolve_rank_file(folder, listed_prefix, entry, listing ? &*listing : nullptr);
     if (!resolved) {
       throw TraceError(path, reader.line_number(),
-                       "cannot open rank " + std::to_string(rank) + " trace '" +
-                           std::string(entry) + "': No such file or directory");
+                       "cannot open rank " + std::to_string(rank) + " trace '" + std::string(entry) +
+                           "': No such file or directory");
     }
     RankCursor& c = cursors.emplace_back();
     c.path = std::move(resolved->path);
@@ -424,9 +420,10 @@ std::unique_ptr<MpTraceSource> open_ti_trace(const std::string& path) {
     });
     const auto beside = std::count_if(cursors.begin(), cursors.end(),
                                       [](const RankCursor& c) { return c.name_at != RankCursor::not_beside; });
-    lg->info("TI trace {}: an index of {} rank files ({} beside the index, {} compressed), each opened when its rank "
-             "first reads",
-             path, cursors.size(), beside, compressed);
+    lg->info(
+        "TI trace {}: an index of {} rank files ({} beside the index, {} compressed), each opened when its rank "
+        "first reads",
+        path, cursors.size(), beside, compressed);
   }
   return std::make_unique<TiTrace>(path, false, std::move(cursors));
 }
