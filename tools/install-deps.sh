@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Installs every Debian package augur needs to build and test. Non-interactive and idempotent.
+# Installs the Debian packages augur needs. Non-interactive and idempotent.
+#   install-deps.sh         what building and running need
+#   install-deps.sh --test  also what the tests and CI need (doctest, clang-format, headless Chromium)
 set -euo pipefail
 PACKAGES=(g++ cmake ninja-build pkg-config zstd
           libboost-dev libspdlog-dev libfmt-dev libyaml-cpp-dev nlohmann-json3-dev
-          libzstd-dev zlib1g-dev doctest-dev clang-format
-          chromium fonts-liberation)  # headless Chromium for the `browser` test of the HTML report
+          libzstd-dev zlib1g-dev)
+TEST_PACKAGES=(doctest-dev clang-format
+               chromium fonts-liberation)  # headless Chromium for the `browser` test of the HTML report
+case "${1:-}" in
+  "") ;;
+  --test) PACKAGES+=("${TEST_PACKAGES[@]}") ;;
+  *) echo "install-deps.sh: error: unknown option '$1' (accepted: --test)" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -275,8 +275,7 @@ class WaitStateAnalyzer final : public engine::Observer {
   /// eighth code.
   std::unique_ptr<std::uint32_t[]> extra_ordinals_;
   /// The rings' memory, one block (not zeroed). From ring_pages_min_bytes on it is on 2 MiB
-  /// pages: at 16,384 LPs the rings' first writes took ~1,900 page faults of 4 KiB, −4.5 % of
-  /// the run with every analysis (docs/performance-history.md, sixteenth round). Below, on the heap: a
+  /// pages, which saves the first writes' page faults of large runs. Below, on the heap: a
   /// huge page's first touch would zero 2 MiB for a small run.
   static constexpr std::size_t ring_pages_min_bytes = traces::PageArena::huge_page;
   std::unique_ptr<traces::PageArena> ring_pages_;

@@ -25,10 +25,9 @@ inline std::string grid_text(const analysis::IntervalTree& tree, const IntervalR
 
 /// inclusive_processor_times of the intervals of a report, one at a time: `of` computes an
 /// interval's records into a buffer it reuses, so that a report of N intervals holds one
-/// interval's records (plus one per level of nesting below it) instead of N — at 16,384
-/// processors each was 16 MB before the operation kinds became columns (docs/performance-history.md, seventh
-/// round; now 120 bytes per processor plus 56 per kind present). Same arithmetic, in the same
-/// order, as computing every interval once bottom-up.
+/// interval's records (plus one per level of nesting below it) instead of N (120 bytes per
+/// processor plus 56 per operation kind present). Same arithmetic, in the same order, as
+/// computing every interval once bottom-up.
 class InclusiveTimes {
  public:
   explicit InclusiveTimes(analysis::IntegrateRule rule) : rule_(rule) {}

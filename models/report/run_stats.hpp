@@ -23,7 +23,7 @@ struct LpStats {
   std::uint64_t collectives = 0;
   std::uint64_t events = 0;
 };
-static_assert(sizeof(LpStats) == 88, "88 bytes per LP (docs/performance-history.md, memory at a million ranks)");
+static_assert(sizeof(LpStats) == 88, "88 bytes per LP: a million ranks stay within 1 KB per LP");
 
 /// Observer filling one LpStats per LP.
 class RunStats final : public engine::Observer {

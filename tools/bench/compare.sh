@@ -12,7 +12,7 @@ repo="$(cd "$here/../.." && pwd)"
 usage() {
   cat <<EOF
 usage: tools/bench/compare.sh [AUGUR] [options]
-  AUGUR                 the augur binary of a Release build (default: $repo/build/release/tools/augur)
+  AUGUR                 the augur binary of a Release build (default: $repo/build/optimised/tools/augur)
   --gen PATH            augur_ti_gen (default: <AUGUR's folder>/bench/augur_ti_gen)
   --run-time PATH       augur_run_time, which measures every run (default: beside augur_ti_gen)
   --scratch DIR         traces, logs and results go here (default: /tmp/augur-bench)
@@ -48,7 +48,7 @@ run) on stdout, and in DIR/results.md; raw figures in DIR/results.tsv.
 EOF
 }
 
-augur="$repo/build/release/tools/augur"
+augur="$repo/build/optimised/tools/augur"
 gen=""
 run_time=""
 scratch="/tmp/augur-bench"
@@ -100,7 +100,7 @@ gen="$(realpath -m "$gen")"
 run_time="$(realpath -m "$run_time")"
 for exe in "$augur" "$gen" "$run_time"; do
   if [ ! -x "$exe" ]; then
-    echo "compare.sh: error: $exe not found; build it first: cmake --workflow --preset release" >&2
+    echo "compare.sh: error: $exe not found; build it first: cmake --workflow --preset optimised" >&2
     exit 2
   fi
 done
