@@ -13,6 +13,7 @@
 #include "engine/log.hpp"
 #include "scenarios/machine_file.hpp"
 #include "scenarios/yaml_util.hpp"
+#include "traces/trace_format.hpp"
 
 namespace augur::scenarios {
 namespace fs = std::filesystem;
@@ -64,7 +65,7 @@ std::string resolve_path(const std::string& base_dir, const std::string& path) {
 /// two or more lower-case letters, digits or underscores (so "C:/x" and "./a:b" stay paths).
 /// Returns an error message, or "" when the reference is fine.
 std::string split_trace_ref(std::string_view text, std::string& format, std::string& path) {
-  format = trace_formats().front();
+  format = traces::trace_formats().front().name;
   path = std::string(trim(text));
   const auto colon = path.find(':');
   if (colon != std::string::npos && colon >= 2 &&
@@ -73,9 +74,9 @@ std::string split_trace_ref(std::string_view text, std::string& format, std::str
     format = path.substr(0, colon);
     path = std::string(trim(std::string_view(path).substr(colon + 1)));
   }
-  if (std::find(trace_formats().begin(), trace_formats().end(), format) == trace_formats().end())
-    return detail::unknown_message(format, trace_formats(), "trace format");
-  if (format == "dvm") format = "ptr";  // dvm:PATH names a Lib-DVM trace too
+  const traces::TraceFormat* known = traces::find_trace_format(format);
+  if (known == nullptr) return detail::unknown_message(format, traces::trace_format_names(), "trace format");
+  format = known->name;  // an alias (dvm:PATH) names the format too
   if (path.empty()) return "empty trace path";
   return {};
 }
@@ -210,11 +211,13 @@ void parse_trace(const std::string& file, const Entry& entry, const std::string&
     std::string text = detail::scalar_value(file, path_entry);
     if (const Entry* format_entry = map.find("format")) {
       format = detail::scalar_value(file, *format_entry);
-      if (std::find(trace_formats().begin(), trace_formats().end(), format) == trace_formats().end())
-        fail_at(file, format_entry->value, detail::unknown_message(format, trace_formats(), "trace format"));
-      if (format == "dvm") format = "ptr";
+      const traces::TraceFormat* known = traces::find_trace_format(format);
+      if (known == nullptr)
+        fail_at(file, format_entry->value,
+                detail::unknown_message(format, traces::trace_format_names(), "trace format"));
+      format = known->name;
     } else {
-      format = trace_formats().front();
+      format = traces::trace_formats().front().name;
     }
     path = std::string(trim(text));
     if (path.empty()) fail_at(file, path_entry.value, "empty trace path");
@@ -533,11 +536,6 @@ std::vector<std::string> override_keys(const Scenario& scenario) {
 }
 
 }  // namespace
-
-const std::vector<std::string>& trace_formats() {
-  static const std::vector<std::string> formats = {"ti", "ptr", "dvm", "synthetic"};
-  return formats;
-}
 
 std::string default_scenario_path() {
   const char* from_environment = std::getenv("AUGUR_DEFAULT_SCENARIO");

@@ -80,8 +80,6 @@ std::string machine_library_dir();
 /// The bundled default scenario file (scenarios/examples/default.yaml, or
 /// $AUGUR_DEFAULT_SCENARIO when set).
 std::string default_scenario_path();
-/// The trace formats a scenario may name ("ti", "ptr"); the first is the default.
-const std::vector<std::string>& trace_formats();
 
 /// Parses a processor grid: "2x2", "4", "2 2" (every size ≥ 1). Returns an error message or "".
 std::string parse_grid(const std::string& text, std::vector<int>& grid);

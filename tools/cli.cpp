@@ -28,6 +28,7 @@
 #include "scenarios/scenario.hpp"
 #include "tools/runner.hpp"
 #include "traces/trace_error.hpp"
+#include "traces/trace_format.hpp"
 
 namespace augur::tools {
 namespace {
@@ -381,18 +382,14 @@ void info_machines(std::ostream& out, const machines::MachineRegistry& registry,
 }
 
 void info_formats(std::ostream& out) {
-  out << "trace formats:\n"
-         "  ti     SimGrid time-independent traces (an index file listing one file per rank, or one\n"
-         "         file with every rank's actions); plain, .gz or .zst. Actions: init finalize compute\n"
-         "         sleep send isend recv irecv wait waitall test sendRecv barrier bcast reduce allreduce\n"
-         "         alltoall alltoallv gather gatherv scatter scatterv allgather allgatherv reducescatter\n"
-         "         scan exscan comm_size comm_split comm_dup location\n"
-         "  synthetic  the benchmark workload generated on the fly, no files: synthetic:P=1024,I=200\n"
-         "         (P ranks x I iterations: compute (1 + rank mod 4) ms, an eager 1000-byte ring,\n"
-         "         an 8-byte allreduce every 10th iteration; tools/bench/README.md)\n"
-         "  ptr    Lib-DVM .ptr traces (also dvm:PATH), merged or raw <prog>0_0.ptr; run on processor grids\n"
-         "         (--grid 2x2, scenario grids:) with the DVM Predictor model (spec section 6)\n"
-         "machine files: YAML (schema_version 1), see machines/README.md\n"
+  out << "trace formats:\n";
+  for (const traces::TraceFormat& f : traces::trace_formats()) {
+    std::string help(f.help);
+    for (std::size_t at = help.find('\n'); at != std::string::npos; at = help.find('\n', at + 1))
+      help.insert(at + 1, 12, ' ');
+    out << fmt::format("  {:<9} {}\n", f.name, help);
+  }
+  out << "machine files: YAML (schema_version 1), see machines/README.md\n"
          "scenario files: YAML (schema_version 1), see scenarios/README.md\n"
          "outputs of augur run:\n"
          "  text (stdout or --text), JSON (--json), HTML (--html: one self-contained page with plots),\n"

@@ -33,8 +33,7 @@
 #include "models/report/timeline_chrome.hpp"
 #include "models/report/timeline_paraver.hpp"
 #include "scenarios/config_error.hpp"
-#include "traces/synthetic/synthetic_trace.hpp"
-#include "traces/ti/ti_trace.hpp"
+#include "traces/trace_format.hpp"
 
 namespace augur::tools {
 namespace {
@@ -301,23 +300,11 @@ models::report::VariantResult run_variant_quietly(const scenarios::Scenario& sce
   result.swept = variant.swept;
   result.collectives = scenario.model.collectives;
 
-  if (scenario.trace_format == "ptr")
+  // The scenario loader accepts only the registry's names.
+  const traces::TraceFormat& format = *traces::find_trace_format(scenario.trace_format);
+  if (format.model == traces::ProgramModel::dvm)
     return run_dvm_variant(scenario, variant, index, count, registry, options, progress, result);
-
-  // "synthetic:P=..,I=..": the issue-4 benchmark workload generated on the fly (no files). While
-  // the scenario loader does not list that format, "ti:synthetic:P=..,I=.." reaches here too.
-  const bool synthetic = scenario.trace_format == "synthetic" ||
-                         (scenario.trace_format == "ti" && variant.trace_path.starts_with("synthetic:"));
-  if (scenario.trace_format != "ti" && !synthetic) {
-    throw InputError(fmt::format("{}: error: trace format '{}' is not supported yet (supported: ti, synthetic)",
-                                 scenario.file.empty() ? std::string("--trace") : scenario.file,
-                                 scenario.trace_format));
-  }
-  const std::unique_ptr<traces::MpTraceSource> trace =
-      !synthetic ? traces::ti::open_ti_trace(variant.trace_path)
-                 : traces::synthetic::make_synthetic_trace(traces::synthetic::parse_synthetic_spec(
-                       scenario.trace_format == "synthetic" ? std::string_view(variant.trace_path)
-                                                            : std::string_view(variant.trace_path).substr(10)));
+  const std::unique_ptr<traces::MpTraceSource> trace = format.open(variant.trace_path);
   const int ranks = trace->rank_count();
   if (variant.processors != 0 && variant.processors != ranks) {
     throw InputError(fmt::format(

@@ -21,7 +21,7 @@
 #include "models/analysis/dvm_wait_states.hpp"
 #include "tests/support/files.hpp"
 #include "traces/libdvm/dvm_trace_reader.hpp"
-#include "traces/synthetic/synthetic_dvm_writer.hpp"
+#include "tools/bench/synthetic_dvm_writer.hpp"
 
 namespace {
 
@@ -538,12 +538,12 @@ TEST_SUITE("unit") {
     // same figures, bit for bit, as recomputing it at every call.
     augur::test::TempDir dir;
     auto footprint = [&](std::uint64_t iterations, bool memoise, CostStyle cost) {
-      augur::traces::synthetic::DvmJacobiSpec spec;
+      augur::bench::DvmJacobiSpec spec;
       spec.size = 12;
       spec.iterations = iterations;
       spec.intervals = true;
       const std::string path = dir.file(fmt::format("jac{}.ptr", iterations));
-      const auto written = augur::traces::synthetic::write_dvm_jacobi(spec, path);
+      const auto written = augur::bench::write_dvm_jacobi(spec, path);
       auto m = bus(4);
       FileRun r = run_file(path, *m, {2, 2}, cost, memoise);
       r.decoded = written.calls;

@@ -8,15 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "traces/synthetic/synthetic_dvm_writer.hpp"
+#include "tools/bench/synthetic_dvm_writer.hpp"
 
 #include "tests/support/files.hpp"
 
 namespace fs = std::filesystem;
+using augur::bench::parse_dvm_jacobi_spec;
+using augur::bench::write_dvm_jacobi;
+using augur::bench::WrittenDvmTrace;
 using augur::test::slurp;
-using augur::traces::synthetic::parse_dvm_jacobi_spec;
-using augur::traces::synthetic::write_dvm_jacobi;
-using augur::traces::synthetic::WrittenDvmTrace;
 
 namespace {
 

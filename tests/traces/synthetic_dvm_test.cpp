@@ -1,7 +1,7 @@
-// Tests of the Lib-DVM generator of tools/bench/dvm_gen (traces/synthetic/synthetic_dvm_writer):
+// Tests of the Lib-DVM generator of tools/bench/dvm_gen (tools/bench/synthetic_dvm_writer):
 // its traces read back through DvmTraceReader without warnings, with the call sequence of
 // dvm-samples/jac1d.ptr, the counts and TIME sums it reports, in every compression.
-#include "traces/synthetic/synthetic_dvm_writer.hpp"
+#include "tools/bench/synthetic_dvm_writer.hpp"
 
 #include <doctest/doctest.h>
 
@@ -15,16 +15,16 @@
 
 #include "tests/support/files.hpp"
 
+using augur::bench::DvmJacobiSpec;
+using augur::bench::parse_dvm_jacobi_spec;
+using augur::bench::write_dvm_jacobi;
+using augur::bench::WrittenDvmTrace;
 using augur::test::slurp;
 using augur::test::TempDir;
 using augur::traces::TraceError;
 using augur::traces::libdvm::DvmCall;
 using augur::traces::libdvm::DvmFunction;
 using augur::traces::libdvm::DvmTraceReader;
-using augur::traces::synthetic::DvmJacobiSpec;
-using augur::traces::synthetic::parse_dvm_jacobi_spec;
-using augur::traces::synthetic::write_dvm_jacobi;
-using augur::traces::synthetic::WrittenDvmTrace;
 
 namespace {
 

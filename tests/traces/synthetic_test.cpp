@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "traces/synthetic/synthetic_ti_writer.hpp"
+#include "tools/bench/synthetic_ti_writer.hpp"
 #include "traces/ti/ti_trace.hpp"
 #include "traces/trace_error.hpp"
 
@@ -19,6 +19,7 @@
 #include "tests/support/mp_records.hpp"
 
 namespace fs = std::filesystem;
+using augur::bench::write_synthetic_ti;
 using augur::test::check_same_record;
 using augur::test::TempDir;
 using augur::test::write_file;
@@ -30,7 +31,6 @@ using augur::traces::synthetic::make_synthetic_trace;
 using augur::traces::synthetic::parse_synthetic_spec;
 using augur::traces::synthetic::synthetic_action_count;
 using augur::traces::synthetic::SyntheticSpec;
-using augur::traces::synthetic::write_synthetic_ti;
 
 namespace {
 

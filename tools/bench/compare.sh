@@ -257,12 +257,8 @@ run_simgrid() {  # workload P I actions DIR (holding trace.txt) PLATFORM HOSTFIL
   [ "$m_status" = ok ] || log "$1: simgrid: $m_status (see $scratch/logs/$1.simgrid.out)"
 }
 
-# The on-the-fly source: `--trace synthetic:SPEC` once the scenario loader knows the format,
-# `ti:synthetic:SPEC` (understood by tools/runner.cpp) until then.
+# The on-the-fly source.
 synthetic_prefix="synthetic:"
-if ! "$augur" run --trace "synthetic:P=2,I=1" --machine "$machine_yaml" > /dev/null 2>&1; then
-  synthetic_prefix="ti:synthetic:"
-fi
 # Prediction only: the analyses off (an augur without --wait-states runs none of these rows).
 prediction_only=(--wait-states off --characteristics off)
 if ((prediction_rows)) &&

@@ -1,5 +1,5 @@
 // augur_dvm_gen: writes a Lib-DVM trace of a Jacobi-like program of any size and iteration count
-// (traces/synthetic/synthetic_dvm_writer.hpp), streamed to disk: issue 4, target 4.
+// (tools/bench/synthetic_dvm_writer.hpp), streamed to disk: issue 4, target 4.
 #include <charconv>
 #include <exception>
 #include <iostream>
@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "traces/synthetic/synthetic_dvm_writer.hpp"
+#include "tools/bench/synthetic_dvm_writer.hpp"
 #include "traces/trace_error.hpp"
 
 namespace {
@@ -63,10 +63,10 @@ int main(int argc, char** argv) {
   }
   if (positional.size() != 2) return usage_error("expected a spec and an output file");
   try {
-    const synthetic::DvmJacobiSpec spec = synthetic::parse_dvm_jacobi_spec(positional[0]);
+    const augur::bench::DvmJacobiSpec spec = augur::bench::parse_dvm_jacobi_spec(positional[0]);
     const std::string out(positional[1]);
-    const synthetic::WrittenDvmTrace w = synthetic::write_dvm_jacobi(spec, out, level);
-    std::cout << out << ": " << synthetic::to_string(spec) << ", " << w.calls << " calls, " << w.lines << " lines, "
+    const augur::bench::WrittenDvmTrace w = augur::bench::write_dvm_jacobi(spec, out, level);
+    std::cout << out << ": " << augur::bench::to_string(spec) << ", " << w.calls << " calls, " << w.lines << " lines, "
               << w.text_bytes << " bytes of text";
     if (w.bytes != w.text_bytes) std::cout << ", " << w.bytes << " bytes compressed";
     std::cout << "\nsum of TIMEs " << seconds(w.time_ticks)

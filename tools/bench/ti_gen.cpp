@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "traces/synthetic/synthetic_ti_writer.hpp"
+#include "tools/bench/synthetic_ti_writer.hpp"
 #include "traces/synthetic/synthetic_trace.hpp"
 #include "traces/trace_error.hpp"
 
@@ -65,7 +65,8 @@ int main(int argc, char** argv) {
       std::cout << synthetic::synthetic_action_count(spec) << "\n";
       return 0;
     }
-    const synthetic::WrittenTrace written = synthetic::write_synthetic_ti(spec, std::string(positional[1]), zstd_level);
+    const augur::bench::WrittenTrace written =
+        augur::bench::write_synthetic_ti(spec, std::string(positional[1]), zstd_level);
     std::cout << written.index << ": " << spec.ranks << " ranks, " << spec.iterations << " iterations, "
               << written.actions << " actions, " << written.text_bytes << " bytes of text";
     if (zstd_level > 0) std::cout << ", " << written.bytes << " bytes compressed";

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace augur::traces::synthetic {
+namespace augur::bench {
 
 /// The program: `N=<size>,I=<iterations>[,D=<rank>][,t=<seconds>][,intervals=0|1]`.
 ///
@@ -66,4 +66,4 @@ struct WrittenDvmTrace {
 /// 1 MiB buffer: memory does not depend on N or I. Throws std::runtime_error on I/O errors.
 WrittenDvmTrace write_dvm_jacobi(const DvmJacobiSpec& spec, const std::string& path, int level = 0);
 
-}  // namespace augur::traces::synthetic
+}  // namespace augur::bench

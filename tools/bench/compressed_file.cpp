@@ -1,5 +1,5 @@
 // Plain, gzip and zstd output files of the trace generators.
-#include "traces/synthetic/compressed_file.hpp"
+#include "tools/bench/compressed_file.hpp"
 
 #include <zlib.h>
 #include <zstd.h>
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace augur::traces::synthetic {
+namespace augur::bench {
 
 namespace {
 bool ends_with(std::string_view text, std::string_view suffix) {
@@ -110,4 +110,4 @@ void CompressedFile::push(std::string_view text, bool end) {
   }
 }
 
-}  // namespace augur::traces::synthetic
+}  // namespace augur::bench

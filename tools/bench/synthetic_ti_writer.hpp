@@ -7,7 +7,10 @@
 #include "traces/mp_record.hpp"
 #include "traces/synthetic/synthetic_trace.hpp"
 
-namespace augur::traces::synthetic {
+namespace augur::bench {
+
+using traces::MpRecord;
+using traces::synthetic::SyntheticSpec;
 
 /// The TI line of `record` (a record of the synthetic workload: init, finalize, compute, irecv,
 /// isend, waitall, allreduce), without the newline, appended to `out`. Datatypes as in
@@ -30,4 +33,4 @@ struct WrittenTrace {
 /// compressed sibling, smpirun needs `zstd -d` first). Throws std::runtime_error on I/O errors.
 WrittenTrace write_synthetic_ti(const SyntheticSpec& spec, const std::string& folder, int zstd_level = 0);
 
-}  // namespace augur::traces::synthetic
+}  // namespace augur::bench

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace augur::traces::synthetic {
+namespace augur::bench {
 
 enum class Compression : std::uint8_t { plain, gzip, zstd };
 
@@ -41,4 +41,4 @@ class CompressedFile {
   std::uint64_t written_ = 0;
 };
 
-}  // namespace augur::traces::synthetic
+}  // namespace augur::bench

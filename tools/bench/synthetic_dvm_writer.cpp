@@ -1,17 +1,19 @@
 // The Jacobi-like Lib-DVM trace of tools/bench/dvm_gen, written frame by frame into a 1 MiB
 // buffer handed to a plain, gzip or zstd file. The layout follows ../shared/dvm-samples/jac1d.ptr
 // (and jac/L200_int/jac.ptr for the interval calls) line for line.
-#include "traces/synthetic/synthetic_dvm_writer.hpp"
+#include "tools/bench/synthetic_dvm_writer.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
-#include "traces/synthetic/compressed_file.hpp"
+#include "tools/bench/compressed_file.hpp"
 #include "traces/trace_error.hpp"
 
-namespace augur::traces::synthetic {
+namespace augur::bench {
+
+using traces::TraceError;
 namespace {
 
 /// Text is handed to the file (or compressor) in chunks of this size.
@@ -687,4 +689,4 @@ WrittenDvmTrace write_dvm_jacobi(const DvmJacobiSpec& spec, const std::string& p
   return written;
 }
 
-}  // namespace augur::traces::synthetic
+}  // namespace augur::bench

@@ -1,6 +1,6 @@
 // TI text of the synthetic workload's records and the streamed writer of index + rank files
 // (plain or zstd), one rank file at a time with a fixed-size buffer.
-#include "traces/synthetic/synthetic_ti_writer.hpp"
+#include "tools/bench/synthetic_ti_writer.hpp"
 
 #include <charconv>
 #include <cstdio>
@@ -8,9 +8,13 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "traces/synthetic/compressed_file.hpp"
+#include "tools/bench/compressed_file.hpp"
 
-namespace augur::traces::synthetic {
+namespace augur::bench {
+
+using traces::MpOpKind;
+using traces::MpTraceSource;
+
 namespace {
 
 /// SMPI datatype ids (SimGrid 3.32 smpi_datatype.cpp; ../shared/ti-samples/README.md).
@@ -135,4 +139,4 @@ WrittenTrace write_synthetic_ti(const SyntheticSpec& spec, const std::string& fo
   return written;
 }
 
-}  // namespace augur::traces::synthetic
+}  // namespace augur::bench
