@@ -1,6 +1,6 @@
 // Numbers of the text reports appended in place: fixed-point with a precision and right-aligned
-// in a column, the bytes fmt writes for "{:>W.Pf}" without fmt's per-call format parsing and
-// big-number conversion (~1,100 instructions per number; a 4-rank run's report has ~1,200).
+// in a column — the bytes of fmt's "{:>W.Pf}" by std::to_chars, without a format string to parse
+// per number (a report appends thousands).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -10,7 +10,7 @@ namespace augur::models::report::detail {
 
 /// Appends `value` with `precision` digits after the point, right-aligned in `width` characters
 /// (wider when it needs more): fmt::format("{:>{}.{}f}", value, width, precision), byte for
-/// byte — std::to_chars and fmt both round the exact binary value to nearest, ties to even.
+/// byte — both round the exact binary value to nearest, ties to even.
 void append_fixed(std::string& out, double value, int precision, int width = 0);
 
 /// Appends `value` in decimal, right-aligned in `width` characters.
