@@ -6,20 +6,16 @@
 #include "models/dvm/dvm_program.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
 #include <stdexcept>
 
 #include "engine/log.hpp"
 #include "engine/scheduler.hpp"
-#include "models/dvm/across.hpp"
 #include "models/dvm/decode.hpp"
+#include "models/dvm/replay.hpp"
 
 namespace augur::models::dvm {
 
-using analysis::OpKind;
-using engine::ComputeCategory;
-using engine::Event;
 using engine::EventKind;
 using engine::LpId;
 using engine::SimTime;
@@ -39,20 +35,6 @@ std::string_view without_function_prefix(std::string_view message) {
     if (!(ch >= 'a' && ch <= 'z') && !(ch >= '0' && ch <= '9')) return message;
   }
   return message.substr(colon + 2);
-}
-
-/// `m` as the machine takes it (rows of bytes), written into `rows` (its buffers reused).
-const std::vector<std::vector<std::uint64_t>>& as_rows(const TransferMatrix& m,
-                                                       std::vector<std::vector<std::uint64_t>>& rows) {
-  const auto n = static_cast<std::size_t>(m.size());
-  rows.resize(n);
-  for (std::size_t p = 0; p < n; ++p) {
-    auto& row = rows[p];
-    row.resize(n);
-    for (std::size_t q = 0; q < n; ++q)
-      row[q] = static_cast<std::uint64_t>(m.at(static_cast<int>(p), static_cast<int>(q)));
-  }
-  return rows;
 }
 
 /// Calls after which a template, an array, a processor system or the current system may differ:
@@ -203,206 +185,29 @@ bool DvmProgram::decode_next() {
 // Replay on one LP; group operations.
 // ------------------------------------------------------------------------------------------
 
-namespace {
-
-struct Emitter {
-  engine::Scheduler& s;
-  LpId lp;
-
-  void emit(EventKind kind, SimTime before, SimTime after, std::uint8_t detail, std::int32_t tag,
-            std::uint8_t internal = 0, SimTime waited = 0, std::int32_t peer = -1) {
-    Event e;
-    e.clock_before = before;
-    e.clock_after = after;
-    e.waited = waited;
-    e.lp = lp;
-    e.peer = peer;
-    e.tag = tag;
-    e.kind = kind;
-    e.detail = detail;
-    e.internal = internal;
-    s.lp(lp).clock = after;
-    if (s.has_observers()) s.emit(e);
-  }
-  SimTime clock() const { return s.lp(lp).clock; }
-};
-
-}  // namespace
-
 engine::StepResult DvmProgram::run_action(LpId lp, const Action& a, engine::Scheduler& s) {
   State& st = *state_;
-  State::Lp& me = st.lps[lp];
   const State::Ps& ps = st.systems[a.ps];
-  const int pos = ps.position[lp];
-  const int P = static_cast<int>(ps.members.size());
-  Emitter out{s, lp};
-
-  // Time of the current processor in the original's AddTime: in I/O mode (biof_ … eiof_) only
-  // processor 0 advances, as I/O time; every other processor's share is dropped.
-  auto add = [&](ComputeCategory cat, double dt, int replicas) {
-    if (a.io_mode) {
-      if (lp != 0) return;
-      const double insuff = replicas > 1 ? dt * (replicas - 1.0) / replicas : 0.0;
-      const SimTime t = out.clock();
-      out.emit(EventKind::compute, t, t + dt + insuff, static_cast<std::uint8_t>(ComputeCategory::io), 1);
-      return;
-    }
-    const SimTime t = out.clock();
-    out.emit(EventKind::compute, t, t + dt, static_cast<std::uint8_t>(cat), replicas);
-  };
-  auto regular = [&]() {
-    if (pos < 0) return;
-    add(ComputeCategory::user, machine_.scaled_time(lp, a.call), P);
-    if (a.ret != 0.0) add(ComputeCategory::system, machine_.scaled_time(lp, a.ret), P);
-  };
-  auto local_wait = [&](const Op& op) {
-    // waitsh_ / imlast_ at endpl_: overlap = clock − t0; communication = t1 − clock if positive.
-    const SimTime c = out.clock();
-    const SimTime after = c < op.t1 ? op.t1 : c;
-    out.emit(EventKind::collective_wait, c, after, static_cast<std::uint8_t>(op.kind), static_cast<std::int32_t>(op.id),
-             0, after - c);
-  };
-
-  switch (a.kind) {
-    case ActionKind::silent:
-      if (a.share && pos >= 0) {  // arrcpy_ replicated → distributed: the user-time split only
-        const double v = machine_.scaled_time(lp, a.call);
-        const double sh = (*a.share)[static_cast<std::size_t>(pos)];
-        if (sh > 0) add(ComputeCategory::user, v * sh, 1);
-      }
-      break;
-    case ActionKind::regular:
-      regular();
-      break;
-    case ActionKind::interval_enter:
-    case ActionKind::interval_exit:
-      regular();
-      me.interval = a.interval;
-      {
-        const SimTime t = out.clock();
-        out.emit(a.kind == ActionKind::interval_enter ? EventKind::interval_enter : EventKind::interval_exit, t, t, 0,
-                 a.interval);
-      }
-      break;
-    case ActionKind::io_call:
-      if (lp == 0) {
-        // The I/O processor (processor 0 of the root system) does the I/O: IO_time += vret_0.
-        const SimTime t = out.clock();
-        out.emit(EventKind::compute, t, t + machine_.scaled_time(0, a.ret),
-                 static_cast<std::uint8_t>(ComputeCategory::io), 1, 1);
-      }
-      regular();
-      break;
-    case ActionKind::io_mark:
-      if (lp == 0) {
-        const SimTime t = out.clock();
-        out.emit(EventKind::compute, t, t, static_cast<std::uint8_t>(ComputeCategory::io), 1, 1);
-      }
-      regular();
-      break;
-    case ActionKind::dopl: {
-      if (pos < 0) break;
-      if (a.across_wait > 0) {
-        // ACROSS, DoPL = 1: the edge exchange's cost on every processor (Wait_shadow).
-        const SimTime c = out.clock();
-        out.emit(EventKind::collective_wait, c, c + a.across_wait, static_cast<std::uint8_t>(OpKind::shadow), 0, 2, 0);
-      }
-      const auto [iters, cnt] = (*a.blocks)[static_cast<std::size_t>(pos)];
-      if (iters > 0) {
-        // t_i = vcall_i · N_i / N on every processor with iterations; identical blocks on cnt
-        // processors: (cnt − 1)/cnt of it is insufficient parallelism.
-        const double t =
-            machine_.scaled_time(lp, a.call) * (static_cast<double>(iters) / static_cast<double>(a.loop_size));
-        if (a.io_mode) {
-          add(ComputeCategory::user, t, cnt);
-        } else {
-          const SimTime c = out.clock();
-          out.emit(EventKind::loop_block, c, c + t, 0, std::max(cnt, 1));
-        }
-      }
-      add(ComputeCategory::system, machine_.scaled_time(lp, a.ret), P);
-      break;
-    }
-    case ActionKind::shadow_wait:
-    case ActionKind::endpl_imlast:
-      if (pos >= 0) local_wait(st.op(static_cast<std::uint64_t>(a.op)));
-      regular();
-      break;
-    case ActionKind::buffer_load:
-    case ActionKind::buffer_wait: {
-      if (pos >= 0) {
-        Op& op = st.op(static_cast<std::uint64_t>(a.op));
-        const SimTime c = out.clock();
-        const auto r = static_cast<std::size_t>(lp);
-        const std::uint8_t count = pos == 0 ? 1 : 0;
-        if (op.load_start.empty()) {
-          op.load_start.assign(static_cast<std::size_t>(root_count_), 0);
-          op.load_end.assign(static_cast<std::size_t>(root_count_), 0);
-        }
-        if (a.kind == ActionKind::buffer_load) {
-          // loadrb_: the transfer of processor p runs from its clock for its stamp.
-          op.load_start[r] = c;
-          op.load_end[r] = (op.stamps.empty() ? 0 : op.stamps[r]) + c;
-          out.emit(EventKind::collective_wait, c, c, static_cast<std::uint8_t>(OpKind::remote_access), 0, count, 0);
-        } else if (c < op.load_end[r]) {
-          out.emit(EventKind::collective_wait, c, op.load_end[r], static_cast<std::uint8_t>(OpKind::remote_access), 0,
-                   static_cast<std::uint8_t>(count | 2), c - op.load_start[r]);
-        } else {
-          out.emit(EventKind::collective_wait, c, c, static_cast<std::uint8_t>(OpKind::remote_access), 0,
-                   static_cast<std::uint8_t>(count | 2), op.load_end[r] - op.load_start[r]);
-        }
-      }
-      regular();
-      break;
-    }
-    case ActionKind::copy_wait: {
-      if (pos >= 0) {
-        const Op& op = st.op(static_cast<std::uint64_t>(a.op));
-        const SimTime c = out.clock();
-        const SimTime stamp = op.stamps.empty() ? 0 : op.stamps[lp];
-        const bool first = pos == 0;
-        if (stamp > 0 && c < op.t0 + stamp) {
-          if (c < op.t0) {
-            out.emit(EventKind::sync_all, c, c, static_cast<std::uint8_t>(OpKind::remote_access), 1, 0, op.t0 - c);
-          }
-          const SimTime w = std::max(op.t0 + stamp - c, stamp);
-          out.emit(EventKind::collective_wait, c, c + w, static_cast<std::uint8_t>(OpKind::remote_access), 0,
-                   first ? 1 : 0, w);
-        } else if (first) {
-          out.emit(EventKind::collective_wait, c, c, static_cast<std::uint8_t>(OpKind::remote_access), 0, 1, 0);
-        }
-      }
-      break;
-    }
-    case ActionKind::op: {
-      if (pos < 0) break;
-      Op& op = st.op(static_cast<std::uint64_t>(a.op));
-      if (!me.op_done) {
-        if (!me.arrived) {
-          // arrcpy_: the user-time split comes before the synchronisation.
-          if (a.share) {
-            const double v = machine_.scaled_time(lp, a.call);
-            const double sh = (*a.share)[static_cast<std::size_t>(pos)];
-            if (sh > 0) add(ComputeCategory::user, v * sh, 1);
-            if ((*a.share_insuff)[static_cast<std::size_t>(pos)]) {
-              const SimTime c = out.clock();
-              // Replicated target: the assignment is repeated on every other holder (pure loss).
-              out.emit(EventKind::compute, c, c, static_cast<std::uint8_t>(ComputeCategory::user), 0, 0,
-                       v);  // tag 0: loss only
-            }
-          }
-          me.arrived = true;
-          ++op.arrived;
-        }
-        execute_ready_ops(s);
-        if (!me.op_done) return StepResult::blocked;
-      }
-      me.arrived = false;
-      me.op_done = false;
-      if (a.regular_after) regular();
-      break;
-    }
+  LpReplay r{st, machine_, a, lp, ps.position[lp], static_cast<int>(ps.members.size()), root_count_, Emitter{s, lp}};
+  if (a.kind != ActionKind::op) {
+    replay_action(r);
+    return StepResult::advanced;
   }
+  if (r.pos < 0) return StepResult::advanced;
+  State::Lp& me = st.lps[lp];
+  if (!me.op_done) {
+    if (!me.arrived) {
+      // arrcpy_: the user-time split comes before the synchronisation.
+      if (a.share) r.user_share(true);
+      me.arrived = true;
+      ++st.op(static_cast<std::uint64_t>(a.op)).arrived;
+    }
+    execute_ready_ops(s);
+    if (!me.op_done) return StepResult::blocked;
+  }
+  me.arrived = false;
+  me.op_done = false;
+  if (a.regular_after) r.regular();
   return StepResult::advanced;
 }
 
@@ -423,236 +228,8 @@ void DvmProgram::execute_ready_ops(engine::Scheduler& s) {
 }
 
 void DvmProgram::execute_op(Op& op, engine::Scheduler& s) {
-  State& st = *state_;
-  const auto& members = st.systems[op.ps].members;
-  const int P = static_cast<int>(members.size());
-  const auto kind = static_cast<std::uint8_t>(op.kind);
-  auto clock = [&](int root) { return s.lp(static_cast<LpId>(root)).clock; };
-  // Every root processor's clock (a buffer reused from operation to operation).
-  auto clocks = [&]() -> const std::vector<SimTime>& {
-    st.clocks.resize(static_cast<std::size_t>(root_count_));
-    for (int p = 0; p < root_count_; ++p) st.clocks[static_cast<std::size_t>(p)] = clock(p);
-    return st.clocks;
-  };
-  auto synchronise = [&]() {
-    // MPSSynchronize: every processor waits for the latest one (synchronization of this kind,
-    // counted as its communication).
-    SimTime latest = 0;
-    int last = members.front();  // the latest processor (the lowest number among equals): the one waited for
-    for (int m : members) {
-      if (clock(m) > latest) {
-        latest = clock(m);
-        last = m;
-      }
-    }
-    for (int m : members) {
-      Emitter out{s, static_cast<LpId>(m)};
-      const SimTime c = out.clock();
-      if (op.io_mode) {
-        // Inside biof_ … eiof_ the original counts the synchronisation but only processor 0
-        // advances (as I/O time); the others' share is dropped.
-        out.emit(EventKind::sync_all, c, c, kind, 2, 0, latest - c);
-        if (m == 0) out.emit(EventKind::compute, c, latest, static_cast<std::uint8_t>(ComputeCategory::io), 1);
-        continue;
-      }
-      out.emit(EventKind::sync_all, c, latest, kind, 0, 0, latest - c, last);
-    }
-  };
-  // Communication time `cost` added to every member (AddMPSTime of the kind).
-  auto communicate = [&](SimTime cost, std::int32_t tag) {
-    for (std::size_t k = 0; k < members.size(); ++k) {
-      Emitter out{s, static_cast<LpId>(members[k])};
-      const SimTime c = out.clock();
-      if (op.io_mode) {
-        if (k == 0) out.emit(EventKind::collective_wait, c, c, kind, 0, 1, 0);
-        if (members[k] == 0)
-          out.emit(EventKind::compute, c, c + cost, static_cast<std::uint8_t>(ComputeCategory::io), 1);
-        continue;
-      }
-      out.emit(EventKind::collective_wait, c, c + cost, kind, tag, k == 0 ? 1 : 0, cost);
-    }
-  };
-  auto matrix_cost = [&](std::vector<SimTime>* end_per_proc) -> SimTime {
-    const TransferMatrix& m = op.transfers();
-    if (m.size() == 0 || m.empty()) return 0;
-    return machine_.matrix_cost_at(as_rows(m, st.rows), clocks(), end_per_proc);
-  };
-  auto start_events = [&](SimTime t0) {
-    for (std::size_t k = 0; k < members.size(); ++k) {
-      Emitter out{s, static_cast<LpId>(members[k])};
-      const SimTime c = out.clock();
-      out.emit(EventKind::collective_start, c, c, kind, static_cast<std::int32_t>(op.id), k == 0 ? 1 : 0);
-      (void)t0;
-    }
-  };
-  // Per processor: how long its part of a matrix takes from the operation's start (the stamps of
-  // aarrcp_ and remote buffers). 3.1's GetCost gives absolute ends from the senders' clocks; the
-  // seed's machines price the matrix from time 0, so their ends are already durations.
-  auto stamps = [&](const std::vector<SimTime>& ends, const std::vector<SimTime>& before) {
-    std::vector<SimTime> out(static_cast<std::size_t>(root_count_), 0);
-    for (std::size_t i = 0; i < out.size() && i < ends.size(); ++i) {
-      if (options_.cost == CostStyle::seed)
-        out[i] = ends[i];
-      else if (ends[i] > before[i])
-        out[i] = ends[i] - before[i];
-    }
-    return out;
-  };
-  // The original takes the start of an operation from processor 0's clock.
-  auto first_clock = [&]() { return st.systems[op.ps].position[0] >= 0 ? clock(0) : clock(members.front()); };
-
-  switch (op.type) {
-    case OpType::reduce_start:
-      synchronise();
-      op.t0 = first_clock();
-      start_events(op.t0);
-      break;
-    case OpType::reduce_wait: {
-      const std::int32_t tag =
-          op.start_op >= 0 ? static_cast<std::int32_t>(st.op(static_cast<std::uint64_t>(op.start_op)).id) : 0;
-      if (options_.cost == CostStyle::seed) {
-        // The seed's waitrd_: t1 = t0 + StartR (the machine's grid reduction); a processor whose
-        // clock c is below t1 waits t1 − c; the overlap c − t0 comes from the start's event.
-        const SimTime t0 = op.start_op >= 0 ? st.op(static_cast<std::uint64_t>(op.start_op)).t0 : first_clock();
-        const SimTime t1 = t0 + machine_.grid_reduction_time(op.grid, op.split, op.total_size);
-        for (int m : members) {
-          Emitter out{s, static_cast<LpId>(m)};
-          const SimTime c = out.clock();
-          const SimTime after = c < t1 ? t1 : c;
-          out.emit(EventKind::collective_wait, c, after, kind, tag, 0, after - c);
-        }
-        break;
-      }
-      // Predictor 3.1 StartR: every processor holding part of the loop's pattern sends the
-      // reduction variables to processor 0, which sends the result back; the reduction ends
-      // when the last message arrives.
-      SimTime end = 0;
-      for (int k = 1; k < P; ++k) {
-        if (!(*op.holders)[static_cast<std::size_t>(k)]) continue;
-        machine_.transfer(members[static_cast<std::size_t>(k)], members[0], op.total_size,
-                          clock(members[static_cast<std::size_t>(k)]));
-      }
-      for (int k = 1; k < P; ++k) {
-        if (!(*op.holders)[static_cast<std::size_t>(k)]) continue;
-        const auto t =
-            machine_.transfer(members[0], members[static_cast<std::size_t>(k)], op.total_size, clock(members[0]));
-        end = std::max(end, t.arrival);
-      }
-      // Every processor's completion depends on processor 0's entry (it sends the result): the
-      // part of the wait before that entry is waiting for processor 0, the rest the transfer.
-      const SimTime root_entry = clock(members[0]);
-      for (int m : members) {
-        Emitter out{s, static_cast<LpId>(m)};
-        const SimTime c = out.clock();
-        const SimTime after = c < end ? end : c;
-        const SimTime waiting = std::clamp(root_entry - c, SimTime{0}, after - c);
-        out.emit(EventKind::collective_wait, c, after, kind, tag, 0, waiting, members[0]);
-      }
-      break;
-    }
-    case OpType::shadow_start: {
-      const SimTime cost = matrix_cost(nullptr);
-      synchronise();
-      op.t0 = first_clock();
-      op.t1 = op.t0 + (op.divide_by_p ? cost / P : cost);
-      start_events(op.t0);
-      break;
-    }
-    case OpType::realign:
-    case OpType::copy: {
-      const SimTime cost = matrix_cost(nullptr);
-      synchronise();
-      communicate(cost, 0);
-      break;
-    }
-    case OpType::async_copy: {
-      std::vector<SimTime> ends(static_cast<std::size_t>(root_count_), 0);
-      const std::vector<SimTime> before = clocks();
-      const SimTime cost = matrix_cost(&ends);
-      op.t0 = first_clock();
-      op.t1 = op.t0 + cost;
-      op.stamps = stamps(ends, before);
-      for (std::size_t k = 0; k < members.size(); ++k) {
-        Emitter out{s, static_cast<LpId>(members[k])};
-        const SimTime c = out.clock();
-        out.emit(EventKind::collective_start, c, c, kind, static_cast<std::int32_t>(op.id), k == 0 ? 1 : 0);
-      }
-      break;
-    }
-    case OpType::io_sync:
-      synchronise();
-      if (options_.cost == CostStyle::seed) {
-        // srmem_ of the seed: after the synchronisation, processor k of the system is busy
-        // receiving for the machine's broadcast time Δ_k (IO communication, not an operation).
-        const auto delta = machine_.broadcast_times(members, op.io_bytes);
-        for (std::size_t k = 0; k < members.size(); ++k) {
-          Emitter out{s, static_cast<LpId>(members[k])};
-          const SimTime c = out.clock();
-          if (op.io_mode) {
-            // Inside biof_ … eiof_ only processor 0 advances, as I/O time.
-            if (members[k] == 0)
-              out.emit(EventKind::compute, c, c + delta[k], static_cast<std::uint8_t>(ComputeCategory::io), 1);
-            continue;
-          }
-          out.emit(EventKind::collective_wait, c, c + delta[k], kind, 0, 0, delta[k]);
-        }
-      }
-      break;
-    case OpType::remote_buffer: {
-      // crtrbl_: the buffer's messages are priced now; each processor keeps the time from its
-      // clock to the last arrival of a message it takes part in (the original's stamps).
-      std::vector<SimTime> ends(static_cast<std::size_t>(root_count_), 0);
-      const std::vector<SimTime> before = clocks();
-      matrix_cost(&ends);
-      op.stamps = stamps(ends, before);
-      for (std::size_t k = 0; k < members.size(); ++k) {
-        Emitter out{s, static_cast<LpId>(members[k])};
-        const SimTime c = out.clock();
-        out.emit(EventKind::collective_wait, c, c, kind, 0, k == 0 ? 1 : 0, 0);
-      }
-      break;
-    }
-    case OpType::across:
-      if (op.sync) synchronise();
-      start_events(first_clock());
-      break;
-    case OpType::across_pipeline: {
-      // The dopl_ ending an ACROSS loop (spec 6.4): the spread of the clocks is a potential loss
-      // (Synchronization of Shadow, clocks unchanged); the pipeline gives each processor its
-      // waits for the predecessors' faces (Wait_shadow) and its iterations (CPU usr); the spread
-      // of the finishing times is the Time variation of Shadow (clocks unchanged); then the
-      // ret TIME as system time on every processor.
-      const AcrossLoop& al = *op.across;
-      SimTime latest = 0;
-      for (int m : members) latest = std::max(latest, clock(m));
-      std::vector<double> loop_time, start;
-      for (int m : members) {
-        Emitter out{s, static_cast<LpId>(m)};
-        const SimTime c = out.clock();
-        out.emit(EventKind::sync_all, c, c, kind, 2, 0, latest - c);
-        loop_time.push_back(machine_.scaled_time(m, al.call));
-        start.push_back(c);
-      }
-      const AcrossRun run = across_pipeline(al.geometry, st.across_price, loop_time, al.loop_size, start);
-      SimTime done = 0;
-      for (std::size_t k = 0; k < members.size(); ++k) {
-        Emitter out{s, static_cast<LpId>(members[k])};
-        SimTime c = out.clock();
-        if (run.wait[k] > 0) out.emit(EventKind::collective_wait, c, c + run.wait[k], kind, 0, 2, 0);
-        c = out.clock();
-        if (run.compute[k] > 0) out.emit(EventKind::loop_block, c, c + run.compute[k], 0, std::max(al.identical[k], 1));
-        done = std::max(done, out.clock());
-      }
-      for (std::size_t k = 0; k < members.size(); ++k) {
-        Emitter out{s, static_cast<LpId>(members[k])};
-        const SimTime c = out.clock();
-        out.emit(EventKind::sync_all, c, c, kind, 3, 0, done - c);
-        const SimTime r = machine_.scaled_time(members[k], al.ret);
-        out.emit(EventKind::compute, c, c + r, static_cast<std::uint8_t>(ComputeCategory::system), P);
-      }
-      break;
-    }
-  }
+  GroupRun g{*state_, machine_, options_, s, op, state_->systems[op.ps].members, root_count_};
+  execute_group_op(g);
 }
 
 // ------------------------------------------------------------------------------------------
