@@ -1,0 +1,286 @@
+// Running a group operation once every member of its processor system has arrived: reductions,
+// shadow starts and ACROSS pipelines, realign/redistribution and copies, remote buffers, srmem_.
+#include <algorithm>
+
+#include "models/dvm/replay.hpp"
+
+namespace augur::models::dvm {
+
+using engine::ComputeCategory;
+using engine::EventKind;
+using engine::LpId;
+using engine::SimTime;
+
+namespace {
+
+/// `m` as the machine takes it (rows of bytes), written into `rows` (its buffers reused).
+const std::vector<std::vector<std::uint64_t>>& as_rows(const TransferMatrix& m,
+                                                       std::vector<std::vector<std::uint64_t>>& rows) {
+  const auto n = static_cast<std::size_t>(m.size());
+  rows.resize(n);
+  for (std::size_t p = 0; p < n; ++p) {
+    auto& row = rows[p];
+    row.resize(n);
+    for (std::size_t q = 0; q < n; ++q)
+      row[q] = static_cast<std::uint64_t>(m.at(static_cast<int>(p), static_cast<int>(q)));
+  }
+  return rows;
+}
+
+}  // namespace
+
+const std::vector<SimTime>& GroupRun::clocks() {
+  st.clocks.resize(static_cast<std::size_t>(root_count));
+  for (int p = 0; p < root_count; ++p) st.clocks[static_cast<std::size_t>(p)] = clock(p);
+  return st.clocks;
+}
+
+SimTime GroupRun::first_clock() const { return st.systems[op.ps].position[0] >= 0 ? clock(0) : clock(members.front()); }
+
+void GroupRun::synchronise() {
+  // Every processor waits for the latest one (synchronization of this kind, counted as its
+  // communication); the latest is the lowest number among equals.
+  SimTime latest = 0;
+  int last = members.front();
+  for (int m : members) {
+    if (clock(m) > latest) {
+      latest = clock(m);
+      last = m;
+    }
+  }
+  for (int m : members) {
+    Emitter out{s, static_cast<LpId>(m)};
+    const SimTime c = out.clock();
+    if (op.io_mode) {
+      // Inside biof_ … eiof_ the original counts the synchronisation but only processor 0
+      // advances (as I/O time); the others' share is dropped.
+      out.emit(EventKind::sync_all, c, c, kind(), 2, 0, latest - c);
+      if (m == 0) out.emit(EventKind::compute, c, latest, static_cast<std::uint8_t>(ComputeCategory::io), 1);
+      continue;
+    }
+    out.emit(EventKind::sync_all, c, latest, kind(), 0, 0, latest - c, last);
+  }
+}
+
+void GroupRun::communicate(SimTime cost, std::int32_t tag) {
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    Emitter out{s, static_cast<LpId>(members[k])};
+    const SimTime c = out.clock();
+    if (op.io_mode) {
+      if (k == 0) out.emit(EventKind::collective_wait, c, c, kind(), 0, 1, 0);
+      if (members[k] == 0) out.emit(EventKind::compute, c, c + cost, static_cast<std::uint8_t>(ComputeCategory::io), 1);
+      continue;
+    }
+    out.emit(EventKind::collective_wait, c, c + cost, kind(), tag, k == 0 ? 1 : 0, cost);
+  }
+}
+
+SimTime GroupRun::matrix_cost(std::vector<SimTime>* end_per_proc) {
+  const TransferMatrix& m = op.transfers();
+  if (m.size() == 0 || m.empty()) return 0;
+  return machine.matrix_cost_at(as_rows(m, st.rows), clocks(), end_per_proc);
+}
+
+void GroupRun::start_events() {
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    Emitter out{s, static_cast<LpId>(members[k])};
+    const SimTime c = out.clock();
+    out.emit(EventKind::collective_start, c, c, kind(), static_cast<std::int32_t>(op.id), k == 0 ? 1 : 0);
+  }
+}
+
+// 3.1's GetCost gives absolute ends from the senders' clocks; the seed's machines price the
+// matrix from time 0, so their ends are already durations.
+std::vector<SimTime> GroupRun::stamps(const std::vector<SimTime>& ends, const std::vector<SimTime>& before) const {
+  std::vector<SimTime> out(static_cast<std::size_t>(root_count), 0);
+  for (std::size_t i = 0; i < out.size() && i < ends.size(); ++i) {
+    if (options.cost == CostStyle::seed)
+      out[i] = ends[i];
+    else if (ends[i] > before[i])
+      out[i] = ends[i] - before[i];
+  }
+  return out;
+}
+
+namespace {
+
+void reduce_start(GroupRun& g) {
+  g.synchronise();
+  g.op.t0 = g.first_clock();
+  g.start_events();
+}
+
+/// The seed's waitrd_: t1 = t0 + StartR (the machine's grid reduction); a processor whose clock
+/// c is below t1 waits t1 − c; the overlap c − t0 comes from the start's event.
+void seed_reduce_wait(GroupRun& g, std::int32_t tag) {
+  const DvmProgram::Op& op = g.op;
+  const SimTime t0 = op.start_op >= 0 ? g.st.op(static_cast<std::uint64_t>(op.start_op)).t0 : g.first_clock();
+  const SimTime t1 = t0 + g.machine.grid_reduction_time(op.grid, op.split, op.total_size);
+  for (int m : g.members) {
+    Emitter out{g.s, static_cast<LpId>(m)};
+    const SimTime c = out.clock();
+    const SimTime after = c < t1 ? t1 : c;
+    out.emit(EventKind::collective_wait, c, after, g.kind(), tag, 0, after - c);
+  }
+}
+
+/// Predictor 3.1's StartR: every processor holding part of the loop's pattern sends the
+/// reduction variables to processor 0, which sends the result back; the reduction ends when
+/// the last message arrives.
+void reduce_wait(GroupRun& g) {
+  const DvmProgram::Op& op = g.op;
+  const std::int32_t tag =
+      op.start_op >= 0 ? static_cast<std::int32_t>(g.st.op(static_cast<std::uint64_t>(op.start_op)).id) : 0;
+  if (g.options.cost == CostStyle::seed) return seed_reduce_wait(g, tag);
+  const auto& members = g.members;
+  SimTime end = 0;
+  for (int k = 1; k < g.processors(); ++k) {
+    if (!(*op.holders)[static_cast<std::size_t>(k)]) continue;
+    g.machine.transfer(members[static_cast<std::size_t>(k)], members[0], op.total_size,
+                       g.clock(members[static_cast<std::size_t>(k)]));
+  }
+  for (int k = 1; k < g.processors(); ++k) {
+    if (!(*op.holders)[static_cast<std::size_t>(k)]) continue;
+    const auto t =
+        g.machine.transfer(members[0], members[static_cast<std::size_t>(k)], op.total_size, g.clock(members[0]));
+    end = std::max(end, t.arrival);
+  }
+  // Every processor's completion depends on processor 0's entry (it sends the result): the
+  // part of the wait before that entry is waiting for processor 0, the rest the transfer.
+  const SimTime root_entry = g.clock(members[0]);
+  for (int m : members) {
+    Emitter out{g.s, static_cast<LpId>(m)};
+    const SimTime c = out.clock();
+    const SimTime after = c < end ? end : c;
+    const SimTime waiting = std::clamp(root_entry - c, SimTime{0}, after - c);
+    out.emit(EventKind::collective_wait, c, after, g.kind(), tag, 0, waiting, members[0]);
+  }
+}
+
+void shadow_start(GroupRun& g) {
+  const SimTime cost = g.matrix_cost(nullptr);
+  g.synchronise();
+  g.op.t0 = g.first_clock();
+  g.op.t1 = g.op.t0 + (g.op.divide_by_p ? cost / g.processors() : cost);
+  g.start_events();
+}
+
+/// realn_, redis_, arrcpy_: synchronise, then the matrix's cost on every member.
+void matrix_transfer(GroupRun& g) {
+  const SimTime cost = g.matrix_cost(nullptr);
+  g.synchronise();
+  g.communicate(cost, 0);
+}
+
+void async_copy(GroupRun& g) {
+  std::vector<SimTime> ends(static_cast<std::size_t>(g.root_count), 0);
+  const std::vector<SimTime> before = g.clocks();
+  const SimTime cost = g.matrix_cost(&ends);
+  g.op.t0 = g.first_clock();
+  g.op.t1 = g.op.t0 + cost;
+  g.op.stamps = g.stamps(ends, before);
+  g.start_events();
+}
+
+void io_sync(GroupRun& g) {
+  g.synchronise();
+  if (g.options.cost != CostStyle::seed) return;
+  // srmem_ of the seed: after the synchronisation, processor k of the system is busy receiving
+  // for the machine's broadcast time Δ_k (IO communication, not an operation).
+  const auto delta = g.machine.broadcast_times(g.members, g.op.io_bytes);
+  for (std::size_t k = 0; k < g.members.size(); ++k) {
+    Emitter out{g.s, static_cast<LpId>(g.members[k])};
+    const SimTime c = out.clock();
+    if (g.op.io_mode) {
+      // Inside biof_ … eiof_ only processor 0 advances, as I/O time.
+      if (g.members[k] == 0)
+        out.emit(EventKind::compute, c, c + delta[k], static_cast<std::uint8_t>(ComputeCategory::io), 1);
+      continue;
+    }
+    out.emit(EventKind::collective_wait, c, c + delta[k], g.kind(), 0, 0, delta[k]);
+  }
+}
+
+/// crtrbl_: the buffer's messages are priced now; each processor keeps the time from its clock
+/// to the last arrival of a message it takes part in (the original's stamps).
+void remote_buffer(GroupRun& g) {
+  std::vector<SimTime> ends(static_cast<std::size_t>(g.root_count), 0);
+  const std::vector<SimTime> before = g.clocks();
+  g.matrix_cost(&ends);
+  g.op.stamps = g.stamps(ends, before);
+  for (std::size_t k = 0; k < g.members.size(); ++k) {
+    Emitter out{g.s, static_cast<LpId>(g.members[k])};
+    const SimTime c = out.clock();
+    out.emit(EventKind::collective_wait, c, c, g.kind(), 0, k == 0 ? 1 : 0, 0);
+  }
+}
+
+void across(GroupRun& g) {
+  if (g.op.sync) g.synchronise();
+  g.start_events();
+}
+
+/// The dopl_ ending an ACROSS loop (spec 6.4): the spread of the clocks is a potential loss
+/// (Synchronization of Shadow, clocks unchanged); the pipeline gives each processor its waits
+/// for the predecessors' faces (Wait_shadow) and its iterations (CPU usr); the spread of the
+/// finishing times is the Time variation of Shadow (clocks unchanged); then the ret TIME as
+/// system time on every processor.
+void across_pipeline(GroupRun& g) {
+  const AcrossLoop& al = *g.op.across;
+  const auto kind = g.kind();
+  SimTime latest = 0;
+  for (int m : g.members) latest = std::max(latest, g.clock(m));
+  std::vector<double> loop_time, start;
+  for (int m : g.members) {
+    Emitter out{g.s, static_cast<LpId>(m)};
+    const SimTime c = out.clock();
+    out.emit(EventKind::sync_all, c, c, kind, 2, 0, latest - c);
+    loop_time.push_back(g.machine.scaled_time(m, al.call));
+    start.push_back(c);
+  }
+  const AcrossRun run = dvm::across_pipeline(al.geometry, g.st.across_price, loop_time, al.loop_size, start);
+  SimTime done = 0;
+  for (std::size_t k = 0; k < g.members.size(); ++k) {
+    Emitter out{g.s, static_cast<LpId>(g.members[k])};
+    SimTime c = out.clock();
+    if (run.wait[k] > 0) out.emit(EventKind::collective_wait, c, c + run.wait[k], kind, 0, 2, 0);
+    c = out.clock();
+    if (run.compute[k] > 0) out.emit(EventKind::loop_block, c, c + run.compute[k], 0, std::max(al.identical[k], 1));
+    done = std::max(done, out.clock());
+  }
+  for (std::size_t k = 0; k < g.members.size(); ++k) {
+    Emitter out{g.s, static_cast<LpId>(g.members[k])};
+    const SimTime c = out.clock();
+    out.emit(EventKind::sync_all, c, c, kind, 3, 0, done - c);
+    const SimTime r = g.machine.scaled_time(g.members[k], al.ret);
+    out.emit(EventKind::compute, c, c + r, static_cast<std::uint8_t>(ComputeCategory::system), g.processors());
+  }
+}
+
+}  // namespace
+
+void execute_group_op(GroupRun& g) {
+  switch (g.op.type) {
+    case OpType::reduce_start:
+      return reduce_start(g);
+    case OpType::reduce_wait:
+      return reduce_wait(g);
+    case OpType::shadow_start:
+      return shadow_start(g);
+    case OpType::realign:
+    case OpType::copy:
+      return matrix_transfer(g);
+    case OpType::async_copy:
+      return async_copy(g);
+    case OpType::io_sync:
+      return io_sync(g);
+    case OpType::remote_buffer:
+      return remote_buffer(g);
+    case OpType::across:
+      return across(g);
+    case OpType::across_pipeline:
+      return across_pipeline(g);
+  }
+}
+
+}  // namespace augur::models::dvm
