@@ -161,7 +161,17 @@ class MpProgram final : public engine::Program {
     bool finished = false;
   };
 
+  /// Reads `lp`'s next record and replays it with the handler of its kind (mp_replay.cpp).
   engine::StepResult start_record(LpId lp, engine::Scheduler& s);
+  engine::StepResult finish_rank(LpId lp, engine::Scheduler& s);
+  engine::StepResult replay_location(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
+  /// send, recv, isend, irecv.
+  engine::StepResult replay_point_to_point(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
+  engine::StepResult replay_wait_or_test(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
+  engine::StepResult replay_waitall(LpId lp, engine::Scheduler& s);
+  engine::StepResult replay_send_recv(LpId lp, const traces::MpRecord& rec);
+  /// Every collective: expanded into ops, or priced analytically.
+  engine::StepResult replay_collective(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
   engine::StepResult run_op(LpId lp, const Op& op, engine::Scheduler& s);
   engine::StepResult resume(LpId lp, engine::Scheduler& s);
   engine::StepResult finish_collective(LpId lp, engine::Scheduler& s);
@@ -184,7 +194,10 @@ class MpProgram final : public engine::Program {
             std::int32_t peer, std::int32_t tag, std::uint64_t bytes, std::uint8_t detail);
   std::uint32_t new_request();
   std::uint32_t new_message();
-  void free_request(std::uint32_t id);
+  void free_request(std::uint32_t id) {
+    requests_[id].next = free_requests_;
+    free_requests_ = id;
+  }
   std::string algorithm_for(engine::CollectiveKind kind) const;
   static constexpr std::size_t collective_kinds = static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1;
   /// algorithm_for of every collective kind, resolved once (the per-call lookup allocated).
