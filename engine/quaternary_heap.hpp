@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "engine/observer.hpp"
+#include "engine/prefetch.hpp"
 #include "engine/ready_queue.hpp"
 
 namespace augur::engine {

@@ -64,29 +64,18 @@ void Scheduler::fail(LpId id, std::string message) {
   set_status(id, LpStatus::exception, lps_[id].clock);
 }
 
-void Scheduler::collect_per_lp_records(const Program& program) {
-  per_lp_count_ = 0;
-  const auto add = [this](PerLpRecords r) {
-    if (r.base != nullptr && r.bytes != 0 && per_lp_count_ < max_per_lp_records) per_lp_[per_lp_count_++] = r;
-  };
-  add(PerLpRecords{lps_.data(), sizeof(LogicalProcess)});
-  for (const PerLpRecords& r : program.per_lp_records()) add(r);
-  for (const Observer* o : observers_) add(o->per_lp_records());
-  lp_prefetch_count_ = 0;
+void Scheduler::plan_prefetch(const Program& program) {
+  prefetch_ = PrefetchPlan{};
+  prefetch_.add_records(lps_.data(), sizeof(LogicalProcess));
+  if (const auto* p = dynamic_cast<const Prefetching*>(&program)) p->plan_prefetch(prefetch_);
   for (const Observer* o : observers_) {
-    const LpPrefetch f = o->lp_prefetch();
-    if (f.fn != nullptr && lp_prefetch_count_ < max_per_lp_records) lp_prefetch_[lp_prefetch_count_++] = f;
+    if (const auto* p = dynamic_cast<const Prefetching*>(o)) p->plan_prefetch(prefetch_);
   }
-  std::size_t bytes = 0;
-  for (std::size_t i = 0; i < per_lp_count_; ++i) bytes += per_lp_[i].bytes * lps_.size();
-  if (bytes < prefetch_min_bytes) {  // all cached anyway: the hints would only cost
-    per_lp_count_ = 0;
-    lp_prefetch_count_ = 0;
-  }
+  prefetch_.keep_if_large(lps_.size());
 }
 
 RunResult Scheduler::run(Program& program, const RunLimits& limits) {
-  collect_per_lp_records(program);
+  plan_prefetch(program);
   const LogClockScope clock(&now_);  // the engine's and the models' lines carry the scheduler's time
   if (auto* lg = logger_at(Folder::engine, spdlog::level::debug)) {
     static constexpr const char* form_names[] = {"sorted ring", "4-ary heap", "radix heap"};
@@ -94,7 +83,8 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
     lg->debug(
         "run: {} LPs, ready queue: {}, {} observers, {} per-LP record arrays prefetched, stop after {} events "
         "(0: none), at {} s (0: none)",
-        lps_.size(), form_names[queue_.index()], observers_.size(), per_lp_count_, limits.max_events, limits.max_time);
+        lps_.size(), form_names[queue_.index()], observers_.size(), prefetch_.records().size(), limits.max_events,
+        limits.max_time);
   }
   RunResult result;
   // The form is chosen once here: the loop runs with its queue inlined.
@@ -128,13 +118,12 @@ void Scheduler::run_steps(Q& queue, Program& program, const RunLimits& limits, R
         break;
       }
       next = queue.pop();
-      prefetch_top(queue);
+      prefetch_ahead(queue);
     }
     have_next = false;
     const LpId lp = ready_lp(next);
     const SimTime time = ready_time(next);
-    // The second stage of the records' prefetch (theirs came a step ago): what they point to.
-    for (std::size_t i = 0; i < lp_prefetch_count_; ++i) lp_prefetch_[i].fn(lp_prefetch_[i].self, lp);
+    prefetch_.on_turn(lp);  // what its records, prefetched a step ago, locate
     LogicalProcess& p = lps_[lp];
     p.queued = false;
     if (limits.max_time > 0 && time > limits.max_time) {
@@ -157,7 +146,7 @@ void Scheduler::run_steps(Q& queue, Program& program, const RunLimits& limits, R
             if (!p.queued && !stop_requested_ && !(limits.max_events > 0 && events_ >= limits.max_events)) {
               p.queued = true;
               next = queue.replace_top(ready_entry(p.clock, lp));
-              prefetch_top(queue);
+              prefetch_ahead(queue);
               have_next = true;
             } else {
               push(lp, p.clock);

@@ -1,7 +1,6 @@
 // The central conservative scheduler (spec section 4.3): advances the runnable LP with the
 // smallest clock; ties broken by LP id, so the order of every operation is total and fixed.
 #pragma once
-#include <array>
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -10,6 +9,7 @@
 #include "engine/event.hpp"
 #include "engine/logical_process.hpp"
 #include "engine/observer.hpp"
+#include "engine/prefetch.hpp"
 #include "engine/program.hpp"
 #include "engine/quaternary_heap.hpp"
 #include "engine/radix_queue.hpp"
@@ -106,40 +106,19 @@ class Scheduler {
     for (Observer* o : observers_) o->on_status(id, from, to, at);
   }
   void diagnose_deadlock(const Program& program, RunResult& result) const;
-  /// The per-LP records of the program, the observers and the scheduler, for `prefetch_top`.
-  void collect_per_lp_records(const Program& program);
-  /// Prefetches the per-LP records of the LP at the top of the ready queue (stepped next unless
-  /// the LP being stepped stays earlier).
+  /// The plan of the scheduler's records, the program's and the observers' (Prefetching).
+  void plan_prefetch(const Program& program);
+  /// The plan's first stage for the LP at the top of the ready queue (stepped next unless the LP
+  /// being stepped stays earlier).
   template <ReadyQueue Q>
-  void prefetch_top(Q& queue) {
-    if (per_lp_count_ == 0 || queue.empty()) return;
-    const std::size_t lp = ready_lp(queue.top());
-    for (std::size_t i = 0; i < per_lp_count_; ++i) {
-      const PerLpRecords& r = per_lp_[i];
-      if (r.pointers) {
-        const char* at = static_cast<const char* const*>(r.base)[lp];
-        if (at != nullptr) prefetch_line(at);  // one line: a TI action is 20–30 characters
-        continue;
-      }
-      const char* first = static_cast<const char*>(r.base) + lp * r.bytes;
-      for (std::size_t at = 0; at < r.bytes; at += 64) prefetch_line(first + at);
-      prefetch_line(first + r.bytes - 1);
-    }
+  void prefetch_ahead(Q& queue) {
+    if (prefetch_.active() && !queue.empty()) prefetch_.ahead(ready_lp(queue.top()));
   }
 
   std::vector<LogicalProcess> lps_;
   Queue queue_;
   std::vector<Observer*> observers_;
-  /// At most this many per-LP arrays are prefetched (the scheduler's, the program's, observers').
-  static constexpr std::size_t max_per_lp_records = 8;
-  /// Below this many bytes of per-LP records in all (256 KiB: 64 ranks with every analysis hold
-  /// ~32 KiB, 1,024 ranks ~500 KiB) they stay in the caches and nothing is prefetched: at 64
-  /// ranks the hints cost 3–5 % more instructions for no gain.
-  static constexpr std::size_t prefetch_min_bytes = std::size_t{256} * 1024;
-  std::array<PerLpRecords, max_per_lp_records> per_lp_{};
-  std::size_t per_lp_count_ = 0;
-  std::array<LpPrefetch, max_per_lp_records> lp_prefetch_{};
-  std::size_t lp_prefetch_count_ = 0;  ///< 0 unless per_lp_count_ is
+  PrefetchPlan prefetch_;
   SimTime now_ = 0;
   std::uint64_t events_ = 0;
   bool stop_requested_ = false;

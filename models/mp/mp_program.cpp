@@ -317,12 +317,9 @@ StepResult MpProgram::run_op(LpId lp, const Op& op, engine::Scheduler& s) {
   return StepResult::advanced;
 }
 
-std::vector<engine::PerLpRecords> MpProgram::per_lp_records() const {
-  std::vector<engine::PerLpRecords> records{{ranks_.data(), sizeof(Rank)}};
-  const traces::MpPrefetchHints hints = trace_.prefetch_hints();
-  if (hints.records != nullptr) records.push_back({hints.records, hints.record_bytes});
-  if (hints.text != nullptr) records.push_back({hints.text, sizeof(const char*), true});
-  return records;
+void MpProgram::plan_prefetch(engine::PrefetchPlan& plan) const {
+  plan.add_records(ranks_.data(), sizeof(Rank));
+  if (const auto* source = dynamic_cast<const engine::Prefetching*>(&trace_)) source->plan_prefetch(plan);
 }
 
 engine::WaitInfo MpProgram::waits_for(LpId lp) const {

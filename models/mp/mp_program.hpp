@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/collective_kind.hpp"
+#include "engine/prefetch.hpp"
 #include "engine/program.hpp"
 #include "engine/scheduler.hpp"
 #include "machines/machine_model.hpp"
@@ -42,7 +43,7 @@ struct MpOptions {
 };
 
 /// The program model. One instance per run.
-class MpProgram final : public engine::Program {
+class MpProgram final : public engine::Program, public engine::Prefetching {
  public:
   /// `trace` and `machine` must outlive the program. Throws std::invalid_argument for an unknown
   /// collective algorithm name.
@@ -51,8 +52,8 @@ class MpProgram final : public engine::Program {
   engine::StepResult step(LpId lp, engine::Scheduler& scheduler) override;
   engine::WaitInfo waits_for(LpId lp) const override;
   std::string describe(LpId lp) const override;
-  /// Its ranks' records and what its trace source reads per rank (MpPrefetchHints).
-  std::vector<engine::PerLpRecords> per_lp_records() const override;
+  /// Its ranks' records, and its trace source's per-rank state if the source is Prefetching.
+  void plan_prefetch(engine::PrefetchPlan& plan) const override;
 
   /// Problems that did not stop the run (unmatched messages, waits on nothing, ...), in order.
   const std::vector<std::string>& warnings() const { return warnings_; }
