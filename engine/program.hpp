@@ -39,9 +39,6 @@ class Program {
   virtual WaitInfo waits_for(LpId lp) const = 0;
   /// Multi-line description of `lp`'s program state (queue, pending requests, position).
   virtual std::string describe(LpId lp) const = 0;
-  /// Its per-LP records, if any, for the scheduler's prefetch (asked once, when a run starts): its
-  /// own array and, say, where its trace source will read next.
-  virtual std::vector<PerLpRecords> per_lp_records() const { return {}; }
 };
 
 }  // namespace augur::engine

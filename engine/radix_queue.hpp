@@ -1,4 +1,4 @@
-// A radix heap of 128-bit keys: the scheduler's ready queue at many LPs (engine/README.md).
+// RadixQueue: the ready queue of large runs, a radix heap of 128-bit keys (engine/README.md).
 #pragma once
 #include <algorithm>
 #include <array>
@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <functional>
 #include <vector>
+
+#include "engine/ready_queue.hpp"
 
 namespace augur::engine {
 
@@ -21,10 +23,10 @@ namespace augur::engine {
 /// heap needs; a key below `last_` (a program waking an LP in the past) goes to a small binary
 /// heap of its own, whose keys all come before the radix part's, so the order is exact for any
 /// sequence of operations. Pops give the keys in increasing order whatever the structure:
-/// replacing the scheduler's 4-ary heap by it changes no schedule.
+/// replacing the scheduler's 4-ary heap by it changes no schedule. A ReadyQueue.
 class RadixQueue {
  public:
-  __extension__ using Key = unsigned __int128;
+  using Key = ReadyEntry;
 
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
@@ -62,14 +64,18 @@ class RadixQueue {
     return last_;
   }
 
+  /// pop() then push(key): a radix heap has no cheaper exchange.
+  Key replace_top(Key key) {
+    const Key first = pop();
+    push(key);
+    return first;
+  }
+
  private:
   /// Keys are compared by digits of this many bits: bucket (L, d) holds the keys whose highest
   /// digit differing from `last_` is digit L and has the value d. A key moves at most once per
-  /// digit level, so wider digits mean fewer moves and more buckets: single bits (129 buckets)
-  /// moved each key ~30 times in a 16,384-LP run; 4-bit digits (513 buckets) −1.5 to −4 % in the
-  /// profile-guided build at 1,024–16,384 LPs (−7 % at 16,384 prediction only and −5 % at 10⁶
-  /// without the profile); 8-bit digits (4,097) no better, and nothing at 10⁶
-  /// (docs/performance-history.md, eighteenth round).
+  /// digit level, so wider digits mean fewer moves and more buckets: 4 bits (513 buckets) moved
+  /// keys far less than single bits and 8 bits gained nothing more (docs/performance.md).
   static constexpr unsigned digit_bits = 4;
   static constexpr unsigned digit_levels = 128 / digit_bits;
   static constexpr unsigned digit_values = 1U << digit_bits;
@@ -188,5 +194,7 @@ class RadixQueue {
     return heads;
   }
 };
+
+static_assert(ReadyQueue<RadixQueue>);
 
 }  // namespace augur::engine

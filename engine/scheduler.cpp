@@ -1,10 +1,10 @@
-// The central conservative scheduler: a ready queue of runnable LPs ordered by (time, LP id) —
-// a sorted ring, a 4-ary heap or a radix heap by the LP count — and deadlock diagnosis with the
-// wait-for cycle.
+// The central conservative scheduler: the stepping loop over a ReadyQueue of runnable LPs
+// ordered by (time, LP id), and deadlock diagnosis with the wait-for cycle.
 #include "engine/scheduler.hpp"
 
 #include <algorithm>
-#include <bit>
+#include <iterator>
+#include <variant>
 #include <fmt/format.h>
 
 #include "engine/log.hpp"
@@ -29,137 +29,21 @@ const char* to_string(RunOutcome outcome) {
   return "?";
 }
 
-Scheduler::Scheduler(std::uint32_t lp_count) : lps_(lp_count) {
-  if (lp_count > 1 && lp_count <= ring_max_lps) {
-    ring_.resize(std::bit_ceil(std::size_t{lp_count}));
-    ring_mask_ = ring_.size() - 1;
-    form_ = QueueForm::ring;
-  } else if (lp_count >= radix_min_lps) {
-    form_ = QueueForm::radix;
-  } else {
-    heap_.reserve(lp_count);
-  }
+Scheduler::Queue Scheduler::make_queue(std::size_t lp_count) {
+  if (lp_count > 1 && lp_count <= ring_max_lps) return Queue{std::in_place_type<SortedRing>, lp_count};
+  if (lp_count >= radix_min_lps) return Queue{std::in_place_type<RadixQueue>};
+  return Queue{std::in_place_type<QuaternaryHeap>, lp_count};
+}
+
+Scheduler::Scheduler(std::uint32_t lp_count) : lps_(lp_count), queue_(make_queue(lp_count)) {
   for (LpId id = 0; id < lp_count; ++id) push(id, 0);
-}
-
-void Scheduler::ring_push(Ready entry) {
-  std::size_t i = ring_size_;
-  while (i > 0) {
-    const Ready prev = ring_at(i - 1);
-    if (!before(entry, prev)) break;
-    ring_at(i) = prev;
-    --i;
-  }
-  ring_at(i) = entry;
-  ++ring_size_;
-}
-
-Scheduler::Ready Scheduler::ring_pop() {
-  const Ready top = ring_[ring_head_];
-  ring_head_ = (ring_head_ + 1) & ring_mask_;
-  --ring_size_;
-  return top;
-}
-
-Scheduler::Ready Scheduler::ring_replace_top(Ready entry) {
-  const Ready top = ring_[ring_head_];
-  const std::size_t n = ring_size_;
-  // Called with an entry later than the top. The stepped LP is not queued, so the slot after the
-  // last entry is free.
-  if (!before(entry, ring_at(n - 1))) {
-    // Behind every entry (the top included: it is earlier), as processors running in step are.
-    ring_at(n) = entry;
-    ring_head_ = (ring_head_ + 1) & ring_mask_;
-    return top;
-  }
-  if (before(entry, ring_at(n / 2))) {
-    // In the first half: the entries before it move one place forward into the top's place.
-    std::size_t i = 0;
-    while (i + 1 < n && before(ring_at(i + 1), entry)) {
-      ring_at(i) = ring_at(i + 1);
-      ++i;
-    }
-    ring_at(i) = entry;
-    return top;
-  }
-  // In the second half: the top leaves, the entry goes in from the back.
-  ring_head_ = (ring_head_ + 1) & ring_mask_;
-  --ring_size_;
-  ring_push(entry);
-  return top;
-}
-
-void Scheduler::heap_push(Ready entry) {
-  std::size_t i = heap_.size();
-  heap_.push_back(entry);
-  while (i > 0) {
-    const std::size_t parent = (i - 1) / heap_arity;
-    if (!before(entry, heap_[parent])) break;
-    heap_[i] = heap_[parent];
-    i = parent;
-  }
-  heap_[i] = entry;
-}
-
-void Scheduler::sift_down(std::size_t i, Ready entry) {
-  // Bottom-up: the hole at i moves down along the smallest children to a leaf without comparing
-  // them with `entry`, which then rises from there. An entry sinks most of the way (most nodes
-  // are near the leaves), so this saves a comparison and a branch per level.
-  const std::size_t start = i;
-  const std::size_t n = heap_.size();
-  for (;;) {
-    const std::size_t first = heap_arity * i + 1;
-    if (first >= n) break;
-    std::size_t best = first;
-    if (first + heap_arity <= n) {
-      // The grandchildren's four blocks, one of which the next level reads, are asked for while
-      // this level compares: below the heap's top 1,024 entries (16 KiB, which stay cached) a
-      // level is otherwise a wait for memory.
-      const std::size_t grand = heap_arity * first + 1;
-      if (grand >= heap_cached_entries && grand < n) {
-        const char* g = reinterpret_cast<const char*>(heap_.data() + grand);
-        for (std::size_t k = 0; k < heap_arity; ++k) prefetch_line(g + k * heap_arity * sizeof(Ready));
-      }
-      // A full node: the smallest of four children by a tournament of selects.
-      const std::size_t a = before(heap_[first + 1], heap_[first]) ? first + 1 : first;
-      const std::size_t b = before(heap_[first + 3], heap_[first + 2]) ? first + 3 : first + 2;
-      best = before(heap_[b], heap_[a]) ? b : a;
-    } else {
-      for (std::size_t c = first + 1; c < n; ++c) {
-        if (before(heap_[c], heap_[best])) best = c;
-      }
-    }
-    heap_[i] = heap_[best];
-    i = best;
-  }
-  while (i > start) {
-    const std::size_t parent = (i - 1) / heap_arity;
-    if (!before(entry, heap_[parent])) break;
-    heap_[i] = heap_[parent];
-    i = parent;
-  }
-  heap_[i] = entry;
-}
-
-Scheduler::Ready Scheduler::heap_pop() {
-  const Ready top = heap_.front();
-  const Ready last = heap_.back();
-  heap_.pop_back();
-  if (!heap_.empty()) sift_down(0, last);
-  return top;
-}
-
-Scheduler::Ready Scheduler::heap_replace_top(Ready entry) {
-  const Ready top = heap_.front();
-  sift_down(0, entry);
-  return top;
 }
 
 void Scheduler::push(LpId id, SimTime at) {
   LogicalProcess& p = lps_[id];
   if (p.queued) return;
   p.queued = true;
-  queue_push(ready(at, id));
+  std::visit([entry = ready_entry(at, id)](auto& queue) { queue.push(entry); }, queue_);
 }
 
 void Scheduler::wake(LpId id, SimTime at) {
@@ -180,50 +64,31 @@ void Scheduler::fail(LpId id, std::string message) {
   set_status(id, LpStatus::exception, lps_[id].clock);
 }
 
-void Scheduler::collect_per_lp_records(const Program& program) {
-  per_lp_count_ = 0;
-  const auto add = [this](PerLpRecords r) {
-    if (r.base != nullptr && r.bytes != 0 && per_lp_count_ < max_per_lp_records) per_lp_[per_lp_count_++] = r;
-  };
-  add(PerLpRecords{lps_.data(), sizeof(LogicalProcess)});
-  for (const PerLpRecords& r : program.per_lp_records()) add(r);
-  for (const Observer* o : observers_) add(o->per_lp_records());
-  lp_prefetch_count_ = 0;
+void Scheduler::plan_prefetch(const Program& program) {
+  prefetch_ = PrefetchPlan{};
+  prefetch_.add_records(lps_.data(), sizeof(LogicalProcess));
+  if (const auto* p = dynamic_cast<const Prefetching*>(&program)) p->plan_prefetch(prefetch_);
   for (const Observer* o : observers_) {
-    const LpPrefetch f = o->lp_prefetch();
-    if (f.fn != nullptr && lp_prefetch_count_ < max_per_lp_records) lp_prefetch_[lp_prefetch_count_++] = f;
+    if (const auto* p = dynamic_cast<const Prefetching*>(o)) p->plan_prefetch(prefetch_);
   }
-  std::size_t bytes = 0;
-  for (std::size_t i = 0; i < per_lp_count_; ++i) bytes += per_lp_[i].bytes * lps_.size();
-  if (bytes < prefetch_min_bytes) {  // all cached anyway: the hints would only cost
-    per_lp_count_ = 0;
-    lp_prefetch_count_ = 0;
-  }
+  prefetch_.keep_if_large(lps_.size());
 }
 
 RunResult Scheduler::run(Program& program, const RunLimits& limits) {
-  collect_per_lp_records(program);
+  plan_prefetch(program);
   const LogClockScope clock(&now_);  // the engine's and the models' lines carry the scheduler's time
   if (auto* lg = logger_at(Folder::engine, spdlog::level::debug)) {
     static constexpr const char* form_names[] = {"sorted ring", "4-ary heap", "radix heap"};
+    static_assert(std::variant_size_v<Queue> == std::size(form_names));
     lg->debug(
         "run: {} LPs, ready queue: {}, {} observers, {} per-LP record arrays prefetched, stop after {} events "
         "(0: none), at {} s (0: none)",
-        lps_.size(), form_names[static_cast<int>(form_)], observers_.size(), per_lp_count_, limits.max_events,
+        lps_.size(), form_names[queue_.index()], observers_.size(), prefetch_.records().size(), limits.max_events,
         limits.max_time);
   }
   RunResult result;
-  switch (form_) {
-    case QueueForm::ring:
-      run_steps<QueueForm::ring>(program, limits, result);
-      break;
-    case QueueForm::heap:
-      run_steps<QueueForm::heap>(program, limits, result);
-      break;
-    case QueueForm::radix:
-      run_steps<QueueForm::radix>(program, limits, result);
-      break;
-  }
+  // The form is chosen once here: the loop runs with its queue inlined.
+  std::visit([&](auto& queue) { run_steps(queue, program, limits, result); }, queue_);
   result.events = events_;
   for (const LogicalProcess& p : lps_) result.end_time = std::max(result.end_time, p.clock);
   if (result.outcome == RunOutcome::completed) {
@@ -242,24 +107,23 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
   return result;
 }
 
-template <Scheduler::QueueForm form>
-void Scheduler::run_steps(Program& program, const RunLimits& limits, RunResult& result) {
-  Ready next = 0;
+template <ReadyQueue Q>
+void Scheduler::run_steps(Q& queue, Program& program, const RunLimits& limits, RunResult& result) {
+  ReadyEntry next = 0;
   bool have_next = false;  // `next` already taken out of the queue by an exchange
-  while (have_next || !queue_empty<form>()) {
+  while (have_next || !queue.empty()) {
     if (!have_next) {
       if (stop_requested_) {
         result.outcome = RunOutcome::stopped;
         break;
       }
-      next = queue_pop<form>();
-      prefetch_top<form>();
+      next = queue.pop();
+      prefetch_ahead(queue);
     }
     have_next = false;
     const LpId lp = ready_lp(next);
     const SimTime time = ready_time(next);
-    // The second stage of the records' prefetch (theirs came a step ago): what they point to.
-    for (std::size_t i = 0; i < lp_prefetch_count_; ++i) lp_prefetch_[i].fn(lp_prefetch_[i].self, lp);
+    prefetch_.on_turn(lp);  // what its records, prefetched a step ago, locate
     LogicalProcess& p = lps_[lp];
     p.queued = false;
     if (limits.max_time > 0 && time > limits.max_time) {
@@ -274,15 +138,15 @@ void Scheduler::run_steps(Program& program, const RunLimits& limits, RunResult& 
       const StepResult r = program.step(lp, *this);
       if (failed_) break;
       if (r == StepResult::advanced) {
-        if (!queue_empty<form>()) {
-          if (before(queue_top<form>(), ready(p.clock, lp))) {
+        if (!queue.empty()) {
+          if (queue.top() < ready_entry(p.clock, lp)) {
             // The LP yields to an earlier one. Unless the run is about to stop (which the code
             // after this loop and the next turn would see), exchange it with the queue's top:
             // the same entry is stepped next as after a push and a pop.
             if (!p.queued && !stop_requested_ && !(limits.max_events > 0 && events_ >= limits.max_events)) {
               p.queued = true;
-              next = queue_replace_top<form>(ready(p.clock, lp));
-              prefetch_top<form>();
+              next = queue.replace_top(ready_entry(p.clock, lp));
+              prefetch_ahead(queue);
               have_next = true;
             } else {
               push(lp, p.clock);

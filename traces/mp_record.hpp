@@ -73,13 +73,6 @@ struct MpRecord {
   std::string_view text;                  ///< valid until the next read from the same source
 };
 
-/// Per rank, what a trace source reads from (its arrays live as long as the source).
-struct MpPrefetchHints {
-  const void* records = nullptr;  ///< one record per rank, `record_bytes` each…
-  std::size_t record_bytes = 0;
-  const char* const* text = nullptr;  ///< …and where its next record's text starts (null: unknown)
-};
-
 /// A streamed message-passing trace: one cursor per rank.
 class MpTraceSource {
  public:
@@ -90,10 +83,6 @@ class MpTraceSource {
   virtual bool next(int rank, MpRecord& out) = 0;
   /// Display name of `rank`'s file ("prk-stencil-4/rank1.txt.zst"), for messages.
   virtual std::string file_name(int rank) const = 0;
-  /// What a source touches per rank on a read, for prefetching before the rank's next one (at
-  /// thousands of ranks, a rank's state and text are out of the caches by then): nothing by
-  /// default.
-  virtual MpPrefetchHints prefetch_hints() const { return {}; }
 };
 
 }  // namespace augur::traces

@@ -14,6 +14,7 @@
 
 #include "engine/collective_kind.hpp"
 #include "engine/observer.hpp"
+#include "engine/prefetch.hpp"
 #include "models/analysis/characteristics.hpp"
 
 namespace augur::models::analysis {
@@ -93,13 +94,13 @@ struct MpCharacteristicsOptions {
 /// compact sheets (40 bytes per processor, plus 32 per operation kind that has figures) that
 /// on_finish adds to the tree's records, the same sums in the same order as if they had been
 /// records of the tree all along.
-class MpCharacteristics final : public engine::Observer {
+class MpCharacteristics final : public engine::Observer, public engine::Prefetching {
  public:
   /// `lp_count` processors.
   explicit MpCharacteristics(std::uint32_t lp_count, MpCharacteristicsOptions options = {});
 
   void on_event(const engine::Event& event) override;
-  engine::PerLpRecords per_lp_records() const override { return {lps_.data(), sizeof(Lp)}; }
+  void plan_prefetch(engine::PrefetchPlan& plan) const override { plan.add_records(lps_.data(), sizeof(Lp)); }
   /// Closes every interval (idle, load imbalance) and integrates the tree.
   void on_finish(engine::SimTime end) override;
 

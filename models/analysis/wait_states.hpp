@@ -14,6 +14,7 @@
 
 #include "engine/collective_kind.hpp"
 #include "engine/observer.hpp"
+#include "engine/prefetch.hpp"
 #include "traces/page_arena.hpp"
 
 namespace augur::models::analysis {
@@ -120,7 +121,7 @@ void sort_causes(std::vector<RegionCause>& causes);
 /// switch, a table lookup and ring-buffer writes in fixed per-LP arrays (no hashing, no
 /// allocation; a `location` adds a binary search of the regions, allocating only for a new one);
 /// per wait, scans of those rings.
-class WaitStateAnalyzer final : public engine::Observer {
+class WaitStateAnalyzer final : public engine::Observer, public engine::Prefetching {
  public:
   /// Entries each LP keeps of its computation phases, synchronisation points and wait intervals
   /// (the history the indirect waits and root causes look back into).
@@ -137,8 +138,11 @@ class WaitStateAnalyzer final : public engine::Observer {
   /// otherwise); full_history unless memory forbids it.
   explicit WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t history = full_history);
   void on_event(const engine::Event& event) override;
-  engine::PerLpRecords per_lp_records() const override { return {heads_.data(), sizeof(LpHead)}; }
-  engine::LpPrefetch lp_prefetch() const override { return {&prefetch_slots, this}; }
+  /// Its headers, and at an LP's turn the ring slots the LP writes next (prefetch_slots).
+  void plan_prefetch(engine::PrefetchPlan& plan) const override {
+    plan.add_records(heads_.data(), sizeof(LpHead));
+    plan.add_turn_hook(&prefetch_slots, this);
+  }
 
   /// The file of the `location` region an LP enters, asked at its interval_enter event (whose tag
   /// is the line); the view must stay valid during that call only. MpProgram::current_region(lp)
@@ -241,7 +245,7 @@ class WaitStateAnalyzer final : public engine::Observer {
     std::vector<std::uint16_t> site;  ///< wait site per LP (its call of this collective)
   };
 
-  /// The ring slots LP `lp` writes next and its results (lp_prefetch).
+  /// The ring slots LP `lp` writes next and its results (plan_prefetch).
   static void prefetch_slots(const void* self, engine::LpId lp);
   void record(engine::LpId p, WaitPattern pattern, std::size_t op, std::uint32_t site, double enter_p, double enter_q,
               engine::LpId q, bool wrong_order = false);

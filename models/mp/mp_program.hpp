@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/collective_kind.hpp"
+#include "engine/prefetch.hpp"
 #include "engine/program.hpp"
 #include "engine/scheduler.hpp"
 #include "machines/machine_model.hpp"
@@ -42,7 +43,7 @@ struct MpOptions {
 };
 
 /// The program model. One instance per run.
-class MpProgram final : public engine::Program {
+class MpProgram final : public engine::Program, public engine::Prefetching {
  public:
   /// `trace` and `machine` must outlive the program. Throws std::invalid_argument for an unknown
   /// collective algorithm name.
@@ -51,8 +52,8 @@ class MpProgram final : public engine::Program {
   engine::StepResult step(LpId lp, engine::Scheduler& scheduler) override;
   engine::WaitInfo waits_for(LpId lp) const override;
   std::string describe(LpId lp) const override;
-  /// Its ranks' records and what its trace source reads per rank (MpPrefetchHints).
-  std::vector<engine::PerLpRecords> per_lp_records() const override;
+  /// Its ranks' records, and its trace source's per-rank state if the source is Prefetching.
+  void plan_prefetch(engine::PrefetchPlan& plan) const override;
 
   /// Problems that did not stop the run (unmatched messages, waits on nothing, ...), in order.
   const std::vector<std::string>& warnings() const { return warnings_; }
@@ -161,7 +162,17 @@ class MpProgram final : public engine::Program {
     bool finished = false;
   };
 
+  /// Reads `lp`'s next record and replays it with the handler of its kind (mp_replay.cpp).
   engine::StepResult start_record(LpId lp, engine::Scheduler& s);
+  engine::StepResult finish_rank(LpId lp, engine::Scheduler& s);
+  engine::StepResult replay_location(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
+  /// send, recv, isend, irecv.
+  engine::StepResult replay_point_to_point(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
+  engine::StepResult replay_wait_or_test(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
+  engine::StepResult replay_waitall(LpId lp, engine::Scheduler& s);
+  engine::StepResult replay_send_recv(LpId lp, const traces::MpRecord& rec);
+  /// Every collective: expanded into ops, or priced analytically.
+  engine::StepResult replay_collective(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
   engine::StepResult run_op(LpId lp, const Op& op, engine::Scheduler& s);
   engine::StepResult resume(LpId lp, engine::Scheduler& s);
   engine::StepResult finish_collective(LpId lp, engine::Scheduler& s);
@@ -184,7 +195,10 @@ class MpProgram final : public engine::Program {
             std::int32_t peer, std::int32_t tag, std::uint64_t bytes, std::uint8_t detail);
   std::uint32_t new_request();
   std::uint32_t new_message();
-  void free_request(std::uint32_t id);
+  void free_request(std::uint32_t id) {
+    requests_[id].next = free_requests_;
+    free_requests_ = id;
+  }
   std::string algorithm_for(engine::CollectiveKind kind) const;
   static constexpr std::size_t collective_kinds = static_cast<std::size_t>(engine::CollectiveKind::exscan) + 1;
   /// algorithm_for of every collective kind, resolved once (the per-call lookup allocated).

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/observer.hpp"
+#include "engine/prefetch.hpp"
 
 namespace augur::models::report {
 
@@ -26,11 +27,11 @@ struct LpStats {
 static_assert(sizeof(LpStats) == 88, "88 bytes per LP: a million ranks stay within 1 KB per LP");
 
 /// Observer filling one LpStats per LP.
-class RunStats final : public engine::Observer {
+class RunStats final : public engine::Observer, public engine::Prefetching {
  public:
   explicit RunStats(std::uint32_t lp_count) : lps_(lp_count) {}
   void on_event(const engine::Event& e) override;
-  engine::PerLpRecords per_lp_records() const override { return {lps_.data(), sizeof(LpStats)}; }
+  void plan_prefetch(engine::PrefetchPlan& plan) const override { plan.add_records(lps_.data(), sizeof(LpStats)); }
   const std::vector<LpStats>& lps() const { return lps_; }
   /// Moves the per-LP records out (lps() is empty afterwards): no copy of P records at the end.
   std::vector<LpStats> take_lps() { return std::move(lps_); }

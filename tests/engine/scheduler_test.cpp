@@ -26,7 +26,7 @@ struct Instr {
   double value;
 };
 
-class ToyProgram final : public Program {
+class ToyProgram final : public Program, public Prefetching {
  public:
   explicit ToyProgram(std::vector<std::vector<Instr>> scripts)
       : scripts_(std::move(scripts)),
@@ -73,13 +73,19 @@ class ToyProgram final : public Program {
     return w;
   }
   std::string describe(LpId lp) const override { return "  toy LP " + std::to_string(lp) + "\n"; }
-  std::vector<PerLpRecords> per_lp_records() const override {
+  void plan_prefetch(PrefetchPlan& plan) const override {
     ++records_asked;
-    return records;
+    for (const PrefetchPlan::Records& r : records) {
+      if (r.pointers) {
+        plan.add_pointed_lines(static_cast<const char* const*>(r.base));
+      } else {
+        plan.add_records(r.base, r.bytes);
+      }
+    }
   }
 
   std::vector<std::string> order;
-  std::vector<PerLpRecords> records;  ///< what per_lp_records() declares
+  std::vector<PrefetchPlan::Records> records;  ///< what plan_prefetch() declares
   mutable int records_asked = 0;
 
  private:
@@ -205,13 +211,13 @@ TEST_SUITE("unit") {
   }
 
   // An observer keeping a record of `bytes` bytes per LP, which it declares for the prefetch.
-  class RecordsObserver final : public Observer {
+  class RecordsObserver final : public Observer, public Prefetching {
    public:
     RecordsObserver(LpId lps, std::size_t bytes) : bytes_(bytes), records_(lps * bytes) {}
     void on_event(const Event& e) override { ++records_[e.lp * bytes_]; }
-    PerLpRecords per_lp_records() const override {
+    void plan_prefetch(PrefetchPlan& plan) const override {
       ++asked;
-      return {records_.data(), bytes_};
+      plan.add_records(records_.data(), bytes_);
     }
     mutable int asked = 0;
 
@@ -222,17 +228,17 @@ TEST_SUITE("unit") {
 
   // An observer declaring `bytes` per LP and a second-stage prefetch that counts, per LP, the
   // times the scheduler called it; `last` is the LP of the latest call (the one about to step).
-  class SecondStageObserver final : public Observer {
+  class SecondStageObserver final : public Observer, public Prefetching {
    public:
     SecondStageObserver(LpId lps, std::size_t bytes) : calls(lps, 0), bytes_(bytes), records_(lps * bytes) {}
     void on_event(const Event& e) override {
       ++records_[e.lp * bytes_];
       if (e.lp != last) mismatched = true;  // an event of an LP the hook was not called for last
     }
-    PerLpRecords per_lp_records() const override { return {records_.data(), bytes_}; }
-    LpPrefetch lp_prefetch() const override {
+    void plan_prefetch(PrefetchPlan& plan) const override {
       ++asked;
-      return {&hook, this};
+      plan.add_records(records_.data(), bytes_);
+      plan.add_turn_hook(&hook, this);
     }
     mutable int asked = 0;
     mutable std::vector<int> calls;
@@ -345,7 +351,8 @@ TEST_SUITE("unit") {
     for (std::size_t i = 0; i < next_text.size(); ++i) {
       if (i % 3 != 0) next_text[i] = text.data() + 16 * i;
     }
-    p.records = {PerLpRecords{records.data(), 128}, PerLpRecords{next_text.data(), sizeof(const char*), true}};
+    p.records = {PrefetchPlan::Records{records.data(), 128, false},
+                 PrefetchPlan::Records{next_text.data(), sizeof(const char*), true}};
     Scheduler s(3000);
     const RunResult r = s.run(p);
     CHECK(r.outcome == RunOutcome::completed);

@@ -1,5 +1,6 @@
 // Tests of the SimGrid TI reader: both layouts, every action with its fields, the datatype
 // table, one broken trace per fixture, and the real traces of ../shared/ti-samples.
+#include "engine/prefetch.hpp"
 #include "traces/ti/ti_trace.hpp"
 
 #include <doctest/doctest.h>
@@ -30,7 +31,6 @@ using augur::test::slurp;
 using augur::test::TempDir;
 using augur::test::write_file;
 using augur::traces::MpOpKind;
-using augur::traces::MpPrefetchHints;
 using augur::traces::MpRecord;
 using augur::traces::MpTraceSource;
 using augur::traces::TraceError;
@@ -397,18 +397,24 @@ TEST_SUITE("unit") {
     CHECK(r3[0].r.line == 2);  // after the comment
   }
 
-  TEST_CASE("TiTrace's prefetch hints point at each rank's next unread text, null once it ends") {
+  TEST_CASE("TiTrace's prefetch plan points at each rank's next unread text, null once it ends") {
     // The scheduler prefetches a rank's next line through these before stepping it: after every
     // read the pointer must be where the rest of the rank's file begins (plain and CRLF files),
     // and null after the rank's last record.
     const auto source = open_ti_trace(fixtures + "index/trace.txt");
-    const MpPrefetchHints hints = source->prefetch_hints();
-    REQUIRE(hints.records != nullptr);
-    CHECK(hints.record_bytes > 0);
-    REQUIRE(hints.text != nullptr);
+    const auto* prefetching = dynamic_cast<const augur::engine::Prefetching*>(source.get());
+    REQUIRE(prefetching != nullptr);
+    augur::engine::PrefetchPlan plan;
+    prefetching->plan_prefetch(plan);
+    // The rank cursors, then the pointers to each rank's next text.
+    REQUIRE(plan.records().size() == 2);
+    CHECK(plan.records()[0].bytes > 0);
+    CHECK_FALSE(plan.records()[0].pointers);
+    REQUIRE(plan.records()[1].pointers);
+    const auto* const next_text = static_cast<const char* const*>(plan.records()[1].base);
     for (const int rank : {0, 3}) {
       CAPTURE(rank);
-      CHECK(hints.text[rank] == nullptr);  // not opened yet
+      CHECK(next_text[rank] == nullptr);  // not opened yet
       const std::string content = slurp(source->file_name(rank));
       MpRecord record;
       std::size_t records = 0;
@@ -418,11 +424,11 @@ TEST_SUITE("unit") {
         std::size_t at = 0;
         for (std::uint64_t l = 0; l < record.line; ++l) at = content.find('\n', at) + 1;
         const std::string rest = content.substr(at);
-        REQUIRE(hints.text[rank] != nullptr);
-        CHECK(std::string_view(hints.text[rank], rest.size()) == rest);
+        REQUIRE(next_text[rank] != nullptr);
+        CHECK(std::string_view(next_text[rank], rest.size()) == rest);
       }
       CHECK(records == (rank == 0 ? 4U : 3U));
-      CHECK(hints.text[rank] == nullptr);
+      CHECK(next_text[rank] == nullptr);
     }
   }
 

@@ -1,5 +1,6 @@
-// Private to traces/ti: splits one line of a SimGrid TI trace into fields and turns it into an
-// MpRecord (grammar: ../shared/ti-samples/README.md). No allocation per line once warmed up.
+// Private to traces/ti: finds the rank and the action of one line of a SimGrid TI trace and
+// hands its fields to the action's parser (ti_actions.hpp) through the table of actions. No
+// allocation per line once warmed up.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -8,23 +9,10 @@
 #include <vector>
 
 #include "traces/mp_record.hpp"
+#include "traces/ti/ti_actions.hpp"
+#include "traces/ti/ti_fields.hpp"
 
 namespace augur::traces::ti {
-
-/// What a rank's cursor carries from line to line.
-struct TiRankState {
-  std::int32_t rank = 0;
-  /// Size of a count without a datatype field: MPI_BYTE, or MPI_DOUBLE after `init 1`.
-  unsigned default_type_size = 1;
-  /// Scratch storage behind MpRecord::counts (reused, so no allocation per record).
-  std::vector<std::uint64_t> counts;
-};
-
-/// Where the line being parsed comes from, for error messages.
-struct TiLineSource {
-  const std::string& file;
-  std::uint64_t line;
-};
 
 /// True when `line` is empty, blank or a `#` comment.
 bool is_skipped_ti_line(std::string_view line);
@@ -48,14 +36,13 @@ class TiLineParser {
   void parse(const TiLineSource& source, TiRankState& state, MpRecord& out) const;
 
   /// The common line in one pass, without `split`: `<rank> <action> <field>...` of rank
-  /// `state.rank`, fields separated by one space, each plain decimal digits (an amount as
-  /// `exact_decimal` reads it), for the point-to-point actions, waits, computations and the
-  /// collectives without per-rank lists. True when `line` is such a line and `out` holds its
-  /// record, exactly what `split` and `parse` give (`out.line` left to the caller); false for
-  /// anything else — another rank, blanks elsewhere, signs, a field too many or too few, a value
-  /// out of range, another action — which the general path then reads (and reports); `out` is
-  /// then unspecified.
-  bool parse_common(std::string_view line, const TiRankState& state, MpRecord& out) const;
+  /// `state.rank`, fields in OnePassFields' spelling, for every action but `init`, `location`,
+  /// the no-ops and the per-rank lists — read by the same action parser as `parse`. True when
+  /// `line` is such a line and `out` holds its record, exactly what `split` and `parse` give
+  /// (`out.line` left to the caller); false for anything else — another rank, blanks elsewhere,
+  /// signs, a field too many or too few, a value out of range, another action — which the
+  /// general path then reads (and reports); `out` is then unspecified, `state` unchanged.
+  bool parse_common(std::string_view line, TiRankState& state, MpRecord& out) const;
 
  private:
   int rank_count_;

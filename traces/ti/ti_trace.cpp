@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/log.hpp"
+#include "engine/prefetch.hpp"
 #include "traces/line_reader.hpp"
 #include "traces/page_arena.hpp"
 #include "traces/ti/ti_parser.hpp"
@@ -74,7 +75,7 @@ struct RankCursor {
 
 /// A TI trace: index mode (one file per rank, every line checked to be that rank's) or shared
 /// mode (every rank's cursor reads the one file and keeps its own lines).
-class TiTrace final : public MpTraceSource {
+class TiTrace final : public MpTraceSource, public engine::Prefetching {
  public:
   TiTrace(std::string index_path, bool shared, std::vector<RankCursor> cursors)
       : index_path_(std::move(index_path)),
@@ -104,7 +105,12 @@ class TiTrace final : public MpTraceSource {
 
   std::string file_name(int rank) const override { return cursor(rank).path; }
 
-  MpPrefetchHints prefetch_hints() const override { return {cursors_.data(), sizeof(RankCursor), next_text_.data()}; }
+  /// Per rank, its cursor and where its next line starts: at thousands of ranks both are out of
+  /// the caches by the rank's next read.
+  void plan_prefetch(engine::PrefetchPlan& plan) const override {
+    plan.add_records(cursors_.data(), sizeof(RankCursor));
+    plan.add_pointed_lines(next_text_.data());
+  }
 
   bool next(int rank, MpRecord& out) override {
     RankCursor& c = cursor(rank);
@@ -180,7 +186,7 @@ class TiTrace final : public MpTraceSource {
   /// outlives their readers).
   std::unique_ptr<PageArena> arena_;
   std::vector<RankCursor> cursors_;
-  std::vector<const char*> next_text_;  ///< per rank, its reader's unread text (prefetch_hints())
+  std::vector<const char*> next_text_;  ///< per rank, its reader's unread text (plan_prefetch())
   TiLineParser parser_;
   /// Index mode: the index's folder, open, for the rank files beside it (-1: open them by path).
   int folder_fd_ = -1;
