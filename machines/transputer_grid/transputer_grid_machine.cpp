@@ -42,8 +42,8 @@ SimTime pipelined_cost(SimTime start_time, SimTime byte_time, std::uint64_t byte
   std::uint64_t packet = bytes;
   // ratio ≥ B² means S ≥ B (one packet); it also catches a ratio too large for the root's steps
   // (an infinity from a tiny Tb would never end them).
-  if (byte_time > 0 && start_time * b / (byte_time * (d - 1)) < b * b) {
-    const double ratio = start_time * b / (byte_time * (d - 1));
+  const double ratio = byte_time > 0 ? start_time * b / (byte_time * (d - 1)) : 0;
+  if (byte_time > 0 && ratio < b * b) {
     const double tolerant = ratio * (1 + 1e-12);
     double root = std::floor(std::sqrt(ratio));
     while ((root + 1) * (root + 1) <= tolerant) root += 1;
