@@ -183,14 +183,17 @@ NON_FINITE = re.compile(rb"(?<![A-Za-z_])-?(nan|inf|infinity)(?![A-Za-z_])", re.
 JSON_NULL = re.compile(rb'(?<!"index"): null')
 
 
-def classify(status, out, json_path):
+def classify(status, out, json_path, inputs):
+    """`inputs`: the case's input bytes; when they hold the word inf or nan themselves (a mutated
+    name), the text may quote it, and only the JSON's nulls tell a non-finite number."""
     if status is None:
         return "hang"
     if status not in (0, 1, 2):
         return "crash"
     if status == 0:
         json_text = read(json_path) if os.path.exists(json_path) else b""
-        if NON_FINITE.search(out + json_text) or JSON_NULL.search(json_text):
+        quoted = NON_FINITE.search(inputs)
+        if (not quoted and NON_FINITE.search(out + json_text)) or JSON_NULL.search(json_text):
             return "non-finite"
     return "exit%d" % status
 
@@ -228,12 +231,13 @@ def main():
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         args, stdin = make_case(kind, rng, seeds, d)
+        inputs = stdin + b"".join(read(os.path.join(d, n)) for n in sorted(os.listdir(d))) + " ".join(args).encode()
         try:
             p = subprocess.run([a.augur] + args, input=stdin, capture_output=True, timeout=a.timeout, cwd=d, env=env)
             status, out = (p.returncode if p.returncode >= 0 else 128 - p.returncode), p.stdout
         except subprocess.TimeoutExpired:
             status, out = None, b""
-        outcome = classify(status, out, os.path.join(d, "out.json"))
+        outcome = classify(status, out, os.path.join(d, "out.json"), inputs)
         counts.setdefault(kind, {}).setdefault(outcome, 0)
         counts[kind][outcome] += 1
         if not outcome.startswith("exit"):
