@@ -31,10 +31,10 @@ std::string format_event(const Event& e) {
   return line;
 }
 
-EventLog::EventLog(const std::string& path) {
+EventLog::EventLog(const std::string& path) : temporary_(path) {
   static std::atomic<unsigned> counter{0};
   try {
-    auto sink = std::make_shared<spdlog::sinks::basic_file_sink_st>(path, true);
+    auto sink = std::make_shared<spdlog::sinks::basic_file_sink_st>(temporary_.name(), true);
     logger_ = std::make_shared<spdlog::logger>(fmt::format("events{}", counter++), sink);
   } catch (const spdlog::spdlog_ex& ex) {
     throw std::runtime_error(path + ": error: cannot write the event log: " + ex.what());
@@ -42,9 +42,11 @@ EventLog::EventLog(const std::string& path) {
   logger_->set_pattern("%v");
   logger_->set_level(spdlog::level::trace);
   logger_->flush_on(spdlog::level::err);
+  logger_->set_error_handler([this](const std::string&) { failed_ = true; });
 }
 
-EventLog::~EventLog() { logger_->flush(); }
+// Not finished (an exception, an interrupt): the temporary's destructor removes the partial log.
+EventLog::~EventLog() = default;
 
 void EventLog::on_event(const Event& event) {
   if (logger_->should_log(spdlog::level::info)) logger_->info(format_event(event));
@@ -57,6 +59,10 @@ void EventLog::on_status(LpId lp, LpStatus from, LpStatus to, SimTime at) {
 void EventLog::on_finish(SimTime end) {
   logger_->info(fmt::format("end t={:.9f}", end));
   logger_->flush();
+  logger_->sinks().clear();  // closes the file
+  logger_->set_level(spdlog::level::off);
+  if (failed_) throw std::runtime_error(temporary_.path() + ": error: cannot write the event log: write failed");
+  temporary_.commit();
 }
 
 }  // namespace augur::engine

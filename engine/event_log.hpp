@@ -7,6 +7,7 @@
 #include <spdlog/logger.h>
 
 #include "engine/observer.hpp"
+#include "engine/output_file.hpp"
 
 namespace augur::engine {
 
@@ -26,7 +27,9 @@ class EventLog final : public Observer {
   void on_finish(SimTime end) override;
 
  private:
+  TemporaryFile temporary_;
   std::shared_ptr<spdlog::logger> logger_;
+  bool failed_ = false;
 };
 
 }  // namespace augur::engine

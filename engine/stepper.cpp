@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <istream>
 #include <ostream>
 #include <sstream>
@@ -20,13 +21,30 @@ std::optional<EventKind> kind_from_name(const std::string& name) {
   return std::nullopt;
 }
 
+/// The next word of `words` as a whole number from `min` to `max` (digits only: "-5", "1e3" and
+/// "abc" are not), or nothing.
+std::optional<std::uint64_t> whole_number(std::istringstream& words, std::uint64_t min, std::uint64_t max) {
+  std::string word;
+  if (!(words >> word) || word.size() > 19 || word.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const std::uint64_t n = std::stoull(word);
+  if (n < min || n > max) return std::nullopt;
+  return n;
+}
+
+/// Whether `words` has nothing left.
+bool at_end(std::istringstream& words) {
+  std::string rest;
+  return !(words >> rest);
+}
+
 const char* const help_text =
     "commands:\n"
     "  step [N] | s [N]      run N more events (default 1)\n"
     "  continue | c          run to the next breakpoint (or the end)\n"
     "  break event N         stop when the event count reaches N\n"
     "  break time T          stop at the first event at simulated time >= T seconds\n"
-    "  break lp N            stop at the next event of LP N\n"
+    "  break lp N [kind NAME]  stop at the next event of LP N (of that kind)\n"
     "  break kind NAME       stop at the next event of that kind (send, recv, wait, compute, ...)\n"
     "  delete                remove every breakpoint\n"
     "  print N | p N         show LP N: clock, status, queue, pending requests\n"
@@ -49,7 +67,7 @@ bool Stepper::should_stop(const Event& e) {
     stop = true;
     break_time_.reset();
   }
-  if (break_lp_ && e.lp == *break_lp_) stop = true;
+  if (break_lp_ && e.lp == *break_lp_ && (!break_lp_kind_ || e.kind == *break_lp_kind_)) stop = true;
   if (break_kind_ && e.kind == *break_kind_) stop = true;
   return stop;
 }
@@ -100,9 +118,16 @@ void Stepper::prompt(const Event* event) {
     words >> cmd;
     if (cmd.empty()) continue;
     if (cmd == "step" || cmd == "s" || cmd == "next" || cmd == "n") {
-      std::uint64_t n = 1;
-      words >> n;
-      step_target_ = seen_ + (n == 0 ? 1 : n);
+      std::optional<std::uint64_t> n = 1;
+      if (std::string arg; words >> arg) {
+        std::istringstream one(arg);
+        n = whole_number(one, 1, std::uint64_t{1} << 62);
+      }
+      if (!n || !at_end(words)) {
+        out_ << "usage: step [N] (N: how many events, a whole number from 1)\n";
+        continue;
+      }
+      step_target_ = seen_ + *n;
       return;
     }
     if (cmd == "continue" || cmd == "c") return;
@@ -114,11 +139,11 @@ void Stepper::prompt(const Event* event) {
     if (cmd == "help" || cmd == "h" || cmd == "?") {
       out_ << help_text;
     } else if (cmd == "print" || cmd == "p") {
-      long long id = -1;
-      if (!(words >> id) || id < 0) {
-        out_ << "usage: print N\n";
+      const auto id = whole_number(words, 0, 0xffffffffU);
+      if (!id || !at_end(words)) {
+        out_ << "usage: print N (an LP number from 0)\n";
       } else {
-        print_lp(static_cast<LpId>(id));
+        print_lp(static_cast<LpId>(*id));
       }
     } else if (cmd == "blocked") {
       print_blocked();
@@ -126,48 +151,69 @@ void Stepper::prompt(const Event* event) {
       break_event_.reset();
       break_time_.reset();
       break_lp_.reset();
+      break_lp_kind_.reset();
       break_kind_.reset();
       out_ << "breakpoints deleted\n";
     } else if (cmd == "break" || cmd == "b") {
       std::string what;
       words >> what;
-      if (what == "event") {
-        std::uint64_t n = 0;
-        if (words >> n) {
-          break_event_ = n;
-          out_ << fmt::format("breakpoint at event {}\n", n);
-          continue;
-        }
-      } else if (what == "time") {
-        double t = 0;
-        if (words >> t) {
-          break_time_ = t;
-          out_ << fmt::format("breakpoint at t={:.9f} s\n", t);
-          continue;
-        }
-      } else if (what == "lp") {
-        long long id = -1;
-        if (words >> id && id >= 0) {
-          break_lp_ = static_cast<LpId>(id);
-          out_ << fmt::format("breakpoint on LP {}\n", id);
-          continue;
-        }
-      } else if (what == "kind") {
-        std::string name;
-        words >> name;
-        if (auto k = kind_from_name(name)) {
-          break_kind_ = *k;
-          out_ << fmt::format("breakpoint on {} events\n", name);
-          continue;
-        }
-        out_ << fmt::format("unknown event kind '{}'\n", name);
-        continue;
-      }
-      out_ << "usage: break event N | break time T | break lp N | break kind NAME\n";
+      if (break_command(what, words)) continue;
+      out_ << "usage: break event N | break time T | break lp N [kind NAME] | break kind NAME\n";
     } else {
       out_ << fmt::format("unknown command '{}' (try help)\n", cmd);
     }
   }
+}
+
+bool Stepper::break_command(const std::string& what, std::istringstream& words) {
+  if (what == "event") {
+    const auto n = whole_number(words, 1, std::uint64_t{1} << 62);
+    if (!n || !at_end(words)) return false;
+    break_event_ = *n;
+    out_ << fmt::format("breakpoint at event {}\n", *n);
+    return true;
+  }
+  if (what == "time") {
+    double t = 0;
+    if (!(words >> t) || !std::isfinite(t) || t < 0 || !at_end(words)) return false;
+    break_time_ = t;
+    out_ << fmt::format("breakpoint at t={:.9f} s\n", t);
+    return true;
+  }
+  if (what == "lp") {
+    const auto id = whole_number(words, 0, 0xffffffffU);
+    if (!id) return false;
+    if (*id >= scheduler_.lp_count()) {
+      out_ << fmt::format("no LP {} (there are {}: 0 to {})\n", *id, scheduler_.lp_count(), scheduler_.lp_count() - 1);
+      return true;
+    }
+    std::optional<EventKind> kind;
+    std::string word, name;
+    if (words >> word) {
+      if (word != "kind" || !(words >> name) || !at_end(words)) return false;
+      kind = kind_from_name(name);
+      if (!kind) {
+        out_ << fmt::format("unknown event kind '{}'\n", name);
+        return true;
+      }
+    }
+    break_lp_ = static_cast<LpId>(*id);
+    break_lp_kind_ = kind;
+    out_ << fmt::format("breakpoint on LP {}{}\n", *id, kind ? fmt::format(" at {} events", name) : "");
+    return true;
+  }
+  if (what == "kind") {
+    std::string name;
+    if (!(words >> name) || !at_end(words)) return false;
+    if (auto k = kind_from_name(name)) {
+      break_kind_ = *k;
+      out_ << fmt::format("breakpoint on {} events\n", name);
+    } else {
+      out_ << fmt::format("unknown event kind '{}'\n", name);
+    }
+    return true;
+  }
+  return false;
 }
 
 }  // namespace augur::engine

@@ -23,6 +23,8 @@ class Stepper final : public Observer {
  private:
   bool should_stop(const Event& event);
   void prompt(const Event* event);
+  /// `break WHAT ...`: sets the breakpoint and says so; false when the words are not one.
+  bool break_command(const std::string& what, std::istringstream& words);
   void print_lp(LpId id);
   void print_blocked();
 
@@ -35,6 +37,7 @@ class Stepper final : public Observer {
   std::optional<std::uint64_t> break_event_;
   std::optional<SimTime> break_time_;
   std::optional<LpId> break_lp_;
+  std::optional<EventKind> break_lp_kind_;  ///< break lp N kind NAME: only that LP's events of that kind
   std::optional<EventKind> break_kind_;
   bool input_done_ = false;
 };

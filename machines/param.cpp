@@ -154,6 +154,13 @@ ParamValue ParamSet::parse_value(const ParamSpec& spec, std::string_view text) c
                          "': expected size:factor items separated by ';', e.g. 65472:0.94;0:0.81");
       }
     }
+    for (const auto& row : rows) {
+      // A factor scales a latency or divides a bandwidth: zero or negative has no meaning there
+      // (a message would cost nothing, or forever).
+      if (!(row.second > 0))
+        throw ParamError(prefix + "invalid factor '" + format_quantity(row.second, UnitKind::real) +
+                         "': a factor must be positive");
+    }
     std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (const auto& [size, factor] : rows) {
       value.list.push_back(size);

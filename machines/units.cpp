@@ -100,6 +100,18 @@ bool read_number(std::string_view text, double& value, std::string_view& rest) {
   throw UnitError("invalid " + std::string(to_string(kind)) + " '" + std::string(text) + "': " + std::string(expected));
 }
 
+/// Bounds that keep every price finite: a count fits an int (models store counts in 32 bits), a
+/// time or real is at most 1e9 in size (a sum of 1e9 · 2^64 events stays finite), a rate is 0 or at least
+/// 1 per second (a quantity divided by it stays finite).
+constexpr double max_count = 2147483647;
+constexpr double max_real = 1e9;
+
+void check_range(UnitKind kind, std::string_view text, double value) {
+  if (kind == UnitKind::time && value > max_real) fail(kind, text, "expected a time of at most 1e9 s");
+  if ((kind == UnitKind::bandwidth || kind == UnitKind::flop_rate) && value != 0 && value < 1)
+    fail(kind, text, kind == UnitKind::bandwidth ? "expected 0 or at least 1 Bps" : "expected 0 or at least 1 flops");
+}
+
 std::string expected_dimensioned(UnitKind kind) {
   return "expected a number followed by one of " + accepted_suffixes(kind);
 }
@@ -201,13 +213,14 @@ double parse_quantity(std::string_view text, UnitKind kind) {
       // Digits only: no sign, no fraction, no exponent.
       if (body.empty() || body.find_first_not_of("0123456789") != std::string_view::npos)
         fail(kind, text, "expected a non-negative integer");
-      if (!read_number(body, number, rest) || !rest.empty() || number > 9007199254740992.0)
-        fail(kind, text, "expected a non-negative integer");
+      if (!read_number(body, number, rest) || !rest.empty()) fail(kind, text, "expected a non-negative integer");
+      if (number > max_count) fail(kind, text, "expected a non-negative integer of at most 2147483647");
       return number;
     }
     case UnitKind::real:
       if (!read_number(body, number, rest) || !trim(rest).empty() || !std::isfinite(number))
         fail(kind, text, "expected a number");
+      if (std::fabs(number) > max_real) fail(kind, text, "expected a number between -1e9 and 1e9");
       return number;
     case UnitKind::choice:
     case UnitKind::int_list:
@@ -235,6 +248,7 @@ double parse_quantity(std::string_view text, UnitKind kind) {
     if (value == 0) return 0;  // "-0s" is zero
     fail(kind, text, "expected a non-negative number followed by one of " + accepted_suffixes(kind));
   }
+  check_range(kind, text, value);
   return value;
 }
 

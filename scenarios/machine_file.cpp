@@ -161,6 +161,9 @@ MachineDescription resolve_machine_ref(const std::string& ref, const std::string
     if (is_file(beside)) return load_machine_file(beside.string(), registry);
   }
   if (is_file(ref)) return load_machine_file(ref, registry);
+  if (std::error_code ec; fs::is_directory(ref, ec))
+    fail_at(file, at,
+            "machine '" + ref + "' is a folder: expected a machine file (.yaml or Predictor .par) or a library name");
   const std::string dir = machine_library_dir();
   const std::string stem = fs::path(ref).extension() == ".yaml" ? fs::path(ref).stem().string() : ref;
   const fs::path in_library = fs::path(dir) / (stem + ".yaml");

@@ -11,6 +11,7 @@
 
 #include "engine/collective_kind.hpp"
 #include "engine/log.hpp"
+#include "engine/limits.hpp"
 #include "scenarios/machine_file.hpp"
 #include "scenarios/yaml_util.hpp"
 #include "traces/trace_format.hpp"
@@ -466,9 +467,17 @@ void log_scenario(spdlog::logger& lg, const Scenario& scenario) {
           counts.empty() ? std::string("the trace's") : counts, axes.empty() ? std::string("none") : axes);
 }
 
-Scenario finish(Loaded loaded, const machines::MachineRegistry& registry, const std::vector<std::string>& overrides) {
+Scenario finish(Loaded loaded, const machines::MachineRegistry& registry, const std::vector<std::string>& overrides,
+                const std::vector<std::string>& origins) {
   const std::string trace_before = loaded.scenario.trace_path;
-  for (const auto& assignment : overrides) apply_override(loaded.scenario, assignment, registry);
+  for (std::size_t i = 0; i < overrides.size(); ++i) {
+    try {
+      apply_override(loaded.scenario, overrides[i], registry);
+    } catch (const ConfigError& e) {
+      if (e.file() != set_file || i >= origins.size() || origins[i] == set_file) throw;
+      throw ConfigError(origins[i], e.line(), e.col(), e.message());
+    }
+  }
   const std::string error = placeholder_error(loaded.scenario);
   if (!error.empty()) {
     if (loaded.scenario.trace_path == trace_before) fail_at(loaded.scenario.file, loaded.trace_node, error);
@@ -544,11 +553,12 @@ std::string default_scenario_path() {
 }
 
 Scenario load_scenario_file(const std::string& path, const machines::MachineRegistry& registry,
-                            const std::vector<std::string>& overrides) {
+                            const std::vector<std::string>& overrides, const std::vector<std::string>& origins) {
   return detail::with_positions([&] {
     const detail::Document document = detail::parse_file(path);
     try {
-      return finish(parse_scenario(document, fs::path(path).parent_path().string(), registry), registry, overrides);
+      return finish(parse_scenario(document, fs::path(path).parent_path().string(), registry), registry, overrides,
+                    origins);
     } catch (const YAML::Exception& error) {  // a yaml-cpp surprise still gets the file and position
       throw detail::yaml_error(path, error);
     }
@@ -556,11 +566,12 @@ Scenario load_scenario_file(const std::string& path, const machines::MachineRegi
 }
 
 Scenario load_scenario_text(const std::string& text, const std::string& file, const std::string& base_dir,
-                            const machines::MachineRegistry& registry, const std::vector<std::string>& overrides) {
+                            const machines::MachineRegistry& registry, const std::vector<std::string>& overrides,
+                            const std::vector<std::string>& origins) {
   return detail::with_positions([&] {
     const detail::Document document = detail::parse_text(text, file);
     try {
-      return finish(parse_scenario(document, base_dir, registry), registry, overrides);
+      return finish(parse_scenario(document, base_dir, registry), registry, overrides, origins);
     } catch (const YAML::Exception& error) {
       throw detail::yaml_error(file, error);
     }
@@ -720,6 +731,25 @@ std::string grid_name(const std::vector<int>& grid) {
   return name;
 }
 
+namespace {
+
+/// The most variants a scenario may have: each is a run, and each holds its machine's parameters
+/// before it runs; a sweep of millions is a mistake, not a study.
+constexpr std::uint64_t max_variants = 100000;
+
+void check_variant_count(const Scenario& scenario, std::size_t counts) {
+  std::uint64_t n = counts;
+  for (const auto& axis : scenario.sweep) n = std::min<std::uint64_t>(n * axis.second.size(), max_variants + 1);
+  if (n > max_variants) {
+    std::string sizes = std::to_string(counts);
+    for (const auto& axis : scenario.sweep) sizes += fmt::format(" x {}", axis.second.size());
+    throw ConfigError(scenario.file, 0, 0,
+                      fmt::format("the sweep has more than {} variants ({}); sweep fewer values", max_variants, sizes));
+  }
+}
+
+}  // namespace
+
 std::vector<Variant> Scenario::variants() const {
   const std::string error = placeholder_error(*this);
   if (!error.empty()) throw ConfigError(file, 0, 0, error);
@@ -727,11 +757,21 @@ std::vector<Variant> Scenario::variants() const {
   if (!grids.empty()) {
     counts.clear();
     for (const auto& g : grids) {
-      int n = 1;
-      for (int d : g) n *= d;
-      counts.push_back(n);
+      std::int64_t n = 1;
+      for (int d : g) n = std::min<std::int64_t>(n * d, std::int64_t{engine::max_lps} + 1);
+      if (n > engine::max_lps)
+        throw ConfigError(
+            file, 0, 0,
+            fmt::format("the processor grid {} has more than {} processors", grid_name(g), engine::max_lps));
+      counts.push_back(static_cast<int>(n));
     }
   }
+  for (const int n : counts) {
+    if (n > static_cast<int>(engine::max_lps))
+      throw ConfigError(file, 0, 0,
+                        fmt::format("{} processors are more than augur runs (at most {})", n, engine::max_lps));
+  }
+  check_variant_count(*this, counts.size());
   for (const auto& [key, values] : sweep)
     if (values.empty()) throw ConfigError(file, 0, 0, "empty list of values for sweep '" + key + "'");
   std::size_t machine_axis = sweep.size();

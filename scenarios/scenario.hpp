@@ -93,12 +93,16 @@ MachineDescription load_machine_file(const std::string& path, const machines::Ma
 MachineDescription resolve_machine(const std::string& ref, const machines::MachineRegistry& registry);
 
 /// Loads a scenario file and applies `--set key=value` overrides (in order). Relative trace and
-/// machine paths are resolved against the scenario file's folder. Throws ConfigError.
+/// machine paths are resolved against the scenario file's folder. Throws ConfigError. An error of
+/// override i is reported as the file `origins[i]` when given (the option that made it:
+/// "--processors"), else as "--set".
 Scenario load_scenario_file(const std::string& path, const machines::MachineRegistry& registry,
-                            const std::vector<std::string>& overrides = {});
+                            const std::vector<std::string>& overrides = {},
+                            const std::vector<std::string>& origins = {});
 /// Same, from text (`file` names it in errors; relative paths resolve against `base_dir`).
 Scenario load_scenario_text(const std::string& text, const std::string& file, const std::string& base_dir,
-                            const machines::MachineRegistry& registry, const std::vector<std::string>& overrides = {});
+                            const machines::MachineRegistry& registry, const std::vector<std::string>& overrides = {},
+                            const std::vector<std::string>& origins = {});
 /// Applies one `key=value` override to a scenario (keys: trace, machine, processors,
 /// machine.<param>, model.collectives, model.algorithms.<kind>, model.eager_transfer,
 /// outputs.json, sweep.machine, sweep.<key>). Throws ConfigError with file "--set".

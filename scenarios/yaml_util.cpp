@@ -103,10 +103,10 @@ std::optional<YAML::Node> parse_flat_map(std::string_view text) {
   return root;
 }
 
-ConfigError yaml_error(const std::string& file, const YAML::Exception& error) {
+ConfigError yaml_error(const std::string& file, const YAML::Exception& error, const std::string& hint) {
   const YAML::Mark& mark = error.mark;
-  if (mark.is_null()) return ConfigError(file, 0, 0, error.msg);
-  return ConfigError(file, one_based(mark.line), one_based(mark.column), error.msg);
+  if (mark.is_null()) return ConfigError(file, 0, 0, error.msg + hint);
+  return ConfigError(file, one_based(mark.line), one_based(mark.column), error.msg + hint);
 }
 
 Document parse_text(const std::string& text, const std::string& file) {
@@ -116,7 +116,10 @@ Document parse_text(const std::string& text, const std::string& file) {
   try {
     return Document{file, YAML::Load(text)};
   } catch (const YAML::Exception& error) {
-    throw yaml_error(file, error);
+    // yaml-cpp's words name its grammar; the hint says what usually causes them.
+    throw yaml_error(file, error,
+                     " (YAML syntax: check the indentation and the ': ' after each key; quote a value that "
+                     "contains ': ', ' #', '{' or '[', or starts with '*', '&', '!', '%' or '@')");
   }
 }
 

@@ -70,7 +70,7 @@ auto with_positions(Load&& load) -> decltype(load()) {
 }
 
 /// A yaml-cpp exception as a ConfigError in `file` at its mark (made 1-based).
-ConfigError yaml_error(const std::string& file, const YAML::Exception& error);
+ConfigError yaml_error(const std::string& file, const YAML::Exception& error, const std::string& hint = "");
 
 /// Throws ConfigError at `node`'s position (1-based; 0:0 when yaml-cpp has no mark for it).
 [[noreturn]] void fail_at(const std::string& file, const YAML::Node& node, const std::string& message);

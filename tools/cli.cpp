@@ -7,7 +7,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <new>
 
 #include <fstream>
 #include <iostream>
@@ -18,6 +23,7 @@
 #include <unistd.h>
 
 #include "engine/log.hpp"
+#include "engine/output_file.hpp"
 #include "machines/registry.hpp"
 #include "models/mp/collectives.hpp"
 #include "models/report/html_report.hpp"
@@ -26,6 +32,7 @@
 #include "models/report/sweep_table.hpp"
 #include "scenarios/config_error.hpp"
 #include "scenarios/scenario.hpp"
+#include "tools/checks.hpp"
 #include "tools/runner.hpp"
 #include "traces/trace_error.hpp"
 #include "traces/trace_format.hpp"
@@ -81,7 +88,8 @@ const char* const usage_text =
 struct CommandLine {
   std::string command = "run";
   std::string scenario;
-  std::vector<std::string> sets;  // in order; --trace/--machine/--processors/--json become sets too
+  std::vector<std::string> sets;     // in order; --trace/--machine/--processors/--grid become sets too
+  std::vector<std::string> origins;  // the option of each set ("--processors"), named in its errors
   std::string json;
   std::string text;
   std::string html;
@@ -217,23 +225,23 @@ CommandLine parse(const std::vector<std::string>& args) {
       cl.command = "help";
     } else if (a == "--version") {
       cl.command = "version";
-    } else if (a == "--trace") {
-      cl.sets.push_back("trace=" + val(a));
-    } else if (a == "--machine") {
-      cl.sets.push_back("machine=" + val(a));
-    } else if (a == "--processors") {
-      cl.sets.push_back("processors=" + val(a));
+    } else if (a == "--trace" || a == "--machine" || a == "--processors") {
+      cl.sets.push_back(a.substr(2) + "=" + val(a));
+      cl.origins.push_back(a);
     } else if (a == "--grid") {
       // Repeatable: --grid 2x2 --grid 4x4 runs both grids.
       const std::string g = val(a);
       auto last = std::find_if(cl.sets.rbegin(), cl.sets.rend(),
                                [](const std::string& s) { return s.rfind("grids=", 0) == 0; });
-      if (last != cl.sets.rend())
+      if (last != cl.sets.rend()) {
         *last += "," + g;
-      else
+      } else {
         cl.sets.push_back("grids=" + g);
+        cl.origins.push_back(a);
+      }
     } else if (a == "--set") {
       cl.sets.push_back(val(a));
+      cl.origins.push_back(a);
     } else if (a == "--json") {
       cl.json = val(a);
     } else if (a == "--text") {
@@ -260,26 +268,11 @@ CommandLine parse(const std::vector<std::string>& args) {
     } else if (a == "--log") {
       cl.log_levels = val(a);
     } else if (a == "--jobs" || a == "-j") {
-      const std::string v = val(a);
-      try {
-        cl.jobs = static_cast<unsigned>(std::stoul(v));
-      } catch (const std::exception&) {
-        throw UsageError(fmt::format("--jobs: '{}' is not a number", v));
-      }
+      cl.jobs = static_cast<unsigned>(option_count(a, val(a), 1024));
     } else if (a == "--max-events") {
-      const std::string v = val(a);
-      try {
-        cl.max_events = std::stoull(v);
-      } catch (const std::exception&) {
-        throw UsageError(fmt::format("--max-events: '{}' is not a number", v));
-      }
+      cl.max_events = option_count(a, val(a), std::numeric_limits<std::int64_t>::max());
     } else if (a == "--max-time") {
-      const std::string v = val(a);
-      try {
-        cl.max_time = std::stod(v);
-      } catch (const std::exception&) {
-        throw UsageError(fmt::format("--max-time: '{}' is not a number of seconds", v));
-      }
+      cl.max_time = option_seconds(a, val(a));
     } else if (a == "--characteristics") {
       const std::string v = val(a);
       if (v == "auto")
@@ -331,25 +324,41 @@ bool has_set(const CommandLine& cl, const std::string& key) {
   return false;
 }
 
+/// A scenario of the command line alone: its lines 3 and 4 hold the trace and the machine, and
+/// their errors are the options' (`names` = the options or arguments that gave them).
+scenarios::Scenario load_command_line(const char* name, const std::string& trace, const std::string& machine,
+                                      const std::array<const char*, 2>& names,
+                                      const machines::MachineRegistry& registry, const std::vector<std::string>& sets,
+                                      const std::vector<std::string>& origins) {
+  const std::string text = fmt::format(FMT_COMPILE("schema_version: 1\nname: {}\ntrace: {}\nmachine: {}\n"), name,
+                                       yaml_quote(trace), yaml_quote(machine));
+  try {
+    return scenarios::load_scenario_text(text, "(command line)", ".", registry, sets, origins);
+  } catch (const scenarios::ConfigError& e) {
+    if (e.file() != "(command line)" || (e.line() != 3 && e.line() != 4)) throw;
+    throw scenarios::ConfigError(names[static_cast<std::size_t>(e.line() - 3)], 0, 0, e.message());
+  }
+}
+
 scenarios::Scenario load(const CommandLine& cl, const machines::MachineRegistry& registry) {
-  if (!cl.scenario.empty()) return scenarios::load_scenario_file(cl.scenario, registry, cl.sets);
+  if (!cl.scenario.empty()) return scenarios::load_scenario_file(cl.scenario, registry, cl.sets, cl.origins);
   if (!has_set(cl, "trace"))
-    return scenarios::load_scenario_file(scenarios::default_scenario_path(), registry, cl.sets);
+    return scenarios::load_scenario_file(scenarios::default_scenario_path(), registry, cl.sets, cl.origins);
   // A scenario made of command-line options only: the cluster machine unless --machine says otherwise.
   std::string trace, machine = "platform_cluster_64";
-  std::vector<std::string> rest;
-  for (const auto& s : cl.sets) {
+  std::vector<std::string> rest, rest_origins;
+  for (std::size_t i = 0; i < cl.sets.size(); ++i) {
+    const std::string& s = cl.sets[i];
     if (s.rfind("trace=", 0) == 0) {
       trace = s.substr(6);
     } else if (s.rfind("machine=", 0) == 0) {
       machine = s.substr(8);
     } else {
       rest.push_back(s);
+      rest_origins.push_back(cl.origins[i]);
     }
   }
-  const std::string text = fmt::format(FMT_COMPILE("schema_version: 1\nname: command line\ntrace: {}\nmachine: {}\n"),
-                                       yaml_quote(trace), yaml_quote(machine));
-  return scenarios::load_scenario_text(text, "(command line)", ".", registry, rest);
+  return load_command_line("command line", trace, machine, {"--trace", "--machine"}, registry, rest, rest_origins);
 }
 
 void info_machines(std::ostream& out, const machines::MachineRegistry& registry, const std::string& name) {
@@ -413,11 +422,44 @@ void write_text_report(const std::string& path, std::ostream& out, const std::st
                        const models::report::TextReportOptions& options) {
   if (path.empty() || path == "-") {
     models::report::write_text(out, name, results, 64, options);
+    out.flush();
+    if (!out) throw std::runtime_error("augur: error: cannot write the text report to the standard output");
     return;
   }
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw std::runtime_error(path + ": error: cannot write the text report");
-  models::report::write_text(f, name, results, 64, options);
+  engine::OutputFile f(path, "text report");
+  models::report::write_text(f.stream(), name, results, 64, options);
+  f.commit();
+}
+
+/// Every file `augur run` would write (with the names of several variants) and every file it
+/// reads, checked against each other before the run.
+void check_run_files(const CommandLine& cl, const scenarios::Scenario& sc,
+                     const std::vector<scenarios::Variant>& variants) {
+  std::vector<NamedPath> outputs, inputs;
+  const auto add = [&](const char* what, const std::string& path) {
+    if (!path.empty() && path != "-") outputs.emplace_back(what, path);
+  };
+  add("the text report", sc.outputs.text);
+  add("the JSON report", sc.outputs.json);
+  add("--html", cl.html);
+  add("--csv", cl.csv);
+  add("--sweep-json", cl.sweep_json);
+  for (std::size_t i = 1; i <= variants.size(); ++i) {
+    const int index = static_cast<int>(i);
+    if (!sc.outputs.event_log.empty())
+      add("the event log", event_log_name(sc.outputs.event_log, index, variants.size()));
+    if (!cl.chrome_trace.empty()) add("--chrome-trace", event_log_name(cl.chrome_trace, index, variants.size()));
+    if (!cl.paraver.empty()) {
+      const std::string prefix = variants.size() > 1 ? fmt::format("{}.v{}", cl.paraver, i) : cl.paraver;
+      for (const char* suffix : {".prv", ".pcf", ".row"}) add("--paraver", prefix + suffix);
+    }
+  }
+  inputs.emplace_back("the scenario", sc.file);
+  for (const auto& v : variants) {
+    inputs.emplace_back("the trace", v.trace_path);
+    inputs.emplace_back("the machine file", v.machine.source);
+  }
+  check_outputs(outputs, inputs);
 }
 
 /// Exit status of finished variants: an input error found during the run is printed and gives 2,
@@ -425,7 +467,7 @@ void write_text_report(const std::string& path, std::ostream& out, const std::st
 int run_status(const std::vector<models::report::VariantResult>& results, std::ostream& err) {
   for (const auto& r : results) {
     if (r.outcome == "error") {
-      err << r.message << "\n";
+      err << printable(r.message) << "\n";
       return exit_bad_input;
     }
   }
@@ -444,15 +486,19 @@ int predict(const CommandLine& cl, const machines::MachineRegistry& registry, st
   const std::string& par = cl.positional[0];
   const std::string& trace = cl.positional[1];
   const std::string& html = cl.positional[2];
-  std::vector<std::string> sets = cl.sets;
+  std::vector<std::string> sets = cl.sets, origins = cl.origins;
   if (cl.positional.size() > 3) {
     std::string grid;
     for (std::size_t i = 3; i < cl.positional.size(); ++i) grid += (i > 3 ? "x" : "") + cl.positional[i];
     sets.push_back("grids=" + grid);
+    origins.push_back("D1 D2 ...");
   }
-  const std::string text = fmt::format("schema_version: 1\nname: predict\ntrace: {}\nmachine: {}\n",
-                                       yaml_quote("dvm:" + trace), yaml_quote(par));
-  const scenarios::Scenario sc = scenarios::load_scenario_text(text, "(command line)", ".", registry, sets);
+  const scenarios::Scenario sc =
+      load_command_line("predict", "dvm:" + trace, par, {"TRACE", "PAR"}, registry, sets, origins);
+  std::vector<NamedPath> outputs{{"OUT.html", html}};
+  for (const auto& [what, path] : {NamedPath{"--json", cl.json}, {"--text", cl.text}, {"--event-log", cl.event_log}})
+    if (!path.empty() && path != "-") outputs.emplace_back(what, path);
+  check_outputs(outputs, {{"PAR", par}, {"TRACE", trace}});
   RunOptions opts;
   opts.event_log = cl.event_log;
   opts.jobs = 1;
@@ -473,10 +519,9 @@ int predict(const CommandLine& cl, const machines::MachineRegistry& registry, st
     meta.title = html;  // 3.1: html_title = argv[3]
     models::report::HtmlReportOptions options;
     options.augur_extras = cl.extras;
-    std::ofstream f(html, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error(html + ": error: cannot write the HTML report");
-    models::report::write_interval_html(f, *v.intervals, meta, v.interval_root, options);
-    if (!f) throw std::runtime_error(html + ": error: write failed");
+    engine::OutputFile f(html, "HTML report");
+    models::report::write_interval_html(f.stream(), *v.intervals, meta, v.interval_root, options);
+    f.commit();
   }
   if (!cl.text.empty()) write_text_report(cl.text, out, sc.name, results, cl.text_options);
   if (!cl.json.empty()) models::report::write_json(cl.json, sc.name, results);
@@ -507,7 +552,7 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     }
     if (!cl.log_levels.empty()) engine::set_log_levels(cl.log_levels);
   } catch (const std::exception& e) {
-    err << "augur: error: " << e.what() << "\n" << usage_text;
+    err << printable(std::string("augur: error: ") + e.what()) << "\n" << usage_text;
     return exit_bad_input;
   }
   try {
@@ -543,6 +588,7 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     if (!cl.text.empty()) sc.outputs.text = cl.text;
     if (!cl.event_log.empty()) sc.outputs.event_log = cl.event_log;
     const auto variants = sc.variants();
+    if (cl.command != "check") check_run_files(cl, sc, variants);
     if (cl.command == "check") {
       for (const auto& v : variants)
         registry.create(v.machine.model, v.machine.params, v.processors > 0 ? v.processors : 1);
@@ -579,6 +625,13 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     if (cl.command == "step") {
       opts.step_in = &in;
       opts.step_out = &out;
+      if (variants.size() > 1) {
+        out << fmt::format(
+            "the scenario has {} variants: the commands step variant 1 ({} processors); the others run without "
+            "stopping (--processors or --grid selects one)\n",
+            variants.size(),
+            variants[0].processors == 0 ? std::string("from the trace") : std::to_string(variants[0].processors));
+      }
     } else if (&err == &std::cerr && isatty(STDERR_FILENO) != 0) {
       opts.progress = &err;  // a live progress line on a terminal only
     }
@@ -589,16 +642,15 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     if (!cl.sweep_json.empty()) models::report::write_sweep_json(cl.sweep_json, sc.name, results);
     if (!cl.html.empty()) models::report::write_html(cl.html, sc.name, results);
     return run_status(results, err);
-  } catch (const scenarios::ConfigError& e) {
-    err << e.what() << "\n";
-  } catch (const traces::TraceError& e) {
-    err << e.what() << "\n";
-  } catch (const InputError& e) {
-    err << e.what() << "\n";
   } catch (const machines::ParamError& e) {
-    err << "augur: error: " << e.what() << "\n";
-  } catch (const std::runtime_error& e) {
-    err << e.what() << "\n";
+    err << printable(std::string("augur: error: ") + e.what()) << "\n";
+  } catch (const std::bad_alloc&) {
+    err << "augur: error: out of memory: the inputs ask for more memory than this machine has (try a smaller "
+           "trace, fewer processors or fewer variants)\n";
+  } catch (const std::exception& e) {
+    // Input errors say where ("file:line: error: ..."); anything else is named augur's.
+    const std::string what = e.what();
+    err << printable(what.find(": error: ") != std::string::npos ? what : "augur: error: " + what) << "\n";
   }
   return exit_bad_input;
 }

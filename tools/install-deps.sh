@@ -7,6 +7,7 @@ PACKAGES=(g++ cmake ninja-build pkg-config zstd
           libboost-dev libspdlog-dev libfmt-dev libyaml-cpp-dev nlohmann-json3-dev
           libzstd-dev zlib1g-dev)
 TEST_PACKAGES=(doctest-dev clang-format
+               python3  # tools/fuzz/fuzz.py, the `fuzz` test
                chromium fonts-liberation)  # headless Chromium for the `browser` test of the HTML report
 case "${1:-}" in
   "") ;;

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <exception>
 #include <filesystem>
@@ -150,7 +151,7 @@ engine::RunResult run_observed(engine::Scheduler& scheduler, engine::Program& pr
     scheduler.add_observer(&*log);
   }
   std::optional<engine::Stepper> stepper;
-  if (options.step_in != nullptr && options.step_out != nullptr) {
+  if (options.step_in != nullptr && options.step_out != nullptr && index == 1) {  // the first variant only
     stepper.emplace(scheduler, program, *options.step_in, *options.step_out);
     scheduler.add_observer(&*stepper);
   }
@@ -417,6 +418,14 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
   const VariantLog log(variant, index, count);
   models::report::VariantResult result =
       run_variant_quietly(scenario, variant, index, count, registry, options, progress);
+  // A time that is not finite is no prediction: the run failed, whatever the scheduler said.
+  if (!std::isfinite(result.predicted_time_s) && result.outcome != "error") {
+    result.message = fmt::format(
+        "the predicted time is not finite ({}): the machine's parameters or the trace's values are too large "
+        "or too small for a time in seconds{}",
+        result.predicted_time_s, result.message.empty() ? "" : "; " + result.message);
+    result.outcome = "failed";
+  }
   log.finished(result);
   return result;
 }

@@ -34,7 +34,7 @@ struct RunOptions {
   unsigned jobs = 1;                 ///< worker threads for independent variants
   std::uint64_t max_events = 0;      ///< stop each variant after this many events (0 = no limit)
   double max_time = 0;               ///< stop each variant at this simulated time (0 = no limit)
-  std::istream* step_in = nullptr;   ///< stepping: commands from here (forces jobs = 1)
+  std::istream* step_in = nullptr;   ///< stepping the first variant: commands from here (forces jobs = 1)
   std::ostream* step_out = nullptr;  ///< stepping: prompts and answers here
   std::ostream* progress = nullptr;  ///< live progress line here (a terminal), nullptr = silent
   CharacteristicsMode characteristics = CharacteristicsMode::automatic;  ///< message-passing runs

@@ -28,7 +28,7 @@ constexpr std::size_t min_buffer_size = 4096;
 /// Largest buffer a known regular file's first read goes through on the stack (read_first).
 constexpr std::size_t first_read_limit = std::size_t{16} * 1024;
 /// A "line" longer than this is a binary or corrupt file, not a trace.
-constexpr std::size_t max_line_length = std::size_t{1} << 30;
+constexpr std::size_t max_line_length = std::size_t{1} << 24;
 
 bool ends_with(const std::string& text, std::string_view suffix) {
   return text.size() >= suffix.size() && std::string_view(text).substr(text.size() - suffix.size()) == suffix;
@@ -282,12 +282,13 @@ struct LineReader::Impl {
         scan -= begin;
         begin = 0;
       } else {
-        if (capacity >= max_line_length) fail("line longer than 1 GiB: not a text trace");
-        auto grown = std::make_unique_for_overwrite<char[]>(capacity * 2);
+        if (capacity >= max_line_length) fail("line longer than 16 MiB: not a text trace");
+        const std::size_t grown_capacity = std::min(capacity * 2, max_line_length);
+        auto grown = std::make_unique_for_overwrite<char[]>(grown_capacity);
         std::memcpy(grown.get(), buf, end);
         owned = std::move(grown);
         buf = owned.get();
-        capacity *= 2;
+        capacity = grown_capacity;
       }
     }
     if (!codec_known) {

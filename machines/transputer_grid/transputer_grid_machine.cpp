@@ -40,8 +40,10 @@ SimTime pipelined_cost(SimTime start_time, SimTime byte_time, std::uint64_t byte
   // times in seconds, so "10us·1000 / (1us·2)" may come out as 4999.999…: the floor tolerates a
   // relative error of 1e-12 so that exact squares give their exact root.
   std::uint64_t packet = bytes;
-  if (byte_time > 0) {
-    const double ratio = start_time * b / (byte_time * (d - 1));
+  // ratio ≥ B² means S ≥ B (one packet); it also catches a ratio too large for the root's steps
+  // (an infinity from a tiny Tb would never end them).
+  const double ratio = byte_time > 0 ? start_time * b / (byte_time * (d - 1)) : 0;
+  if (byte_time > 0 && ratio < b * b) {
     const double tolerant = ratio * (1 + 1e-12);
     double root = std::floor(std::sqrt(ratio));
     while ((root + 1) * (root + 1) <= tolerant) root += 1;

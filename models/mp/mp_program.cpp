@@ -78,6 +78,18 @@ MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machi
     algorithms_[k] = algorithm_for(kind);
     analytic_[k] = options_.collectives == "analytic" && options_.algorithms.count(kind) == 0;
   }
+  if (options_.collectives != "analytic" && options_.collectives != "default") {
+    // A name no kind knows is a typo (a name some kinds know applies to those only).
+    bool known = false;
+    for (std::size_t k = 0; k < algorithms_.size() && !known; ++k)
+      known = has_collective_algorithm(static_cast<engine::CollectiveKind>(k), options_.collectives);
+    if (!known) {
+      throw std::invalid_argument(fmt::format(
+          "unknown model.collectives '{}': expected default, analytic or an algorithm of some collective kind "
+          "(augur info collectives lists them)",
+          options_.collectives));
+    }
+  }
   if (options_.collectives != "analytic") {
     // Validate every algorithm name now, not halfway through a run.
     for (std::size_t k = 0; k < algorithms_.size(); ++k) {

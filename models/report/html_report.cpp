@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "engine/collective_kind.hpp"
+#include "engine/output_file.hpp"
 #include "models/report/interval_report.hpp"
 #include "models/report/svg_plot.hpp"
 #include "models/report/sweep_table.hpp"
@@ -564,10 +565,7 @@ std::string html_report(const std::string& scenario, const std::vector<VariantRe
 }
 
 void write_html(const std::string& path, const std::string& scenario, const std::vector<VariantResult>& variants) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw std::runtime_error(path + ": error: cannot write the HTML report");
-  f << html_report(scenario, variants);
-  if (!f) throw std::runtime_error(path + ": error: write failed");
+  engine::write_output(path, html_report(scenario, variants), "HTML report");
 }
 
 }  // namespace augur::models::report

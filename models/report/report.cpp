@@ -13,6 +13,8 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "engine/output_file.hpp"
+
 namespace augur::models::report {
 
 namespace {
@@ -574,7 +576,7 @@ void pad(std::ostream& out, int depth) {
 
 // `value` as dump(2) writes it, its lines after the first indented for nesting `depth`.
 void put(std::ostream& out, const Json& value, int depth) {
-  const std::string text = value.dump(2);
+  const std::string text = value.dump(2, ' ', false, Json::error_handler_t::replace);
   std::size_t from = 0;
   for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
     out.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
@@ -600,7 +602,7 @@ void write_value(std::ostream& out, const Json& value, int depth, const std::str
     if (!first) out << ",\n";
     first = false;
     pad(out, depth + 1);
-    out << Json(item.key()).dump() << ": ";
+    out << Json(item.key()).dump(-1, ' ', false, Json::error_handler_t::replace) << ": ";
     write_value(out, item.value(), depth + 1, path + "/" + item.key(), streams);
   }
   out << "\n";
@@ -675,10 +677,9 @@ void write_json(std::ostream& out, const std::string& scenario, const std::vecto
 }
 
 void write_json(const std::string& path, const std::string& scenario, const std::vector<VariantResult>& variants) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw std::runtime_error(path + ": error: cannot write the JSON report");
-  write_json(f, scenario, variants);
-  if (!f) throw std::runtime_error(path + ": error: write failed");
+  engine::OutputFile f(path, "JSON report");
+  write_json(f.stream(), scenario, variants);
+  f.commit();
 }
 
 }  // namespace augur::models::report

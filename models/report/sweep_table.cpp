@@ -9,6 +9,8 @@
 #include <string_view>
 #include <stdexcept>
 
+#include "engine/output_file.hpp"
+
 namespace augur::models::report {
 
 namespace {
@@ -184,10 +186,7 @@ nlohmann::ordered_json sweep_json(const std::string& scenario, const std::vector
 
 namespace {
 void write_file(const std::string& path, const std::string& text, const char* what) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw std::runtime_error(fmt::format("{}: error: cannot write the {}", path, what));
-  f << text;
-  if (!f) throw std::runtime_error(path + ": error: write failed");
+  engine::write_output(path, text, what);
 }
 }  // namespace
 
@@ -197,7 +196,9 @@ void write_sweep_csv(const std::string& path, const std::vector<VariantResult>& 
 
 void write_sweep_json(const std::string& path, const std::string& scenario,
                       const std::vector<VariantResult>& variants) {
-  write_file(path, sweep_json(scenario, variants).dump(2) + "\n", "sweep table (JSON)");
+  write_file(
+      path, sweep_json(scenario, variants).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n",
+      "sweep table (JSON)");
 }
 
 }  // namespace augur::models::report

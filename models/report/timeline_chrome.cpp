@@ -263,8 +263,8 @@ std::string comm_args(const engine::Event& e, const char* op) {
 
 ChromeTrace::ChromeTrace(const std::string& path, std::uint32_t lp_count, const std::string& title,
                          const std::string& track)
-    : path_(path), lps_(lp_count), matcher_(lp_count) {
-  file_ = std::fopen(path.c_str(), "wb");
+    : path_(path), temporary_(path), lps_(lp_count), matcher_(lp_count) {
+  file_ = std::fopen(temporary_.name().c_str(), "wb");
   if (file_ == nullptr) {
     throw std::runtime_error(fmt::format("{}: error: cannot write the Chrome trace: {}", path, std::strerror(errno)));
   }
@@ -274,7 +274,7 @@ ChromeTrace::ChromeTrace(const std::string& path, std::uint32_t lp_count, const 
   fmt::format_to(out,
                  "{{\"name\":\"process_name\",\"ph\":\"M\",\"ts\":0,\"pid\":0,\"tid\":0,"
                  "\"args\":{{\"name\":{}}}}}",
-                 nlohmann::json(title).dump());
+                 nlohmann::json(title).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   for (std::uint32_t lp = 0; lp < lp_count; ++lp) {
     begin_event();
     fmt::format_to(out,
@@ -290,14 +290,9 @@ ChromeTrace::ChromeTrace(const std::string& path, std::uint32_t lp_count, const 
   flush();
 }
 
+// A run that did not finish (an exception, an interrupt) leaves no Chrome trace: the file is
+// written whole at on_finish or not at all (the temporary's destructor removes it).
 ChromeTrace::~ChromeTrace() {
-  if (!closed_) {
-    try {
-      close(latest_);
-    } catch (const std::exception&) {
-      // A destructor must not throw; the run's own error is the one worth reporting.
-    }
-  }
   if (file_ != nullptr) std::fclose(file_);
 }
 
@@ -359,7 +354,6 @@ void ChromeTrace::flow(const MatchedMessage& m) {
 void ChromeTrace::on_event(const engine::Event& e) {
   if (closed_ || e.lp >= lps_.size()) return;
   ++events_;
-  latest_ = std::max(latest_, e.clock_after);
   LpState& s = lps_[e.lp];
   s.last = e.clock_after;
   const std::int64_t b = to_ns(e.clock_before);
@@ -444,7 +438,6 @@ void ChromeTrace::on_status(engine::LpId lp, engine::LpStatus from, engine::LpSt
   (void)from;
   if (lp >= lps_.size()) return;
   lps_[lp].blocked_since = to == engine::LpStatus::blocked ? at : -1;
-  latest_ = std::max(latest_, at);
 }
 
 void ChromeTrace::on_finish(SimTime end) {
@@ -469,9 +462,10 @@ void ChromeTrace::close(SimTime end) {
                  lps_.size(), end, events_, flows_, matcher_.dropped());
   flush();
   const bool failed = std::fflush(file_) != 0 || std::ferror(file_) != 0;
-  std::fclose(file_);
+  const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
-  if (failed) throw std::runtime_error(fmt::format("{}: error: writing the Chrome trace failed", path_));
+  if (failed || !closed) throw std::runtime_error(fmt::format("{}: error: writing the Chrome trace failed", path_));
+  temporary_.commit();
 }
 
 void ChromeTrace::flush() {

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "engine/observer.hpp"
+#include "engine/output_file.hpp"
 
 namespace augur::models::report {
 
@@ -115,8 +116,8 @@ class MessageMatcher {
 /// an expanded collective, "X" for an analytic one); messages as flow events "s" (on the sender at
 /// its transfer start) and "f" with "bp":"e" (on the receiver at the completing event's transfer),
 /// matched by MessageMatcher. LPs still blocked when the run ends get a last `waiting` slice up to
-/// the end. The array is closed at on_finish (or by the destructor), so the file is valid JSON
-/// whatever way the run ends. Same events ⇒ byte-identical file.
+/// the end. The array is closed at on_finish, however the run ends (deadlock, limits); a run that
+/// throws before it leaves no file (output_file.hpp). Same events ⇒ byte-identical file.
 class ChromeTrace final : public engine::Observer {
  public:
   /// Opens (truncates) `path`; throws std::runtime_error "path: error: …" when it cannot.
@@ -148,6 +149,7 @@ class ChromeTrace final : public engine::Observer {
   void close(engine::SimTime end);
 
   std::string path_;
+  engine::TemporaryFile temporary_;
   std::FILE* file_ = nullptr;
   fmt::memory_buffer buf_;
   bool first_ = true;
@@ -157,7 +159,6 @@ class ChromeTrace final : public engine::Observer {
   std::vector<MatchedMessage> matched_;
   std::uint64_t events_ = 0;
   std::uint64_t flows_ = 0;
-  engine::SimTime latest_ = 0;
 };
 
 }  // namespace augur::models::report

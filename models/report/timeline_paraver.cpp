@@ -72,10 +72,7 @@ std::int64_t p2p_value(const engine::Event& e) {
 constexpr std::array<const char*, 8> p2p_names{"End", "send", "isend", "recv", "irecv", "wait", "waitall", "test"};
 
 void write_or_throw(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  f << text;
-  f.flush();
-  if (!f) throw std::runtime_error(fmt::format("{}: error: cannot write the Paraver trace", path));
+  engine::write_output(path, text, "Paraver trace");
 }
 
 }  // namespace
@@ -92,16 +89,9 @@ ParaverTrace::ParaverTrace(const std::string& prefix, std::uint32_t lp_count, st
   open_run();
 }
 
-ParaverTrace::~ParaverTrace() {
-  if (!closed_) {
-    try {
-      close(latest_);
-    } catch (const std::exception&) {
-      // A destructor must not throw; the run's own error is the one worth reporting.
-    }
-  }
-  remove_runs();
-}
+// A run that did not finish (an exception, an interrupt) leaves no Paraver files: they are
+// written whole at on_finish or not at all.
+ParaverTrace::~ParaverTrace() { remove_runs(); }
 
 void ParaverTrace::push(Record r) {
   r.seq = seq_++;
@@ -128,7 +118,6 @@ void ParaverTrace::communication(const engine::Event& e, ParaverState wait_state
 
 void ParaverTrace::on_event(const engine::Event& e) {
   if (closed_ || e.lp >= lps_.size()) return;
-  latest_ = std::max(latest_, e.clock_after);
   LpState& s = lps_[e.lp];
   const std::int64_t b = to_ns(e.clock_before);
   const std::int64_t a = std::max(b, to_ns(e.clock_after));
@@ -213,7 +202,6 @@ void ParaverTrace::on_status(engine::LpId lp, engine::LpStatus from, engine::LpS
   if (lp >= lps_.size()) return;
   lps_[lp].blocked_since = to == engine::LpStatus::blocked ? at : -1;
   if (to == engine::LpStatus::done) lps_[lp].done = true;
-  latest_ = std::max(latest_, at);
 }
 
 void ParaverTrace::on_finish(SimTime end) {
@@ -242,7 +230,9 @@ void ParaverTrace::spill() {
 
 void ParaverTrace::open_run() {
   Run run;
-  run.path = fmt::format("{}.prv.tmp{}", prefix_, runs_.size());
+  run.temporary = std::make_unique<engine::TemporaryFile>(
+      engine::TemporaryFile::scratch(fmt::format("{}.prv.tmp{}", prefix_, runs_.size())));
+  run.path = run.temporary->name();
   run.file = std::fopen(run.path.c_str(), "w+b");
   if (run.file == nullptr) {
     // The first run is created with the observer: name the file the user asked for.
@@ -325,7 +315,7 @@ void ParaverTrace::merge_runs(std::FILE* prv) {
 void ParaverTrace::remove_runs() {
   for (Run& run : runs_) {
     if (run.file != nullptr) std::fclose(run.file);
-    std::remove(run.path.c_str());
+    run.temporary->discard();
   }
   runs_.clear();
 }
@@ -342,7 +332,8 @@ void ParaverTrace::close(SimTime end) {
 
   // .prv: the header, then the merged runs.
   const std::string prv_path = prefix_ + ".prv";
-  std::FILE* prv = std::fopen(prv_path.c_str(), "wb");
+  engine::TemporaryFile prv_temporary(prv_path);
+  std::FILE* prv = std::fopen(prv_temporary.name().c_str(), "wb");
   if (prv == nullptr) {
     throw std::runtime_error(
         fmt::format("{}: error: cannot write the Paraver trace: {}", prv_path, std::strerror(errno)));
@@ -364,6 +355,7 @@ void ParaverTrace::close(SimTime end) {
     throw std::runtime_error(fmt::format("{}: error: writing the Paraver trace failed", prv_path));
   }
   remove_runs();
+  prv_temporary.commit();
 
   // .pcf: the standard state table, then augur's event types.
   std::string pcf =

@@ -4,11 +4,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <queue>
 #include <string>
 #include <vector>
 
 #include "engine/observer.hpp"
+#include "engine/output_file.hpp"
 #include "models/report/timeline_chrome.hpp"
 
 namespace augur::models::report {
@@ -90,6 +92,7 @@ class ParaverTrace final : public engine::Observer {
     bool done = false;
   };
   struct Run {
+    std::unique_ptr<engine::TemporaryFile> temporary;  ///< removed on an interrupt too
     std::string path;
     std::FILE* file = nullptr;
   };
@@ -117,7 +120,6 @@ class ParaverTrace final : public engine::Observer {
   std::size_t buffer_records_;
   std::size_t drain_at_;
   std::uint64_t seq_ = 0;
-  engine::SimTime latest_ = 0;
 };
 
 }  // namespace augur::models::report

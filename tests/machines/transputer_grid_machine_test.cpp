@@ -59,6 +59,12 @@ TEST_SUITE("unit") {
     CHECK(line.transfer(3, 0, 1000, 2e-3).arrival == seconds(2e-3 + 1310e-6));
   }
 
+  TEST_CASE("TransputerGridMachine sends one packet when Tb is tiny, without looping on an infinite ratio") {
+    // Ts = 75us, Tb = 1e-306 s: Ts·B / (Tb·(D−1)) overflows to infinity ≥ B², so S = B = 1000 and
+    // C = (Ts + Tb·B)·D = 3·75us (Tb·B is below the last bit of 225us).
+    CHECK(pipelined_cost(75e-6, 1e-306, 1000, 3) == seconds(225e-6));
+  }
+
   TEST_CASE("TransputerGridMachine pipelines over six hops of a 2-D grid") {
     // D = 6, B = 100: S = ⌊√(10·100 / (1·5))⌋ = ⌊√200⌋ = 14; k = 7; e = 2;
     // C = (10 + 14)(6 + 7 − 1) + (10 + 2) = 24·12 + 12 = 300us

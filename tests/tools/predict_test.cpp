@@ -293,7 +293,7 @@ TEST_SUITE("golden") {
         {"predict '" + mvs + "' '" + jac1d + "' x.html 64 64",
          mvs + ": error: parameter 'clusters': the machine 'mvs' has 1024 processors, but the run has 4096\n"},
         {"predict '" + mvs + "' '" + jac1d + "' no/such/dir/x.html 2",
-         "no/such/dir/x.html: error: cannot write the HTML report\n"},
+         "no/such/dir/x.html: error: cannot write the HTML report: No such file or directory\n"},
         {"predict '" + mvs + "' '" + unmapped + "' x.html 2",
          unmapped + ":137: error: runam_: abstract machine a300 was never mapped on a processor system (mapam_)\n"},
     };

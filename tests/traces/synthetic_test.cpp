@@ -167,6 +167,6 @@ TEST_SUITE("unit") {
           "synthetic:P=4,,I=1: error: expected KEY=VALUE items separated by commas (P=<ranks>,I=<iterations>), "
           "found ''");
     CHECK(spec_error("P=3000000000,I=1") ==
-          "synthetic:P=3000000000,I=1: error: '3000000000' is too large for key 'P' (at most 2147483647)");
+          "synthetic:P=3000000000,I=1: error: '3000000000' is too large for key 'P' (at most 16777216)");
   }
 }

@@ -74,6 +74,8 @@ void parse_header(std::string_view text, std::size_t prefix_size, DvmLine& out) 
     fail(": " + quoted_dvm(value) + (status == DvmNumber::bad ? " is not a number (TIME)" : " is out of range (TIME)"));
   }
   if (out.time < 0) fail(": TIME=" + std::string(value) + " is negative");
+  // A call's time in seconds: beyond 1e9 s (32 years) sums over a run are no longer meaningful.
+  if (out.time > 1e9) fail(": TIME=" + std::string(value) + " is out of range (at most 1e9 s)");
 
   if (!header_field(rest, "LINE=", value)) missing("LINE=");
   if (parse_dvm_integer(value, out.source_line) != DvmNumber::ok || out.source_line < 0) {

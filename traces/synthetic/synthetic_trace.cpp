@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/log.hpp"
+#include "engine/limits.hpp"
 #include "traces/trace_error.hpp"
 
 namespace augur::traces::synthetic {
@@ -150,8 +151,8 @@ SyntheticSpec parse_synthetic_spec(std::string_view text) {
     const std::string_view value = trim(item.substr(equals + 1));
     if (key == "P") {
       if (have_ranks) spec_error(text, "key 'P' given twice");
-      spec.ranks = static_cast<std::int32_t>(
-          spec_number(text, key, value, static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max())));
+      spec.ranks =
+          static_cast<std::int32_t>(spec_number(text, key, value, static_cast<std::uint64_t>(engine::max_lps)));
       if (spec.ranks < 1) spec_error(text, "P must be at least 1");
       have_ranks = true;
     } else if (key == "I") {

@@ -4,6 +4,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 
 namespace augur::traces::ti {
 namespace {
@@ -14,6 +16,12 @@ bool parse_double(std::string_view text, double& value) {
   const char* last = first + text.size();
   if (first != last && *first == '+') ++first;
   const auto [ptr, ec] = std::from_chars(first, last, value, std::chars_format::general);
+  if (ec == std::errc::result_out_of_range && ptr == last) {
+    // A number beyond a double's range reads as strtod reads it (an infinity, or 0 for a tiny
+    // one), so that "1e309" is out of range like "inf" rather than not a number.
+    value = std::strtod(std::string(first, last).c_str(), nullptr);
+    return true;
+  }
   return ec == std::errc() && ptr == last && first != last;
 }
 

@@ -2,6 +2,8 @@
 // each rank's actions through its own LineReader (opened on first use, kept open to the end).
 #include "traces/ti/ti_trace.hpp"
 
+#include <fmt/format.h>
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -340,9 +342,11 @@ std::optional<RankFile> resolve_rank_file(const std::filesystem::path& index_fol
 std::vector<RankCursor> scan_shared_file(const std::string& path, LineReader& reader, std::string_view first_line) {
   TiLineParser parser(1);
   std::int32_t max_rank = -1;
+  std::uint64_t actions = 0;
   std::string_view line = first_line;
   do {
     if (!parser.split(line)) continue;
+    ++actions;
     const std::int32_t rank = parser.rank_field(TiLineSource{path, reader.line_number()});
     if (rank >= max_shared_ranks) {
       throw TraceError(path, reader.line_number(),
@@ -351,6 +355,13 @@ std::vector<RankCursor> scan_shared_file(const std::string& path, LineReader& re
     }
     max_rank = std::max(max_rank, rank);
   } while (reader.next(line));
+  // Every rank has at least one action: a larger rank number is a typo, not ranks to allocate.
+  if (static_cast<std::uint64_t>(max_rank) >= actions) {
+    throw TraceError(path, 0,
+                     fmt::format("rank {} named in a shared trace file of {} action{}: the ranks are 0 to N-1, "
+                                 "each with its own actions",
+                                 max_rank, actions, actions == 1 ? "" : "s"));
+  }
 
   std::vector<RankCursor> cursors(static_cast<std::size_t>(max_rank + 1));
   for (std::size_t r = 0; r < cursors.size(); ++r) {
@@ -412,7 +423,16 @@ std::unique_ptr<MpTraceSource> open_ti_trace(const std::string& path) {
     }
   }
   if (!found) throw TraceError(path, 0, "empty trace: neither actions nor rank files");
+  if (line.starts_with("\xEF\xBB\xBF"))
+    throw TraceError(path, reader.line_number(), "the file starts with a UTF-8 byte order mark: save it without one");
   if (starts_with_integer(line)) {
+    // Shared mode reads the file once to count the ranks, then once per rank: a pipe or a device
+    // would be empty (or block) the second time.
+    if (std::error_code ec; !std::filesystem::is_regular_file(path, ec)) {
+      throw TraceError(path, 0,
+                       "a trace file shared by all ranks is read several times: it must be a regular file, not a "
+                       "pipe or a device (save it to a file first)");
+    }
     std::vector<RankCursor> cursors = scan_shared_file(path, reader, line);
     if (auto* lg = engine::logger_at(engine::Folder::traces, spdlog::level::info)) {
       lg->info("TI trace {}: one file shared by {} ranks ({} lines)", path, cursors.size(), reader.line_number());
