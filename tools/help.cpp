@@ -2,10 +2,11 @@
 #include "tools/help.hpp"
 
 #include "machines/param.hpp"
+#include "models/report/version.hpp"
 
 namespace augur::tools {
 
-std::string_view version() { return AUGUR_VERSION; }
+std::string_view version() { return models::report::augur_version(); }
 
 const std::vector<std::string>& command_names() {
   static const std::vector<std::string> names = {"run", "step", "check", "info", "predict", "version", "help"};

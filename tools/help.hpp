@@ -10,7 +10,7 @@
 
 namespace augur::tools {
 
-/// The version of this build (CMake's PROJECT_VERSION).
+/// The version of this build (CMake's PROJECT_VERSION, models/report/version.hpp).
 std::string_view version();
 
 /// The commands of the command line, in the order `augur --help` lists them.

@@ -14,6 +14,7 @@
 #include "models/report/svg_plot.hpp"
 #include "models/report/summary.hpp"
 #include "models/report/sweep_table.hpp"
+#include "models/report/version.hpp"
 
 namespace augur::models::report {
 
@@ -551,9 +552,9 @@ std::string html_report(const std::string& scenario, const std::vector<VariantRe
   const std::string title = report_title(scenario, variants);  // a scenario without a name: trace on machine
   out += fmt::format("<title>augur: {}</title>\n<style>\n{}</style>\n</head>\n<body>\n", esc(title), css);
   out += fmt::format(
-      "<h1>augur: {}</h1>\n<p class=\"muted\">augur 0.1.0 · {} variant{} · predicted on the simulated "
+      "<h1>augur: {}</h1>\n<p class=\"muted\">{} · {} variant{} · predicted on the simulated "
       "machine</p>\n",
-      esc(title), variants.size(), variants.size() == 1 ? "" : "s");
+      esc(title), generator(), variants.size(), variants.size() == 1 ? "" : "s");
   // One short link per variant, what it ran in the link's tooltip.
   if (variants.size() > 1) {
     out += "<nav><a href=\"#sweep\">sweep</a> variants:";

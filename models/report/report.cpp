@@ -3,6 +3,7 @@
 #include "models/report/interval_report.hpp"
 #include "models/report/fixed_text.hpp"
 #include "models/report/json_numbers.hpp"
+#include "models/report/version.hpp"
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -671,7 +672,7 @@ void write_array(std::ostream& out, int depth, std::size_t n, const std::functio
 Json document_head(const std::string& scenario) {
   Json doc;
   doc["schema_version"] = 1;
-  doc["generator"] = "augur 0.1.0";
+  doc["generator"] = generator();
   doc["scenario"] = scenario;
   doc["variants"] = Json::array();
   return doc;

@@ -1,6 +1,7 @@
 // Sweep table rows, CSV and JSON.
 #include "models/report/sweep_table.hpp"
 #include "models/report/json_numbers.hpp"
+#include "models/report/version.hpp"
 
 #include <fmt/format.h>
 
@@ -150,7 +151,7 @@ std::string sweep_csv(const std::vector<VariantResult>& variants) {
 nlohmann::ordered_json sweep_json(const std::string& scenario, const std::vector<VariantResult>& variants) {
   nlohmann::ordered_json doc;
   doc["schema_version"] = 1;
-  doc["generator"] = "augur 0.1.0";
+  doc["generator"] = generator();
   doc["scenario"] = scenario;
   const bool dvm = any_grid(variants);
   const auto shown = shown_columns(dvm);
