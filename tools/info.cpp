@@ -24,6 +24,18 @@ std::vector<std::string> library_names() {
   return names;
 }
 
+/// `line` cut to 100 columns with "..." (UTF-8 sequences kept whole), and a newline: one line
+/// per machine; `augur info machines NAME` has the whole description.
+std::string one_line(std::string line) {
+  constexpr std::size_t columns = 100;
+  if (line.size() > columns) {
+    std::size_t at = columns - 3;
+    while (at > 0 && (static_cast<unsigned char>(line[at]) & 0xC0) == 0x80) --at;
+    line = line.substr(0, at) + "...";
+  }
+  return line + "\n";
+}
+
 /// One model with its parameters: kind, default and doc in aligned columns; a default longer than
 /// the default column goes on a line of its own below the parameter, so the docs stay aligned.
 void model_details(std::ostream& out, const machines::MachineModelInfo& m) {
@@ -67,10 +79,10 @@ void info_machines(std::ostream& out, const machines::MachineRegistry& registry,
     out << "ready machines (machines/library; --machine NAME, augur info machines NAME):\n";
     for (const std::string& n : library) {
       const scenarios::MachineDescription m = scenarios::resolve_machine(n, registry);
-      out << fmt::format("  {:<26} {:<16} {}\n", n, m.model, m.description);
+      out << one_line(fmt::format("  {:<26} {:<16} {}", n, m.model, m.description));
     }
     out << "machine models (model: in a machine file; augur info machines MODEL):\n";
-    for (const auto& m : registry.all()) out << fmt::format("  {:<26} {}\n", m.name, m.description);
+    for (const auto& m : registry.all()) out << one_line(fmt::format("  {:<26} {}", m.name, m.description));
     return;
   }
   if (std::find(library.begin(), library.end(), name) != library.end()) {

@@ -161,6 +161,7 @@ TEST_SUITE("tools") {
     }
     CHECK(r.out.find("\n  loggp_smp ") != std::string::npos);  // and the models
     CHECK(lines(r.out) < 30);
+    CHECK(widest_line(r.out) <= 100);
     const AugurRun one = run_augur("info machines platform_cluster_64");
     REQUIRE(one.status == 0);
     CHECK(one.out.find("platform_cluster_64 (model loggp_smp") == 0);
@@ -186,6 +187,7 @@ TEST_SUITE("tools") {
          {"usage: augur run", "ti:PATH", "dvm:PATH", "synthetic:P=", "F.v1.json, F.v2.json", "--detail", "--json FILE"})
       CHECK_MESSAGE(r.out.find(s) != std::string::npos, s);
     CHECK(r.out.find("augur predict") == std::string::npos);  // not the general usage
+    CHECK(widest_line(r.out) <= 100);
     CHECK(run_augur("help run").out == r.out);
     CHECK(run_augur("--help").out.find("augur predict") != std::string::npos);
   }
