@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/edit_distance.hpp"
 #include "machines/dvm_cluster/cluster_tree.hpp"
 
 namespace augur::machines {
@@ -63,26 +64,14 @@ std::string format_list(const std::vector<double>& list, UnitKind item_kind) {
 }  // namespace
 
 std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates) {
-  // Levenshtein distance with one rolling row; accepted when <= max(2, |word| / 3).
+  // engine::edit_distance; accepted when <= max(2, |word| / 3).
   const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
   std::string best;
   std::size_t best_distance = limit + 1;
-  std::vector<std::size_t> row;
   for (const auto& candidate : candidates) {
-    row.resize(candidate.size() + 1);
-    for (std::size_t j = 0; j <= candidate.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= word.size(); ++i) {
-      std::size_t diagonal = row[0];
-      row[0] = i;
-      for (std::size_t j = 1; j <= candidate.size(); ++j) {
-        const std::size_t above = row[j];
-        const std::size_t substitution = diagonal + (word[i - 1] == candidate[j - 1] ? 0 : 1);
-        row[j] = std::min({above + 1, row[j - 1] + 1, substitution});
-        diagonal = above;
-      }
-    }
-    if (row[candidate.size()] < best_distance) {
-      best_distance = row[candidate.size()];
+    const std::size_t distance = engine::edit_distance(word, candidate);
+    if (distance < best_distance) {
+      best_distance = distance;
       best = candidate;
     }
   }

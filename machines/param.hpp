@@ -78,7 +78,7 @@ class ParamSet {
 };
 
 /// The nearest of `candidates` to `word` by edit distance, or "" when none is close.
-/// Close: a Levenshtein distance <= max(2, |word| / 3) (the first of equals wins); failing
+/// Close: an edit distance (engine::edit_distance) <= max(2, |word| / 3) (the first of equals wins); failing
 /// that, the only candidate that starts with a word of 3 or more letters ("loggp").
 std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates);
 

@@ -14,6 +14,7 @@
 #include <limits>
 #include <new>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -29,10 +30,12 @@
 #include "models/report/html_report.hpp"
 #include "models/report/interval_report.hpp"
 #include "models/report/report.hpp"
+#include "models/report/summary.hpp"
 #include "models/report/sweep_table.hpp"
 #include "scenarios/config_error.hpp"
 #include "scenarios/scenario.hpp"
 #include "tools/checks.hpp"
+#include "tools/help.hpp"
 #include "tools/runner.hpp"
 #include "traces/trace_error.hpp"
 #include "traces/trace_format.hpp"
@@ -46,6 +49,8 @@ const char* const usage_text =
     "  augur step [SCENARIO] [options]  run with the stepper: commands from stdin (type 'help')\n"
     "  augur check SCENARIO [--set k=v]  validate a scenario and its machine, list the variants\n"
     "  augur info [machines [NAME] | formats | collectives]\n"
+    "  augur version                    the version of augur\n"
+    "  augur COMMAND --help             the options of one command (run, step, check, info)\n"
     "  augur predict PAR TRACE OUT.html [D1 D2 ...] [options]\n"
     "                                   the DVM Predictor's command line: Lib-DVM TRACE on the machine PAR\n"
     "                                   (Predictor.par or YAML) and the processor grid D1 x D2 x ... (none:\n"
@@ -59,12 +64,13 @@ const char* const usage_text =
     "  --processors N[,N...]    processor counts to run\n"
     "  --grid D1xD2...          DVM processor grid (repeatable: --grid 2x2 --grid 4x4)\n"
     "  --set KEY=VALUE          override any scenario key (machine.latency=10us, model.collectives=analytic)\n"
-    "  --json FILE              write the JSON report\n"
-    "  --text FILE              write the text report to FILE instead of stdout (- = stdout)\n"
+    "  --json FILE              write the JSON report (- = stdout)\n"
+    "  --text FILE              write the full report to FILE (- = stdout); stdout has the summary\n"
+    "  --detail                 the full report on stdout instead of the summary\n"
     "  --depth N                characteristics in the text report: only intervals of LEVEL <= N (the analyzer's -l)\n"
     "  --procs LIST             characteristics in the text report: per-processor part only for these processors,\n"
-    "                           numbered from 1 as the report prints them: 1,3-4 (0: no per-processor\n"
-    "                           part; the analyzer's -n)\n"
+    "                           numbered as the report prints them (DVM from 1, ranks from 0): 1,3-4\n"
+    "                           (none, or 0 in a DVM report: no per-processor part; the analyzer's -n)\n"
     "  --extras                 predict: append augur's per-processor tables and bars to OUT.html\n"
     "  --html FILE              write the HTML report (one self-contained page for all variants: summary,\n"
     "                           time per processor, characteristics, wait states, sweep table and plots)\n"
@@ -105,6 +111,9 @@ struct CommandLine {
   CharacteristicsMode characteristics = CharacteristicsMode::automatic;  // --characteristics
   bool wait_states = true;                                               // --wait-states
   models::report::TextReportOptions text_options;                        // --depth, --procs
+  bool detail = false;               // --detail: the full report on stdout instead of the summary
+  bool help = false;                 // --help: the help of the command (none named: the usage)
+  bool command_named = false;        // the first argument named the command
   bool extras = false;               // predict: augur's section after the 3.1 blocks
   std::vector<std::string> options;  // every option given, in order (predict checks them)
   std::vector<std::string> positional;
@@ -129,18 +138,20 @@ int parse_depth(const std::string& text) {
   return *n;
 }
 
-/// --procs LIST: processor numbers and ranges as the text report prints them (from 1), e.g.
-/// "1,3-4"; "0" alone leaves out the per-processor part (the analyzer's -n).
+/// --procs LIST: processor numbers and ranges as the text report prints them (DVM runs from 1,
+/// message-passing runs from 0), e.g. "1,3-4"; "none", or "0" alone in a DVM report, leaves out
+/// the per-processor part (the analyzer's -n 0).
 void parse_processor_list(const std::string& text, models::report::TextReportOptions& options) {
   const auto bad = [&](const std::string& why) {
     return UsageError(
-        fmt::format("--procs: '{}': {} (processor numbers from 1 as the report prints them, "
-                    "ranges with '-', separated by ',': 1,3-4; 0 alone: no per-processor part)",
+        fmt::format("--procs: '{}': {} (processor numbers as the report prints them, DVM runs from 1, "
+                    "message-passing runs from 0; ranges with '-', separated by ',': 1,3-4; none: no "
+                    "per-processor part)",
                     text, why));
   };
   options.processors.clear();
   options.processor_characteristics = true;
-  if (text == "0") {
+  if (text == "none") {
     options.processor_characteristics = false;
     return;
   }
@@ -152,7 +163,6 @@ void parse_processor_list(const std::string& text, models::report::TextReportOpt
     const auto lo = small_number(item.substr(0, dash));
     const auto hi = dash == std::string::npos ? lo : small_number(item.substr(dash + 1));
     if (!lo || !hi) throw bad(fmt::format("'{}' is not a number or a range", item));
-    if (*lo == 0 || *hi == 0) throw bad("processors are numbered from 1; 0 is only allowed alone");
     if (*hi < *lo) throw bad(fmt::format("the range '{}' is empty", item));
     if (*hi - *lo >= 1 << 20) throw bad(fmt::format("the range '{}' is too long", item));
     for (int p = *lo; p <= *hi; ++p) options.processors.push_back(p);
@@ -199,10 +209,15 @@ void check_predict_arguments(const CommandLine& cl) {
 CommandLine parse(const std::vector<std::string>& args) {
   CommandLine cl;
   std::size_t i = 0;
-  if (!args.empty() && (args[0] == "run" || args[0] == "check" || args[0] == "info" || args[0] == "step" ||
-                        args[0] == "predict" || args[0] == "help")) {
+  const auto& commands = command_names();
+  if (!args.empty() && std::find(commands.begin(), commands.end(), args[0]) != commands.end()) {
     cl.command = args[0];
+    cl.command_named = true;
     i = 1;
+  } else if (!args.empty() && !args[0].starts_with("-") && !std::filesystem::exists(args[0])) {
+    // Not a command and not a scenario file: a mistyped command, when it is close to one.
+    if (const std::string hint = did_you_mean(args[0], commands); !hint.empty())
+      throw UsageError(fmt::format("unknown command '{}'{}", args[0], hint));
   }
   auto value = [&](const std::string& opt) -> std::string {
     if (i + 1 >= args.size()) throw UsageError(fmt::format("{} needs a value", opt));
@@ -222,7 +237,10 @@ CommandLine parse(const std::vector<std::string>& args) {
     auto val = [&](const std::string& opt) { return has_inline ? inline_value : value(opt); };
     if (a.rfind("--", 0) == 0) cl.options.push_back(a);
     if (a == "--help" || a == "-h") {
-      cl.command = "help";
+      cl.help = true;
+    } else if (a == "--detail") {
+      if (has_inline) throw UsageError("--detail takes no value");
+      cl.detail = true;
     } else if (a == "--version") {
       cl.command = "version";
     } else if (a == "--trace" || a == "--machine" || a == "--processors") {
@@ -292,10 +310,13 @@ CommandLine parse(const std::vector<std::string>& args) {
       else
         throw UsageError(fmt::format("--wait-states: '{}' is not on or off", v));
     } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
-      throw UsageError(fmt::format("unknown option '{}'", a));
+      throw UsageError(fmt::format("unknown option '{}'{}", a, did_you_mean(a, option_names())));
     } else {
       cl.positional.push_back(a);
     }
+  }
+  if (cl.help || cl.command == "help") {
+    return cl;  // the help of a command: its arguments are not checked
   }
   if (cl.command == "predict") {
     check_predict_arguments(cl);
@@ -359,35 +380,6 @@ scenarios::Scenario load(const CommandLine& cl, const machines::MachineRegistry&
     }
   }
   return load_command_line("command line", trace, machine, {"--trace", "--machine"}, registry, rest, rest_origins);
-}
-
-void info_machines(std::ostream& out, const machines::MachineRegistry& registry, const std::string& name) {
-  for (const auto& m : registry.all()) {
-    if (!name.empty() && m.name != name) continue;
-    out << fmt::format("{}\n  {}\n  parameters:\n", m.name, m.description);
-    // Columns as wide as this machine's longest name and kind; a default longer than the default
-    // column goes on a line of its own below the parameter, so the docs stay aligned.
-    constexpr std::size_t default_width = 10;
-    std::size_t name_width = 22, kind_width = 10;
-    for (const auto& p : m.params) {
-      name_width = std::max(name_width, p.name.size());
-      kind_width = std::max(kind_width, machines::to_string(p.kind).size());
-    }
-    for (const auto& p : m.params) {
-      const std::string def = p.default_value.empty() ? "-" : p.default_value;
-      const bool long_default = def.size() > default_width;
-      out << fmt::format("    {:<{}} {:<{}} default {:<{}} {}\n", p.name, name_width, machines::to_string(p.kind),
-                         kind_width, long_default ? "(below)" : def, default_width, p.doc);
-      if (long_default) out << fmt::format("    {:<{}} default: {}\n", "", name_width, def);
-      if (!p.choices.empty()) {
-        std::string c;
-        for (const auto& x : p.choices) c += (c.empty() ? "" : ", ") + x;
-        out << fmt::format("    {:<{}} one of: {}\n", "", name_width, c);
-      }
-    }
-    out << "\n";
-  }
-  if (!name.empty() && registry.find(name) == nullptr) registry.get(name);  // throws with the valid names
 }
 
 void info_formats(std::ostream& out) {
@@ -462,6 +454,28 @@ void check_run_files(const CommandLine& cl, const scenarios::Scenario& sc,
   check_outputs(outputs, inputs);
 }
 
+/// Writes the JSON report (stdout when `path` is "-").
+void write_json_report(const std::string& path, std::ostream& out, const std::string& name,
+                       const std::vector<models::report::VariantResult>& results) {
+  if (path == "-") {
+    models::report::write_json(out, name, results);
+  } else {
+    models::report::write_json(path, name, results);
+  }
+}
+
+/// The reports of `augur run`: the full text report where --text, --detail or the scenario's
+/// outputs say, the JSON report, and on stdout the summary unless a report goes there already.
+void write_outputs(const CommandLine& cl, const scenarios::Scenario& sc,
+                   const std::vector<models::report::VariantResult>& results, std::ostream& out) {
+  const std::string& text = sc.outputs.text;
+  if (!text.empty()) write_text_report(text, out, sc.name, results, cl.text_options);
+  if (cl.detail && text != "-") write_text_report("-", out, sc.name, results, cl.text_options);
+  if (!sc.outputs.json.empty()) write_json_report(sc.outputs.json, out, sc.name, results);
+  const bool stdout_taken = text == "-" || cl.detail || sc.outputs.json == "-";
+  if (!stdout_taken) models::report::write_summary(out, sc.name, results);
+}
+
 /// Exit status of finished variants: an input error found during the run is printed and gives 2,
 /// a deadlock, failure or limit 1.
 int run_status(const std::vector<models::report::VariantResult>& results, std::ostream& err) {
@@ -524,7 +538,7 @@ int predict(const CommandLine& cl, const machines::MachineRegistry& registry, st
     f.commit();
   }
   if (!cl.text.empty()) write_text_report(cl.text, out, sc.name, results, cl.text_options);
-  if (!cl.json.empty()) models::report::write_json(cl.json, sc.name, results);
+  if (!cl.json.empty()) write_json_report(cl.json, out, sc.name, results);
   for (const std::string& w : v.warnings) err << w << "\n";
   const int status = run_status(results, err);
   if (status == exit_ok && v.intervals) {
@@ -556,12 +570,14 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     return exit_bad_input;
   }
   try {
-    if (cl.command == "help") {
-      out << usage_text;
+    if (cl.help || cl.command == "help") {
+      const std::string topic = cl.command == "help" && !cl.positional.empty() ? cl.positional[0] : cl.command;
+      const std::string help = cl.command_named ? command_help(topic) : std::string();
+      out << (help.empty() ? usage_text : help);
       return exit_ok;
     }
     if (cl.command == "version") {
-      out << "augur 0.1.0\n";
+      out << "augur " << version() << "\n";
       return exit_ok;
     }
     if (cl.command == "info") {
@@ -573,7 +589,8 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
       } else if (what == "collectives") {
         info_collectives(out);
       } else {
-        err << fmt::format("augur: error: unknown info topic '{}' (machines, formats, collectives)\n", what);
+        err << fmt::format("augur: error: unknown info topic '{}'{} (machines, formats, collectives)\n", what,
+                           did_you_mean(what, {"machines", "formats", "collectives"}));
         return exit_bad_input;
       }
       return exit_ok;
@@ -636,8 +653,7 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
       opts.progress = &err;  // a live progress line on a terminal only
     }
     const auto results = run_scenario(sc, registry, opts);
-    write_text_report(sc.outputs.text, out, sc.name, results, cl.text_options);
-    if (!sc.outputs.json.empty()) models::report::write_json(sc.outputs.json, sc.name, results);
+    write_outputs(cl, sc, results, out);
     if (!cl.csv.empty()) models::report::write_sweep_csv(cl.csv, results);
     if (!cl.sweep_json.empty()) models::report::write_sweep_json(cl.sweep_json, sc.name, results);
     if (!cl.html.empty()) models::report::write_html(cl.html, sc.name, results);

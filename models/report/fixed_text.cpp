@@ -5,6 +5,7 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <system_error>
 
@@ -36,6 +37,10 @@ void append_right(std::string& out, std::string_view text, int width) {
 }
 
 void append_fixed(std::string& out, double value, int precision, int width) {
+  if (std::fabs(value) >= fixed_limit) {  // not a 300-digit number: 1.0000e+300
+    out += fmt::format("{:>{}.{}e}", value, width, precision);
+    return;
+  }
   std::array<char, pad_room + 352> buffer;
   char* const number = buffer.data() + pad_room;
   const auto result = std::to_chars(number, buffer.data() + buffer.size(), value, std::chars_format::fixed, precision);

@@ -13,7 +13,9 @@
 #include "engine/output_file.hpp"
 #include "models/report/interval_report.hpp"
 #include "models/report/svg_plot.hpp"
+#include "models/report/summary.hpp"
 #include "models/report/sweep_table.hpp"
+#include "models/report/version.hpp"
 
 namespace augur::models::report {
 
@@ -35,7 +37,8 @@ h3{font-size:1.1em;margin:20px 0 6px}h4{font-size:1em;margin:14px 0 4px;font-fam
 table{border-collapse:collapse;margin:6px 0 10px;font-size:.9em}th,td{border:1px solid #ccc;padding:2px 8px}
 th{background:#eef3f8;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums;font-family:ui-monospace,Menlo,Consolas,monospace}
 table.kv th{width:16em}tr.total td{font-weight:bold;background:#f6f6f6}
-nav{font-size:.9em;margin:8px 0}nav a{margin-right:10px}
+nav{font-size:.9em;margin:8px 0}nav a{margin-right:8px}.wide{overflow-x:auto;max-width:100%}
+table.sweep{font-size:.8em}table.sweep th{white-space:normal}
 .advice{background:#fff8e5;border-left:4px solid #e69f00;padding:6px 10px}
 .muted{color:#666;font-size:.85em}pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:.8em}
 svg{max-width:100%;height:auto;display:block;margin:6px 0}svg text{font-family:system-ui,Helvetica,Arial,sans-serif}
@@ -45,7 +48,7 @@ svg .atitle{font-size:12px;fill:#333}svg .grid{stroke:#e3e3e3;stroke-width:1}svg
 )";
 
 std::string esc(const std::string& s) { return xml_escape(s); }
-std::string sec(double s) { return fmt::format("{:.6f}", s); }
+std::string sec(double s) { return seconds_text(s); }
 std::string pct(double f) { return fmt::format("{:.1f} %", 100.0 * f); }
 
 std::string swept_text(const VariantResult& v) {
@@ -56,7 +59,8 @@ std::string swept_text(const VariantResult& v) {
 
 // "4 processors" or, for a DVM run, "4 processors (grid 2x2)".
 std::string processors_text(const VariantResult& v) {
-  return fmt::format("{} processors{}", v.processors, v.grid.empty() ? std::string() : " (grid " + esc(v.grid) + ")");
+  return fmt::format("{}{}", count_of(static_cast<std::uint64_t>(v.processors), "processor"),
+                     v.grid.empty() ? std::string() : " (grid " + esc(v.grid) + ")");
 }
 
 // A DVM run: characteristics but no per-rank statistics; its summary comes from Main.
@@ -88,12 +92,13 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
   std::vector<std::string> keys;
   for (const auto& r : rows) {
     for (const auto& [k, v] : r.swept) {
-      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+      // The machine axis is the machine column already.
+      if (k != "machine" && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
     }
   }
   const bool grids = std::any_of(rows.begin(), rows.end(), [](const SweepRow& r) { return !r.grid.empty(); });
   out += "<section id=\"sweep\">\n<h2>Sweep</h2>\n";
-  out += "<table class=\"sweep\"><tr><th>variant</th><th>processors</th>";
+  out += "<div class=\"wide\"><table class=\"sweep\"><tr><th>variant</th><th>processors</th>";
   if (grids) out += "<th>grid</th>";
   out += "<th>machine</th>";
   for (const auto& k : keys) out += fmt::format("<th>{}</th>", esc(k));
@@ -122,7 +127,7 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
     out += "</tr>\n";
   }
   out +=
-      "</table>\n<p class=\"muted\">Times are totals over processors except the predicted time; efficiency = "
+      "</table></div>\n<p class=\"muted\">Times are totals over processors except the predicted time; efficiency = "
       "compute / (processors &times; predicted time).";
   if (grids) {
     out +=
@@ -372,9 +377,9 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
   }
   if (total.wrong_order.count > 0) {
     out += fmt::format(
-        "<p>Messages in wrong order: {} s of the late-sender waiting ({} waits, {} s indirect) passed while "
+        "<p>Messages in wrong order: {} s of the late-sender waiting ({}, {} s indirect) passed while "
         "a message sent earlier was already there to receive.</p>\n",
-        sec(total.wrong_order.total_s), total.wrong_order.count, sec(total.wrong_order.indirect_s));
+        sec(total.wrong_order.total_s), count_of(total.wrong_order.count, "wait"), sec(total.wrong_order.indirect_s));
   }
 
   std::string ops;
@@ -545,19 +550,21 @@ std::string html_report(const std::string& scenario, const std::vector<VariantRe
   out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<link rel=\"icon\" href=\"data:,\">\n";
-  out += fmt::format("<title>augur: {}</title>\n<style>\n{}</style>\n</head>\n<body>\n", esc(scenario), css);
+  const std::string title = report_title(scenario, variants);  // a scenario without a name: trace on machine
+  out += fmt::format("<title>augur: {}</title>\n<style>\n{}</style>\n</head>\n<body>\n", esc(title), css);
   out += fmt::format(
-      "<h1>augur: {}</h1>\n<p class=\"muted\">augur 0.1.0 · {} variant{} · predicted on the simulated "
+      "<h1>augur: {}</h1>\n<p class=\"muted\">{} · {} variant{} · predicted on the simulated "
       "machine</p>\n",
-      esc(scenario), variants.size(), variants.size() == 1 ? "" : "s");
-  out += "<nav>";
-  if (variants.size() > 1) out += "<a href=\"#sweep\">sweep</a>";
-  for (const auto& v : variants) {
-    out += fmt::format("<a href=\"#v{0}\">variant {0} ({1} processors{2}{3})</a>", v.index, v.processors,
-                       v.grid.empty() ? std::string() : ", grid " + esc(v.grid),
-                       v.swept.empty() ? std::string() : ", " + esc(swept_text(v)));
+      esc(title), generator(), variants.size(), variants.size() == 1 ? "" : "s");
+  // One short link per variant, what it ran in the link's tooltip.
+  if (variants.size() > 1) {
+    out += "<nav><a href=\"#sweep\">sweep</a> variants:";
+    for (const auto& v : variants) {
+      out += fmt::format(" <a href=\"#v{0}\" title=\"{1}, {2}{3}\">{0}</a>", v.index, processors_text(v),
+                         esc(v.machine_name), v.swept.empty() ? std::string() : ", " + esc(swept_text(v)));
+    }
+    out += "</nav>\n";
   }
-  out += "</nav>\n";
   if (variants.size() > 1) sweep_section(out, variants);
   for (const VariantResult& v : variants) variant_section(out, scenario, v);
   out += "</body>\n</html>\n";

@@ -21,6 +21,10 @@ struct IntervalReportMeta {
   /// The rule IntervalTree::integrate was called with: the per-processor figures of an interval
   /// with nested intervals add the nested ones the same way, so that they sum to the totals.
   analysis::IntegrateRule rule = analysis::IntegrateRule::predictor;
+  /// The number the text report gives the first processor: 1 as the DVM analyzer numbers them
+  /// (DVM runs; the header says so), 0 for message-passing runs, whose ranks every table and
+  /// the HTML and JSON reports number from 0.
+  int first_processor = 1;
 };
 
 /// The interval Predictor 3.1 starts its report from: the one current at the end of the trace
@@ -60,8 +64,10 @@ std::string interval_html(const analysis::IntervalTree& tree, const IntervalRepo
 /// Options of the text report (the analyzer's `-l`, `-n` and its three parts).
 struct TextReportOptions {
   int max_level = -1;  ///< print intervals with level <= max_level; -1: all (`-l`)
-  /// Processor numbers (1-based, as the report prints them) whose columns the per-processor part
-  /// shows; empty: all (`-n`). Comparative characteristics always span every processor.
+  /// Processor numbers (as the report prints them: IntervalReportMeta::first_processor) whose
+  /// columns the per-processor part shows; empty: all (`-n`). {0} in a report numbering from 1
+  /// leaves the part out (the analyzer's `-n 0`). Comparative characteristics always span every
+  /// processor.
   std::vector<int> processors;
   bool main_characteristics = true;         ///< "--- The main characteristics ---"
   bool comparative_characteristics = true;  ///< "--- The comparative characteristics ---"
@@ -72,7 +78,7 @@ struct TextReportOptions {
 /// of the subtree of `root` (nullptr: whole tree), pre-order, a header
 /// `INTERVAL ( NLINE=… SOURCE=… ) LEVEL=… TYPE EXE_COUNT=…`, the main characteristics (zero lines
 /// omitted) with the collective-operation table, the comparative characteristics (Tmin, Tmax
-/// with the 1-based number of the processor where they occur, Tmid = mean) and the
+/// with the number of the processor where they occur, from meta.first_processor; Tmid = mean) and the
 /// per-processor characteristics.
 void write_interval_text(std::ostream& out, const analysis::IntervalTree& tree, const IntervalReportMeta& meta,
                          const analysis::Interval* root = nullptr, const TextReportOptions& options = {});

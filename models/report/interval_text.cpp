@@ -117,7 +117,7 @@ std::string_view type_word(const Interval& i) {
 }
 
 /// Min (first processor), max (last processor reaching it) and sum over processors, as the
-/// analyzer's MinMaxSum finds them; processor numbers from 1.
+/// analyzer's MinMaxSum finds them; processor numbers as the report prints them.
 struct Spread {
   double min = DBL_MAX, max = 0, sum = 0;
   int min_at = 0, max_at = 0;
@@ -136,8 +136,8 @@ struct Spread {
 
 class TextWriter {
  public:
-  TextWriter(std::string& out, int processors, const TextReportOptions& options)
-      : o_(out), n_(processors), options_(options) {}
+  TextWriter(std::string& out, int processors, int first_processor, const TextReportOptions& options)
+      : o_(out), n_(processors), first_(first_processor), options_(options) {}
 
   void interval(const Interval& i, const ProcessorTable& procs) {
     const IntervalTotals& t = i.totals;
@@ -148,7 +148,9 @@ class TextWriter {
     for (OpKind k : analysis::all_op_kinds) ncall += t.nop(k);
     if (options_.main_characteristics) main_part(t, ncall);
     if (options_.comparative_characteristics) comparative_part(t, procs, ncall);
-    if (options_.processor_characteristics) processor_part(t, procs, ncall);
+    // {0} where numbers start at 1: the analyzer's -n 0, no per-processor part.
+    const bool none = first_ == 1 && options_.processors.size() == 1 && options_.processors.front() == 0;
+    if (options_.processor_characteristics && !none) processor_part(t, procs, ncall);
     o_ += '\n';
   }
 
@@ -265,7 +267,7 @@ class TextWriter {
     o_ += '\n';
     for (const General& g : generals) {
       Spread s;
-      for (std::size_t p = 0; p < procs.size(); ++p) s.add(g.value(procs, p, n_), static_cast<int>(p) + 1);
+      for (std::size_t p = 0; p < procs.size(); ++p) s.add(g.value(procs, p, n_), static_cast<int>(p) + first_);
       if (!(s.sum > 0)) continue;
       o_ += g.name;
       o_ += ' ';
@@ -294,7 +296,8 @@ class TextWriter {
       std::array<Spread, columns.size()> s{};
       bool any = false;
       for (std::size_t c = 0; c < columns.size(); ++c) {
-        for (std::size_t p = 0; p < column.size(); ++p) s[c].add(column[p].*columns[c].op, static_cast<int>(p) + 1);
+        for (std::size_t p = 0; p < column.size(); ++p)
+          s[c].add(column[p].*columns[c].op, static_cast<int>(p) + first_);
         any = any || s[c].sum != 0;
       }
       if (!any) continue;
@@ -322,7 +325,7 @@ class TextWriter {
   }
 
   // The processors the per-processor part lists, in processor order: all of the `count`, or
-  // those of the processor list (1-based numbers; others ignored). Built once per count.
+  // those of the processor list (numbers from first_; others ignored). Built once per count.
   const std::vector<std::size_t>& shown(std::size_t count) {
     if (shown_count_ != count || shown_.empty()) {
       shown_.clear();
@@ -330,7 +333,8 @@ class TextWriter {
         for (std::size_t p = 0; p < count; ++p) shown_.push_back(p);
       } else {
         for (int n : options_.processors) {
-          if (n >= 1 && static_cast<std::size_t>(n) <= count) shown_.push_back(static_cast<std::size_t>(n) - 1);
+          if (n >= first_ && static_cast<std::size_t>(n - first_) < count)
+            shown_.push_back(static_cast<std::size_t>(n - first_));
         }
         std::sort(shown_.begin(), shown_.end());
         shown_.erase(std::unique(shown_.begin(), shown_.end()), shown_.end());
@@ -344,7 +348,7 @@ class TextWriter {
     o_ += "--- The execution characteristics --- \n";
     o_.append(23, ' ');
     for (std::size_t p : shown(procs.size())) {
-      number(p + 1, width_);
+      number(p + static_cast<std::size_t>(first_), width_);
       o_ += ' ';
     }
     o_ += '\n';
@@ -383,6 +387,7 @@ class TextWriter {
 
   std::string& o_;
   int n_;
+  int first_;
   const TextReportOptions& options_;
   int width_ = 0;
   std::vector<std::size_t> shown_;
@@ -401,7 +406,11 @@ std::string interval_text(const analysis::IntervalTree& tree, const IntervalRepo
     o += fmt::format("Predicted by augur: program {}, machine {}\n", meta.program.empty() ? "?" : meta.program,
                      meta.machine.empty() ? "?" : meta.machine);
   const detail::InclusiveTimes inclusive(meta.rule);
-  TextWriter writer(o, detail::processor_count(tree, meta), options);
+  o += meta.first_processor == 1
+           ? "Processors numbered from 1, as the DVM analyzer numbers them (processor 1 is number 0 "
+             "in the other tables)\n"
+           : "Processors numbered from 0, as the ranks in the other tables\n";
+  TextWriter writer(o, detail::processor_count(tree, meta), meta.first_processor, options);
   detail::pre_order(top, [&](const Interval& i) {
     if (options.max_level < 0 || i.level <= options.max_level) writer.interval(i, inclusive.of(i));
   });

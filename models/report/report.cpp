@@ -1,12 +1,16 @@
 // Text and JSON renderings of the per-variant results.
 #include "models/report/report.hpp"
 #include "models/report/interval_report.hpp"
+#include "models/report/fixed_text.hpp"
+#include "models/report/json_numbers.hpp"
+#include "models/report/version.hpp"
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -14,6 +18,28 @@
 #include <stdexcept>
 
 #include "engine/output_file.hpp"
+
+namespace augur::models::report {
+namespace {
+
+/// A time in seconds for the `{:.6f}` fields of the text: fixed-point below 10^15 s, the exponent
+/// form beyond (a time of 1e300 s is not spelled with 300 digits).
+struct Sec {
+  double value;
+};
+
+}  // namespace
+}  // namespace augur::models::report
+
+template <>
+struct fmt::formatter<augur::models::report::Sec> : fmt::formatter<double> {
+  template <class Context>
+  auto format(augur::models::report::Sec s, Context& ctx) const {
+    if (std::fabs(s.value) >= augur::models::report::detail::fixed_limit)
+      return fmt::format_to(ctx.out(), "{:.6e}", s.value);
+    return fmt::formatter<double>::format(s.value, ctx);
+  }
+};
 
 namespace augur::models::report {
 
@@ -73,9 +99,10 @@ std::string site_line(const analysis::WaitSite& site) {
   for (std::size_t i : order) {
     if (!(site.patterns[i].total_s > 0)) continue;
     parts += fmt::format(FMT_COMPILE("{}{} {:.6f} s"), parts.empty() ? "" : ", ",
-                         analysis::to_string(static_cast<analysis::WaitPattern>(i)), site.patterns[i].total_s);
+                         analysis::to_string(static_cast<analysis::WaitPattern>(i)), Sec{site.patterns[i].total_s});
   }
-  return fmt::format(FMT_COMPILE("{:>10.6f} s  {} ({} waits: {})"), site.total_s(), site.name, site.count(), parts);
+  return fmt::format(FMT_COMPILE("{:>10.6f} s  {} ({}: {})"), Sec{site.total_s()}, site.name,
+                     count_of(site.count(), "wait"), parts);
 }
 
 // The (at most 3) LPs that caused the most direct waiting in others (`all`: over every LP), each
@@ -99,8 +126,8 @@ std::string late_ranks(const VariantResult& v, const char* late, double all) {
   if (n == 0) return {};
   std::string text = fmt::format(FMT_COMPILE("; the {} that make others wait most: "), late);
   for (std::size_t k = 0; k < n; ++k) {
-    text += fmt::format(FMT_COMPILE("{}{} ({:.6f} s, {:.1f} %)"), k == 0 ? "" : ", ", top[k], v.waits[top[k]].caused_s,
-                        100.0 * v.waits[top[k]].caused_s / all);
+    text += fmt::format(FMT_COMPILE("{}{} ({:.6f} s, {:.1f} %)"), k == 0 ? "" : ", ", top[k],
+                        Sec{v.waits[top[k]].caused_s}, 100.0 * v.waits[top[k]].caused_s / all);
   }
   return text;
 }
@@ -136,8 +163,9 @@ std::string waiting_focus(const VariantResult& v, double wait_s, const char* lat
                         top.name, 100.0 * top.total_s() / wait_s);
   }
   if (!v.causes.empty()) {
-    text += fmt::format(FMT_COMPILE("; the region causing the most waiting is \"{}\" ({:.6f} s in {} waits)"),
-                        v.causes.front().name, v.causes.front().caused_s, v.causes.front().waits);
+    text +=
+        fmt::format(FMT_COMPILE("; the region causing the most waiting is \"{}\" ({:.6f} s in {})"),
+                    v.causes.front().name, Sec{v.causes.front().caused_s}, count_of(v.causes.front().waits, "wait"));
   }
   return text + late_ranks(v, late, sum.caused_s);
 }
@@ -176,13 +204,13 @@ std::string dvm_advice(const VariantResult& v) {
         o.communication > 0 ? 100.0 * o.synchronization / o.communication : 0.0);
     const double waiting = analysis::sum_waits(v.waits).total_s();
     if (waiting > 0.5 * t.communication) {
-      text +=
-          fmt::format(FMT_COMPILE("; most of the communication is waiting for late processors ({:.6f} s)"), waiting);
+      text += fmt::format(FMT_COMPILE("; most of the communication is waiting for late processors ({:.6f} s)"),
+                          Sec{waiting});
     } else {
       text +=
           "; the transfers themselves cost most: fewer or larger messages (fewer reductions and shadow renewals, "
           "another distribution), or a faster network";
-      if (waiting > 0) text += fmt::format(FMT_COMPILE("; the waiting for late processors ({:.6f} s)"), waiting);
+      if (waiting > 0) text += fmt::format(FMT_COMPILE("; the waiting for late processors ({:.6f} s)"), Sec{waiting});
     }
     text += waiting_focus(v, waiting, "processors");
   } else if (top == &parts[1]) {
@@ -194,10 +222,10 @@ std::string dvm_advice(const VariantResult& v) {
     text +=
         fmt::format(FMT_COMPILE("; work is repeated on every processor instead of being divided among them (user code "
                                 "{:.6f} s, run-time system {:.6f} s)"),
-                    t.insuff_usr, t.insuff_sys);
+                    Sec{t.insuff_usr}, Sec{t.insuff_sys});
     if (worst != nullptr && worst->totals.insufficient > 0) {
       text += fmt::format(FMT_COMPILE("; most of it in the interval at {}:{} ({:.6f} s)"), worst->source_file,
-                          worst->source_line, worst->totals.insufficient);
+                          worst->source_line, Sec{worst->totals.insufficient});
     }
     text += t.insuff_sys > t.insuff_usr
                 ? ": the run-time system's own work (creating, mapping and ending parallel loops, reductions, shadow "
@@ -209,7 +237,7 @@ std::string dvm_advice(const VariantResult& v) {
     text += fmt::format(
         FMT_COMPILE("; processors finish at different times (load imbalance {:.6f} s): the work is unevenly "
                     "divided (block sizes, the I/O processor's work)"),
-        t.load_imbalance);
+        Sec{t.load_imbalance});
     const double waiting = analysis::sum_waits(v.waits).total_s();
     text += waiting_focus(v, waiting, "processors");
   }
@@ -254,6 +282,8 @@ std::string transfer_focus(const VariantResult& v, const LpStats& t) {
              t.messages_sent, mean);
 }
 
+}  // namespace
+
 // The analyzer's method (seed 001 section 3.2) applied to the numbers: which component of the
 // lost time dominates, and the next thing to look at.
 std::string advice(const VariantResult& v) {
@@ -291,10 +321,12 @@ std::string advice(const VariantResult& v) {
     text += fmt::format(
         FMT_COMPILE("; some ranks finish much earlier (rank {} at {:.6f} s, rank {} last at {:.6f} s): the work is "
                     "unevenly distributed"),
-        first, v.lps[first].end_s, last, v.lps[last].end_s);
+        first, Sec{v.lps[first].end_s}, last, Sec{v.lps[last].end_s});
   }
   return text + ".";
 }
+
+namespace {
 
 // What the interval reports print about the run besides the tree.
 IntervalReportMeta interval_meta(const VariantResult& v) {
@@ -304,6 +336,7 @@ IntervalReportMeta interval_meta(const VariantResult& v) {
   meta.grid = v.grid;
   meta.processors = v.processors;
   meta.rule = v.intervals_rule;
+  meta.first_processor = v.wait_operations == WaitOperations::dvm ? 1 : 0;
   return meta;
 }
 
@@ -334,8 +367,8 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
   auto row = [&](const std::string& name, const analysis::LpWaits& w) {
     out << fmt::format(
         FMT_COMPILE("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f}\n"), name,
-        w.patterns[0].total_s, w.patterns[1].total_s, w.patterns[2].total_s, w.patterns[3].total_s,
-        w.patterns[4].total_s, w.patterns[5].total_s, w.indirect_s(), w.caused_s);
+        Sec{w.patterns[0].total_s}, Sec{w.patterns[1].total_s}, Sec{w.patterns[2].total_s}, Sec{w.patterns[3].total_s},
+        Sec{w.patterns[4].total_s}, Sec{w.patterns[5].total_s}, Sec{w.indirect_s()}, Sec{w.caused_s});
   };
   const std::size_t n = max_rows == 0 ? v.waits.size() : std::min(max_rows, v.waits.size());
   for (std::size_t i = 0; i < n; ++i) row(std::to_string(i), v.waits[i]);
@@ -345,8 +378,9 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
   for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
     const auto& a = v.waits_by_operation[i];
     if (!(a.total_s > 0)) continue;
-    ops += fmt::format(FMT_COMPILE("{}{} {:.6f} s ({} waits, {:.0f} % indirect)"), ops.empty() ? "" : "; ",
-                       wait_operation_name(v, i), a.total_s, a.count, 100.0 * a.indirect_s / a.total_s);
+    ops += fmt::format(FMT_COMPILE("{}{} {:.6f} s ({}, {:.0f} % indirect)"), ops.empty() ? "" : "; ",
+                       wait_operation_name(v, i), Sec{a.total_s}, count_of(a.count, "wait"),
+                       100.0 * a.indirect_s / a.total_s);
   }
   out << "  waiting by operation: " << ops << "\n";
   if (!v.wait_sites.empty()) {
@@ -360,9 +394,9 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
   }
   if (total.wrong_order.count > 0) {
     out << fmt::format(
-        FMT_COMPILE("  messages in wrong order: {:.6f} s of the late-sender waiting ({} waits, {:.0f} % indirect): a "
+        FMT_COMPILE("  messages in wrong order: {:.6f} s of the late-sender waiting ({}, {:.0f} % indirect): a "
                     "message sent earlier was already there to receive\n"),
-        total.wrong_order.total_s, total.wrong_order.count,
+        Sec{total.wrong_order.total_s}, count_of(total.wrong_order.count, "wait"),
         100.0 * total.wrong_order.indirect_s / total.wrong_order.total_s);
   }
   if (!v.causes.empty()) {
@@ -371,7 +405,7 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
     const std::size_t shown = hot_spots(v.causes, 10);
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& c = v.causes[i];
-      out << fmt::format(FMT_COMPILE("    {:>10.6f} s  {} ({} waits)\n"), c.caused_s, c.name, c.waits);
+      out << fmt::format(FMT_COMPILE("    {:>10.6f} s  {} ({})\n"), Sec{c.caused_s}, c.name, count_of(c.waits, "wait"));
     }
     if (shown < v.causes.size()) {
       out << fmt::format(
@@ -384,6 +418,10 @@ void write_waits_text(std::ostream& out, const VariantResult& v, std::size_t max
 }
 
 }  // namespace
+
+std::string count_of(std::uint64_t n, std::string_view noun) {
+  return fmt::format(FMT_COMPILE("{} {}{}"), n, noun, n == 1 ? "" : "s");
+}
 
 std::size_t hot_spots(const std::vector<analysis::RegionCause>& causes, std::size_t limit) {
   double total = 0;
@@ -405,7 +443,8 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
   out << fmt::format(FMT_COMPILE("augur: {} ({} variant{})\n"), scenario, variants.size(),
                      variants.size() == 1 ? "" : "s");
   for (const VariantResult& v : variants) {
-    out << fmt::format(FMT_COMPILE("\nvariant {}: {} processors{}, machine {} ({})"), v.index, v.processors,
+    out << fmt::format(FMT_COMPILE("\nvariant {}: {}{}, machine {} ({})"), v.index,
+                       count_of(static_cast<std::uint64_t>(v.processors), "processor"),
                        v.grid.empty() ? std::string() : " (grid " + v.grid + ")", v.machine_name, v.machine_model);
     for (const auto& [k, val] : v.swept) out << fmt::format(FMT_COMPILE(", {}={}"), k, val);
     out << fmt::format(FMT_COMPILE("\n  trace: {}\n  collectives: {}\n"), v.trace, v.collectives);
@@ -414,14 +453,14 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
       out << v.message;
       if (!v.message.empty() && v.message.back() != '\n') out << "\n";
     }
-    out << fmt::format(FMT_COMPILE("  predicted time: {:.6f} s   ({} events)\n"), v.predicted_time_s, v.events);
+    out << fmt::format(FMT_COMPILE("  predicted time: {:.6f} s   ({} events)\n"), Sec{v.predicted_time_s}, v.events);
     if (!v.lps.empty()) {
       out << fmt::format(FMT_COMPILE("  {:>6} {:>12} {:>12} {:>12} {:>12} {:>9} {:>13} {:>9} {:>13}\n"), "rank",
                          "compute_s", "transfer_s", "wait_s", "end_s", "msgs_out", "bytes_out", "msgs_in", "bytes_in");
       auto row = [&](const std::string& name, const LpStats& s) {
         out << fmt::format(FMT_COMPILE("  {:>6} {:>12.6f} {:>12.6f} {:>12.6f} {:>12.6f} {:>9} {:>13} {:>9} {:>13}\n"),
-                           name, s.compute_s, s.transfer_s, s.wait_s, s.end_s, s.messages_sent, s.bytes_sent,
-                           s.messages_received, s.bytes_received);
+                           name, Sec{s.compute_s}, Sec{s.transfer_s}, Sec{s.wait_s}, Sec{s.end_s}, s.messages_sent,
+                           s.bytes_sent, s.messages_received, s.bytes_received);
       };
       const std::size_t n = max_rows == 0 ? v.lps.size() : std::min(max_rows, v.lps.size());
       for (std::size_t i = 0; i < n; ++i) row(std::to_string(i), v.lps[i]);
@@ -435,15 +474,17 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
       const bool cut = options.processors.empty() && options.processor_characteristics && max_rows > 0 &&
                        static_cast<std::size_t>(v.processors) > max_rows;
       if (cut) {
-        for (std::size_t p = 1; p <= max_rows; ++p) options.processors.push_back(static_cast<int>(p));
+        const int first = interval_meta(v).first_processor;
+        for (std::size_t p = 0; p < max_rows; ++p) options.processors.push_back(static_cast<int>(p) + first);
       }
       out << "\n";
       if (cut) {
         // The analyzer's rule for a processor list: the main and comparative characteristics are
         // over all processors, the execution characteristics list the chosen ones.
-        out << fmt::format(FMT_COMPILE("  (main and comparative characteristics over all {0} processors; execution "
-                                       "characteristics of processors 1-{1} of {0}, all of them in the JSON report)\n"),
-                           v.processors, max_rows);
+        out << fmt::format(
+            FMT_COMPILE("  (main and comparative characteristics over all {0} processors; execution "
+                        "characteristics of processors {2}-{3} of {0}, all of them in the JSON report)\n"),
+            v.processors, max_rows, options.processors.front(), options.processors.back());
       }
       write_interval_text(out, *v.intervals, interval_meta(v), v.interval_root, options);
     }
@@ -461,6 +502,7 @@ Json processor_json(const VariantResult& v, std::size_t i) {
   p["rank"] = i;
   const Json stats = lp_json(v.lps[i]);
   for (const auto& item : stats.items()) p[item.key()] = item.value();
+  round_numbers(p);
   return p;
 }
 
@@ -473,6 +515,7 @@ Json processor_waits_json(const VariantResult& v, std::size_t r) {
   if (v.wait_operations != WaitOperations::dvm) p["late_sender_wrong_order_s"] = v.waits[r].wrong_order.total_s;
   p["indirect_s"] = v.waits[r].indirect_s();
   p["caused_s"] = v.waits[r].caused_s;
+  round_numbers(p);
   return p;
 }
 
@@ -562,6 +605,7 @@ Json variant_json(const VariantResult& v, bool whole) {
     j["characteristics"] = interval_report_json(*v.intervals, interval_meta(v), v.interval_root);
   }
   j["warnings"] = v.warnings;
+  round_numbers(j);
   return j;
 }
 
@@ -576,7 +620,7 @@ void pad(std::ostream& out, int depth) {
 
 // `value` as dump(2) writes it, its lines after the first indented for nesting `depth`.
 void put(std::ostream& out, const Json& value, int depth) {
-  const std::string text = value.dump(2, ' ', false, Json::error_handler_t::replace);
+  const std::string text = shortest_numbers(value.dump(2, ' ', false, Json::error_handler_t::replace));
   std::size_t from = 0;
   for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
     out.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
@@ -630,7 +674,7 @@ void write_array(std::ostream& out, int depth, std::size_t n, const std::functio
 Json document_head(const std::string& scenario) {
   Json doc;
   doc["schema_version"] = 1;
-  doc["generator"] = "augur 0.1.0";
+  doc["generator"] = generator();
   doc["scenario"] = scenario;
   doc["variants"] = Json::array();
   return doc;

@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -61,9 +62,16 @@ struct VariantResult {
 /// "shadow").
 std::string wait_operation_name(const VariantResult& v, std::size_t i);
 
+/// "1 wait", "2 waits": `n` and `noun`, plural (with an s) unless n is 1.
+std::string count_of(std::uint64_t n, std::string_view noun);
+
 /// How many of the first `causes` (sorted largest first) are hot spots, each causing at least
 /// 1 % of the waiting all of them cause (spec section 9), at most `limit`.
 std::size_t hot_spots(const std::vector<analysis::RegionCause>& causes, std::size_t limit);
+
+/// The line of advice of a variant: the analyzer's method (efficiency, the dominant component of
+/// the lost time, where and why the waiting is) applied to its figures, one sentence.
+std::string advice(const VariantResult& v);
 
 /// Human-readable report on `out`; at most `max_rows` LP rows per variant (0 = all). Every
 /// variant's characteristics are printed in the DVM analyzer's layout with `intervals` (interval

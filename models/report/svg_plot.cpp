@@ -1,6 +1,7 @@
 // Inline SVG line plots and stacked bars. Coordinates are printed with fixed decimals so that
 // the same data gives byte-identical reports.
 #include "models/report/svg_plot.hpp"
+#include "models/report/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -72,9 +73,29 @@ std::string xml_escape(const std::string& text) {
   return out;
 }
 
+namespace {
+
+/// A series name as the legend shows it: at most legend_chars characters (UTF-8 sequences kept
+/// whole), longer ones cut with an ellipsis; the markers' tooltips have the whole name.
+std::string legend_name(const std::string& name) {
+  constexpr std::size_t legend_chars = 72;
+  std::size_t chars = 0, at = 0;
+  while (at < name.size() && chars < legend_chars) {
+    ++at;
+    while (at < name.size() && (static_cast<unsigned char>(name[at]) & 0xC0) == 0x80) ++at;
+    ++chars;
+  }
+  return at < name.size() ? name.substr(0, at) + "\u2026" : name;
+}
+
+}  // namespace
+
 std::string svg_line_plot(const LinePlot& plot) {
-  constexpr double width = 640, height = 360;
-  constexpr double left = 78, right = 470, top = 40, bottom = 300;
+  // The legend goes below the plot, one series a line across the whole width, so that long
+  // series names (a machine and two swept values) are not cut at the right edge.
+  constexpr double width = 640, left = 78, right = 610, top = 40, bottom = 300;
+  constexpr double legend_top = bottom + 62, legend_line = 20;
+  const double height = legend_top + legend_line * static_cast<double>(plot.series.size());
   double max = 0;
   for (const auto& s : plot.series) {
     for (const auto& [x, y] : s.points) {
@@ -144,12 +165,12 @@ std::string svg_line_plot(const LinePlot& plot) {
                        xml_escape(plot.percent ? fmt::format("{:.1f} %", 100 * y) : fmt::format("{:.6g}", y)));
     }
     s += "</g>\n";
-    const double ly = top + 8 + 20 * static_cast<double>(k);
+    const double ly = legend_top + legend_line * static_cast<double>(k);
     s += fmt::format(
-        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"3\"/>\n",
-        right + 16, ly, right + 36, palette(k));
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"legend\">{}</text>\n", right + 42, ly + 4,
-                     xml_escape(ser.name));
+        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"3\"/>\n", left,
+        ly, left + 20, palette(k));
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"legend\">{}</text>\n", left + 26, ly + 4,
+                     xml_escape(legend_name(ser.name)));
   }
   return s + "</svg>\n";
 }
@@ -205,10 +226,10 @@ std::string svg_stacked_bars(const StackedBars& bars) {
       const double v = std::max(0.0, bars.values[r][k]);
       if (v > 0) {
         s += fmt::format(
-            "<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"{}\"><title>{} {}: {:.6f} "
+            "<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"{}\"><title>{} {}: {} "
             "{}</title></rect>",
             px(x), y, px(x + v) - px(x), bar, bars.segments[k].color, xml_escape(bars.rows[r]),
-            xml_escape(bars.segments[k].name), v, xml_escape(bars.unit));
+            xml_escape(bars.segments[k].name), seconds_text(v), xml_escape(bars.unit));
       }
       x += v;
     }

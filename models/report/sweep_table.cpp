@@ -1,5 +1,7 @@
 // Sweep table rows, CSV and JSON.
 #include "models/report/sweep_table.hpp"
+#include "models/report/json_numbers.hpp"
+#include "models/report/version.hpp"
 
 #include <fmt/format.h>
 
@@ -142,7 +144,7 @@ std::string sweep_csv(const std::vector<VariantResult>& variants) {
     for (const auto& k : keys) out += "," + csv_field(swept_value(r, k));
     out += fmt::format(",{},{}", csv_field(r.collectives), csv_field(r.outcome));
     const auto nums = numbers(r);
-    for (std::size_t c : shown) out += fmt::format(",{}", nums[c]);
+    for (std::size_t c : shown) out += fmt::format(",{}", round_noise(nums[c]));
     out += "," + csv_field(r.trace) + "\n";
   }
   return out;
@@ -151,7 +153,7 @@ std::string sweep_csv(const std::vector<VariantResult>& variants) {
 nlohmann::ordered_json sweep_json(const std::string& scenario, const std::vector<VariantResult>& variants) {
   nlohmann::ordered_json doc;
   doc["schema_version"] = 1;
-  doc["generator"] = "augur 0.1.0";
+  doc["generator"] = generator();
   doc["scenario"] = scenario;
   const bool dvm = any_grid(variants);
   const auto shown = shown_columns(dvm);
@@ -181,6 +183,7 @@ nlohmann::ordered_json sweep_json(const std::string& scenario, const std::vector
     rows.push_back(std::move(j));
   }
   doc["rows"] = std::move(rows);
+  round_numbers(doc);
   return doc;
 }
 
@@ -196,9 +199,11 @@ void write_sweep_csv(const std::string& path, const std::vector<VariantResult>& 
 
 void write_sweep_json(const std::string& path, const std::string& scenario,
                       const std::vector<VariantResult>& variants) {
-  write_file(
-      path, sweep_json(scenario, variants).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n",
-      "sweep table (JSON)");
+  write_file(path,
+             shortest_numbers(sweep_json(scenario, variants)
+                                  .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)) +
+                 "\n",
+             "sweep table (JSON)");
 }
 
 }  // namespace augur::models::report

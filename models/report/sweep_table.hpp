@@ -46,11 +46,11 @@ struct SweepRow {
 /// The rows of `variants`, in variant order.
 std::vector<SweepRow> sweep_rows(const std::vector<VariantResult>& variants);
 
-/// The CSV text: a header line then one line per variant (RFC 4180 quoting; numbers in the
-/// shortest form that reads back exactly). Columns: variant, processors, [grid], machine, model,
-/// one column per swept key, collectives, outcome, predicted_time_s, efficiency, compute_s,
-/// transfer_s, wait_s, idle_s, [insufficient_s], sleep_s, lost_s, trace. The bracketed columns
-/// are there when some variant is a DVM one (has a grid).
+/// The CSV text: a header line then one line per variant (RFC 4180 quoting; numbers rounded
+/// to significant_digits, json_numbers.hpp, in the shortest form that reads back exactly). Columns: variant,
+/// processors, [grid], machine, model, one column per swept key, collectives, outcome, predicted_time_s, efficiency,
+/// compute_s, transfer_s, wait_s, idle_s, [insufficient_s], sleep_s, lost_s, trace. The bracketed columns are there
+/// when some variant is a DVM one (has a grid).
 std::string sweep_csv(const std::vector<VariantResult>& variants);
 /// The JSON document: schema_version, generator, scenario, columns[], rows[] (one object per
 /// variant with the CSV's columns, the swept values under "swept"; `grid` and

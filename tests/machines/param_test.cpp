@@ -145,9 +145,10 @@ TEST_SUITE("unit") {
     const std::vector<std::string> names{"latency", "bandwidth", "gap", "processes_per_node"};
     CHECK(nearest_name("latncy", names) == "latency");      // one deletion
     CHECK(nearest_name("bandwdth", names) == "bandwidth");  // one deletion
-    CHECK(nearest_name("bnadwdth", names).empty());         // distance 3 > max(2, 8/3 = 2)
+    CHECK(nearest_name("bnadwdth", names) == "bandwidth");  // a transposition and a deletion: 2
+    CHECK(nearest_name("bnadwdh", names).empty());          // distance 3 > max(2, 7/3 = 2)
 
-    CHECK(nearest_name("gpa", names) == "gap");                             // distance 2
+    CHECK(nearest_name("gpa", names) == "gap");                             // a transposition
     CHECK(nearest_name("prcesses_pr_nde", names) == "processes_per_node");  // 3 <= 15/3 = 5
     CHECK(nearest_name("colour", names).empty());
   }

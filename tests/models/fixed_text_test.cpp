@@ -25,6 +25,7 @@ std::string fixed(double v, int precision, int width) {
 }
 
 std::string with_fmt(double v, int precision, int width) {
+  if (std::fabs(v) >= 1e15) return "|" + fmt::format("{:>{}.{}e}", v, width, precision);
   return "|" + fmt::format("{:>{}.{}f}", v, width, precision);
 }
 
@@ -50,6 +51,10 @@ TEST_CASE("append_fixed: columns written by hand") {
   CHECK(fixed(std::numeric_limits<double>::infinity(), 4, 6) == "|   inf");
   CHECK(fixed(-std::numeric_limits<double>::infinity(), 4, 0) == "|-inf");
   CHECK(fixed(std::numeric_limits<double>::quiet_NaN(), 4, 5) == "|  nan");
+  // No 300-digit numbers: from 10^15 on, the exponent form.
+  CHECK(fixed(1e300, 4, 12) == "| 1.0000e+300");
+  CHECK(fixed(-2.5e15, 2, 0) == "|-2.50e+15");
+  CHECK(fixed(999999999999999.0, 1, 0) == "|999999999999999.0");
 }
 
 TEST_CASE("append_fixed writes what fmt writes") {

@@ -505,6 +505,7 @@ TEST_SUITE("interval_report") {
     const std::string expected_main =
         "Processor system=2*2\n"
         "Predicted by augur: program t, machine m\n"
+        "Processors numbered from 1, as the DVM analyzer numbers them (processor 1 is number 0 in the other tables)\n"
         "-------------------------------------------------------------------------\n"
         "INTERVAL ( NLINE=25 SOURCE=t.cdv ) LEVEL=0  EXE_COUNT=1\n"
         "--- The main characteristics --- \n"

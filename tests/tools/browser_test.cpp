@@ -143,6 +143,31 @@ Image decode_png(const std::string& png) {
   return img;
 }
 
+// `page` with a script added that, once loaded, writes on <body> the page's width
+// (data-scroll-width: wider than the 1200-pixel window means a horizontal scroll bar), the
+// number of plot legends and how many of them reach beyond their plot (data-clipped).
+fs::path with_measures(const fs::path& page) {
+  std::string html = augur::test::slurp(page);
+  const std::string script =
+      "<script>window.addEventListener('load', () => {"
+      " let clipped = 0; const legends = document.querySelectorAll('svg text.legend');"
+      " for (const t of legends) { const b = t.getBBox(), v = t.ownerSVGElement.viewBox.baseVal;"
+      "   if (b.x < 0 || b.y < 0 || b.x + b.width > v.width || b.y + b.height > v.height) ++clipped; }"
+      " document.body.setAttribute('data-legends', legends.length);"
+      " document.body.setAttribute('data-clipped', clipped);"
+      " document.body.setAttribute('data-scroll-width', document.documentElement.scrollWidth); });</script>";
+  html.insert(html.rfind("</body>"), script);
+  const fs::path measured = page.parent_path() / ("measured-" + page.filename().string());
+  augur::test::write_file(measured.string(), html);
+  return measured;
+}
+
+// The value of attribute `name` of the dumped DOM's <body>, or -1.
+long body_attribute(const std::string& dom, const std::string& name) {
+  const auto at = dom.find(name + "=\"");
+  return at == std::string::npos ? -1 : std::stol(dom.substr(at + name.size() + 2));
+}
+
 }  // namespace
 
 TEST_SUITE("browser") {
@@ -189,6 +214,35 @@ TEST_SUITE("browser") {
     CHECK_MESSAGE(console.empty(), (console.empty() ? std::string() : console.front()));
     MESSAGE("screenshot " << shot.string() << ": " << fs::file_size(shot) << " bytes, " << non_white
                           << " drawn pixels");
+  }
+
+  TEST_CASE("Sweep reports fit a 1200-pixel window and their plot legends are not cut") {
+    const std::string exe = find_chromium();
+    REQUIRE_MESSAGE(!exe.empty(), "chromium is not installed: run tools/install-deps.sh (apt package chromium)");
+    const fs::path dir = augur::test::scratch_dir("augur_browser_", "width");
+    // A two-axis sweep (long series names: machine, latency and bandwidth) and the DVM sweep over
+    // grids and three machines (the widest sweep table of the examples).
+    augur::test::write_file((dir / "two-axis.yaml").string(),
+                            std::string("schema_version: 1\nname: two axes\ntrace: ti:") + AUGUR_SOURCE_DIR +
+                                "/scenarios/examples/traces/prk-stencil-{P}/trace.txt\nmachine: platform_cluster_64\n"
+                                "processors: [4, 8]\nsweep:\n  machine.latency: [1us, 100us]\n"
+                                "  machine.bandwidth: [1GBps, 10GBps]\n");
+    const std::string examples = std::string(AUGUR_SOURCE_DIR) + "/scenarios/examples/";
+    for (const std::string& scenario : {(dir / "two-axis.yaml").string(), examples + "dvm_jacobi_machines.yaml"}) {
+      const fs::path page = dir / (fs::path(scenario).stem().string() + ".html");
+      const std::string run = std::string("'") + AUGUR_BINARY + "' run '" + scenario + "' --jobs 2 --html '" +
+                              page.string() + "' > /dev/null 2>&1";
+      REQUIRE(std::system(run.c_str()) == 0);
+      const fs::path measured = with_measures(page);
+      REQUIRE(chromium(exe, dir, measured, "--dump-dom", dir / "m.html", dir / "m.log") == 0);
+      const std::string dom = augur::test::slurp(dir / "m.html");
+      CAPTURE(scenario);
+      CHECK(body_attribute(dom, "data-legends") >= 4);
+      CHECK(body_attribute(dom, "data-clipped") == 0);
+      const long width = body_attribute(dom, "data-scroll-width");
+      CHECK(width > 0);
+      CHECK(width <= 1200);
+    }
   }
 
   TEST_CASE("The console check sees a console error in headless Chromium") {

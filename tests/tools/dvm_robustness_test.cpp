@@ -25,9 +25,9 @@ const std::string fixtures = std::string(AUGUR_SOURCE_DIR) + "/tests/tools/fixtu
 const std::string mvs = std::string(AUGUR_SHARED_DIR) + "/dvm-samples/Predictor.mvs.par";
 
 /// `augur run` of a fixture (named relative to the fixtures folder, as errors then name it) on
-/// `grid`, the JSON report in `json` when given.
+/// `grid`, the full report on stdout (--detail), the JSON report in `json` when given.
 AugurRun run_fixture(const std::string& trace, const std::string& grid, const std::string& json = "") {
-  return run_augur_in(fixtures, "run --trace 'dvm:" + trace + "' --machine '" + mvs + "' --grid " + grid +
+  return run_augur_in(fixtures, "run --detail --trace 'dvm:" + trace + "' --machine '" + mvs + "' --grid " + grid +
                                     (json.empty() ? std::string() : " --json '" + json + "'"));
 }
 

@@ -131,7 +131,7 @@ TEST_SUITE("unit") {
     CHECK(json["rows"][0]["insufficient_s"].get<double>() == doctest::Approx(1.0));
     const std::string html = augur::models::report::html_report("s", {v, w});
     CHECK(html.find("<h2>Variant 2: 2 processors (grid 1x2), m</h2>") != std::string::npos);
-    CHECK(html.find("<a href=\"#v2\">variant 2 (2 processors, grid 1x2)</a>") != std::string::npos);
+    CHECK(html.find("<a href=\"#v2\" title=\"2 processors (grid 1x2), m\">2</a>") != std::string::npos);
     CHECK(html.find("<tr><th>Processor grid</th><td>2</td></tr>") != std::string::npos);
     CHECK(html.find("<tr><th>Efficiency</th><td>43.8 % ") != std::string::npos);
     CHECK(html.find("<tr><th>Lost time</th><td>2.250000 s (insufficient parallelism 1.000000 s, communication "

@@ -17,9 +17,17 @@
 
 namespace fs = std::filesystem;
 using augur::test::AugurRun;
-using augur::test::run_augur;
 using augur::test::run_augur_in;
 using augur::test::slurp;
+
+namespace {
+// The tests here read the full report: `run` and `step` print it with --detail (the summary,
+// augur's default output, has tests of its own in first_hour_test.cpp).
+augur::test::AugurRun run_augur(const std::string& args, const std::string& input = "") {
+  const bool full = args.starts_with("run") || args.starts_with("step");
+  return augur::test::run_augur(full ? args + " --detail" : args, input);
+}
+}  // namespace
 
 namespace {
 
@@ -342,7 +350,7 @@ TEST_SUITE("golden") {
     CHECK(part(none.out, "--- The comparative characteristics --- \n") ==
           part(all.out, "--- The comparative characteristics --- \n"));
     // Bad lists.
-    for (const std::string bad : {"0,2", "3-2", "a", "1,,2", "2,"}) {
+    for (const std::string bad : {"3-2", "a", "1,,2", "2,", "-1"}) {
       INFO(bad);
       const AugurRun r = run_augur(run + " --procs '" + bad + "'");
       CHECK(r.status == 2);

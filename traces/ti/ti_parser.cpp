@@ -7,6 +7,7 @@
 #include <array>
 #include <limits>
 
+#include "engine/edit_distance.hpp"
 #include "traces/text_scan.hpp"
 #include "traces/trace_error.hpp"
 
@@ -137,23 +138,6 @@ const ActionInfo* find_action(std::string_view keyword) {
   return info.keyword.size() == keyword.size() && same_text(info.keyword, keyword) ? &info : nullptr;
 }
 
-/// Optimal-string-alignment distance (edits, adjacent transpositions count as one).
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
 std::string unknown_action_message(std::string_view keyword) {
   std::string message = "unknown action '" + std::string(keyword) + "'";
   const ActionInfo* blocking = keyword.size() > 1 && keyword[0] == 'i' ? find_action(keyword.substr(1)) : nullptr;
@@ -166,7 +150,7 @@ std::string unknown_action_message(std::string_view keyword) {
   std::string_view best;
   std::size_t best_distance = std::numeric_limits<std::size_t>::max();
   for (const ActionInfo& info : action_table) {
-    const std::size_t distance = edit_distance(keyword, info.keyword);
+    const std::size_t distance = engine::edit_distance(keyword, info.keyword);
     if (distance < best_distance) {
       best_distance = distance;
       best = info.keyword;

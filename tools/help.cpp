@@ -1,0 +1,99 @@
+// The help of each command, "did you mean", the version.
+#include "tools/help.hpp"
+
+#include "machines/param.hpp"
+#include "models/report/version.hpp"
+
+namespace augur::tools {
+
+std::string_view version() { return models::report::augur_version(); }
+
+const std::vector<std::string>& command_names() {
+  static const std::vector<std::string> names = {"run", "step", "check", "info", "predict", "version", "help"};
+  return names;
+}
+
+const std::vector<std::string>& option_names() {
+  static const std::vector<std::string> names = {
+      "--help",       "--version",    "--trace",           "--machine",      "--processors", "--grid",   "--set",
+      "--json",       "--text",       "--detail",          "--depth",        "--procs",      "--extras", "--html",
+      "--csv",        "--sweep-json", "--event-log",       "--chrome-trace", "--paraver",    "--log",    "--jobs",
+      "--max-events", "--max-time",   "--characteristics", "--wait-states"};
+  return names;
+}
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  const std::string best = machines::nearest_name(word, candidates);
+  return best.empty() ? std::string() : "; did you mean '" + best + "'?";
+}
+
+namespace {
+
+const char* const run_help =
+    "usage: augur run [SCENARIO] [options]\n"
+    "Runs every variant of SCENARIO (a YAML file; none: the bundled scenarios/examples/default.yaml, or\n"
+    "the scenario --trace and --machine make) and prints a summary: per variant the predicted time,\n"
+    "the efficiency, the lost time, the top wait state, the longest phases and the advice, then the\n"
+    "sweep table when there are several variants.\n"
+    "what to run:\n"
+    "  --trace KIND:PATH        the trace to replay, without a scenario (machine: platform_cluster_64):\n"
+    "      ti:PATH              SimGrid time-independent trace: an index file listing one file per\n"
+    "                           rank, or one file of every rank's actions; plain, .gz or .zst; {P}\n"
+    "                           in PATH becomes the processor count\n"
+    "      dvm:PATH             Lib-DVM trace (.ptr, merged or raw <prog>0_0.ptr; also ptr:PATH) on\n"
+    "                           the processor grids of --grid\n"
+    "      synthetic:P=N,I=M    the benchmark workload generated on the fly (no files)\n"
+    "  --machine NAME|PATH      a ready machine (augur info machines) or a YAML / Predictor .par file\n"
+    "  --processors N[,N...]    processor counts (TI: one trace per count through {P})\n"
+    "  --grid D1xD2...          DVM processor grid, repeatable: --grid 2x2 --grid 4x4\n"
+    "  --set KEY=VALUE          override a scenario key: machine.latency=10us, model.collectives=analytic\n"
+    "what to write (FILE - is standard output):\n"
+    "  --detail                 the full report on standard output instead of the summary: per rank,\n"
+    "                           the characteristics of every interval, wait states, root causes\n"
+    "  --text FILE              the full report to FILE (the summary still goes to standard output)\n"
+    "  --depth N, --procs LIST  characteristics in the full report: intervals of LEVEL <= N; the\n"
+    "                           per-processor part for these processors only (1,3-4; none)\n"
+    "  --json FILE              every number as JSON\n"
+    "  --html FILE              one self-contained page: summary, bars, characteristics, wait states,\n"
+    "                           sweep table and plots\n"
+    "  --csv FILE, --sweep-json FILE   the sweep table (one row per variant)\n"
+    "  --event-log FILE         one line per event\n"
+    "  --chrome-trace FILE      timeline for Perfetto (ui.perfetto.dev) or chrome://tracing\n"
+    "  --paraver PREFIX         timeline for Paraver: PREFIX.prv, PREFIX.pcf, PREFIX.row\n"
+    "  With several variants each timeline and event log is one file per variant: F.json becomes\n"
+    "  F.v1.json, F.v2.json, ... (Paraver: PREFIX.v1.prv, ...).\n"
+    "how to run:\n"
+    "  --jobs N                 variants in parallel (default: the number of cores; same output)\n"
+    "  --max-events N, --max-time SECONDS   stop each variant there\n"
+    "  --characteristics auto|on|off   characteristics of message-passing runs (auto: up to 65536\n"
+    "                           processors)\n"
+    "  --wait-states on|off     wait states, root causes and advice (off: faster, prediction only)\n"
+    "  --log [CAT=]LEVEL[,...]  log on stderr (engine, machines, traces, models, scenarios, tools)\n"
+    "exit status: 0 every variant completed, 1 a run deadlocked or failed, 2 bad input\n";
+
+const char* const check_help =
+    "usage: augur check SCENARIO [--set KEY=VALUE]...\n"
+    "Validates SCENARIO and its machines and lists the variants it would run, without running them.\n";
+
+const char* const info_help =
+    "usage: augur info [machines [NAME] | formats | collectives]\n"
+    "  machines         the ready machines of machines/library and the machine models, one line each\n"
+    "  machines NAME    one ready machine (its parameters) or one model (parameters, units, defaults)\n"
+    "  formats          the trace formats and the outputs\n"
+    "  collectives      the collective algorithms of model.collectives\n";
+
+}  // namespace
+
+std::string command_help(const std::string& command) {
+  if (command == "run") return run_help;
+  if (command == "step") {
+    return std::string(run_help).replace(0, std::string_view("usage: augur run").size(), "usage: augur step") +
+           "step: the run is driven by commands on standard input (break, step, print, blocked,\n"
+           "continue; type 'help').\n";
+  }
+  if (command == "check") return check_help;
+  if (command == "info") return info_help;
+  return {};
+}
+
+}  // namespace augur::tools
