@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <optional>
 #include <string_view>
 
 namespace {
@@ -58,12 +59,17 @@ double now() {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// The command line: options, then COMMAND at argv[first].
+struct Options {
   const char* out_path = nullptr;
   unsigned timeout_s = 0;
   int first = 1;
+};
+
+/// Reads the options into `options`; returns the exit status when there is nothing to run
+/// (--help: 0, a usage error: 125), nothing otherwise.
+std::optional<int> parse_options(int argc, char** argv, Options& options) {
+  int& first = options.first;
   while (first < argc) {
     const std::string_view a = argv[first];
     if (a == "-h" || a == "--help") {
@@ -75,7 +81,7 @@ int main(int argc, char** argv) {
         std::fputs("augur_run_time: error: -o needs a file\n", stderr);
         return 125;
       }
-      out_path = argv[first + 1];
+      options.out_path = argv[first + 1];
       first += 2;
       continue;
     }
@@ -86,7 +92,7 @@ int main(int argc, char** argv) {
         std::fputs("augur_run_time: error: -t needs a whole number of seconds, 1 to 604800\n", stderr);
         return 125;
       }
-      timeout_s = static_cast<unsigned>(t);
+      options.timeout_s = static_cast<unsigned>(t);
       first += 2;
       continue;
     }
@@ -104,15 +110,11 @@ int main(int argc, char** argv) {
     std::fputs(usage_text, stderr);
     return 125;
   }
-  FILE* out = stderr;
-  if (out_path != nullptr) {
-    out = std::fopen(out_path, "w");
-    if (out == nullptr) {
-      std::fprintf(stderr, "augur_run_time: error: cannot write %s: %s\n", out_path, std::strerror(errno));
-      return 125;
-    }
-  }
+  return std::nullopt;
+}
 
+/// SIGINT and SIGTERM go on to the command's group; SIGALRM is the timeout.
+void install_handlers() {
   struct sigaction action {};
   action.sa_handler = forward;
   sigemptyset(&action.sa_mask);
@@ -122,38 +124,73 @@ int main(int argc, char** argv) {
   alarm_action.sa_handler = on_alarm;
   sigemptyset(&alarm_action.sa_mask);
   sigaction(SIGALRM, &alarm_action, nullptr);
+}
 
+/// What one run of the command measured.
+struct Measurement {
+  int status = 0;  ///< as wait4 gives it
+  rusage usage{};
+  double wall = 0;
+};
+
+/// Runs `command` (argv style, null-terminated) in a process group of its own and waits for it;
+/// nothing when fork or wait4 failed (the error is on stderr).
+std::optional<Measurement> run(char** command, unsigned timeout_s) {
+  Measurement m;
   const double start = now();
   const pid_t pid = fork();
   if (pid < 0) {
     std::fprintf(stderr, "augur_run_time: error: fork: %s\n", std::strerror(errno));
-    return 125;
+    return std::nullopt;
   }
   if (pid == 0) {
     setpgid(0, 0);
-    execvp(argv[first], argv + first);
-    std::fprintf(stderr, "augur_run_time: error: cannot run %s: %s\n", argv[first], std::strerror(errno));
+    execvp(command[0], command);
+    std::fprintf(stderr, "augur_run_time: error: cannot run %s: %s\n", command[0], std::strerror(errno));
     _exit(127);
   }
   setpgid(pid, pid);  // both sides: whichever runs first, the group exists before any kill
   child_pid = pid;
   if (timeout_s > 0) alarm(timeout_s);
-  int status = 0;
-  rusage usage{};
-  while (wait4(pid, &status, 0, &usage) < 0) {
+  while (wait4(pid, &m.status, 0, &m.usage) < 0) {
     if (errno != EINTR) {
       std::fprintf(stderr, "augur_run_time: error: wait4: %s\n", std::strerror(errno));
+      return std::nullopt;
+    }
+  }
+  m.wall = now() - start;
+  alarm(0);
+  return m;
+}
+
+/// Writes the report to `out`; returns the exit status to pass on.
+int report(FILE* out, const Measurement& m) {
+  int code = WIFEXITED(m.status) ? WEXITSTATUS(m.status) : 128 + WTERMSIG(m.status);
+  if (timed_out != 0) code = 124;
+  const double user = seconds(m.usage.ru_utime);
+  const double system = seconds(m.usage.ru_stime);
+  std::fprintf(out, "cpu_s: %.6f\nuser_s: %.6f\nsystem_s: %.6f\nwall_s: %.6f\nmax_rss_kb: %ld\nexit: %d\n",
+               user + system, user, system, m.wall, m.usage.ru_maxrss, code);
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (const std::optional<int> done = parse_options(argc, argv, options)) return *done;
+  FILE* out = stderr;
+  if (options.out_path != nullptr) {
+    out = std::fopen(options.out_path, "w");
+    if (out == nullptr) {
+      std::fprintf(stderr, "augur_run_time: error: cannot write %s: %s\n", options.out_path, std::strerror(errno));
       return 125;
     }
   }
-  const double wall = now() - start;
-  alarm(0);
-  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  if (timed_out != 0) code = 124;
-  const double user = seconds(usage.ru_utime);
-  const double system = seconds(usage.ru_stime);
-  std::fprintf(out, "cpu_s: %.6f\nuser_s: %.6f\nsystem_s: %.6f\nwall_s: %.6f\nmax_rss_kb: %ld\nexit: %d\n",
-               user + system, user, system, wall, usage.ru_maxrss, code);
+  install_handlers();
+  const std::optional<Measurement> measured = run(argv + options.first, options.timeout_s);
+  if (!measured) return 125;
+  const int code = report(out, *measured);
   if (out != stderr) std::fclose(out);
   return code;
 }
