@@ -459,6 +459,8 @@ void write_json_report(const std::string& path, std::ostream& out, const std::st
                        const std::vector<models::report::VariantResult>& results) {
   if (path == "-") {
     models::report::write_json(out, name, results);
+    out.flush();
+    if (!out) throw std::runtime_error("augur: error: cannot write the JSON report to the standard output");
   } else {
     models::report::write_json(path, name, results);
   }
@@ -473,7 +475,10 @@ void write_outputs(const CommandLine& cl, const scenarios::Scenario& sc,
   if (cl.detail && text != "-") write_text_report("-", out, sc.name, results, cl.text_options);
   if (!sc.outputs.json.empty()) write_json_report(sc.outputs.json, out, sc.name, results);
   const bool stdout_taken = text == "-" || cl.detail || sc.outputs.json == "-";
-  if (!stdout_taken) models::report::write_summary(out, sc.name, results);
+  if (stdout_taken) return;
+  models::report::write_summary(out, sc.name, results);
+  out.flush();
+  if (!out) throw std::runtime_error("augur: error: cannot write the summary to the standard output");
 }
 
 /// Exit status of finished variants: an input error found during the run is printed and gives 2,
