@@ -200,8 +200,8 @@ void write_sweep_csv(const std::string& path, const std::vector<VariantResult>& 
 void write_sweep_json(const std::string& path, const std::string& scenario,
                       const std::vector<VariantResult>& variants) {
   write_file(path,
-             shortest_numbers(sweep_json(scenario, variants)
-                                  .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)) +
+             shortest_numbers(
+                 sweep_json(scenario, variants).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)) +
                  "\n",
              "sweep table (JSON)");
 }
