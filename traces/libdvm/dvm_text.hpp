@@ -178,8 +178,9 @@ inline double round_dvm_time(double value) {
 }
 
 /// Splits a parameter line into tokens separated by blanks and ';'. A token NAME=value (blanks
-/// allowed before '=') calls on_param(NAME, value without a trailing ';'), the value running to
-/// the next blank; any other token calls on_token(token without a trailing ';').
+/// allowed before '=', and after it when there are some before) calls on_param(NAME, value
+/// without a trailing ';'), the value running to the next blank; any other token calls
+/// on_token(token without a trailing ';').
 template <typename OnParam, typename OnToken>
 void scan_dvm_tokens(std::string_view text, OnParam&& on_param, OnToken&& on_token) {
   const std::size_t n = text.size();
@@ -193,8 +194,16 @@ void scan_dvm_tokens(std::string_view text, OnParam&& on_param, OnToken&& on_tok
     std::size_t eq = i;
     while (eq < n && is_blank(text[eq])) ++eq;
     if (eq < n && text[eq] == '=' && name_end > start) {
-      const auto value_end = static_cast<std::size_t>(find_blank(text.data() + eq + 1, text.data() + n) - text.data());
-      on_param(text.substr(start, name_end - start), strip_semicolon(text.substr(eq + 1, value_end - eq - 1)));
+      std::size_t value_start = eq + 1;
+      // `NAME = value` (setelw_'s weights): blanks on both sides of '=' precede the value. A
+      // blank after '=' alone (`NAME= 2`) leaves the value empty, as before.
+      if (eq > name_end) {
+        while (value_start < n && is_blank(text[value_start])) ++value_start;
+      }
+      const auto value_end =
+          static_cast<std::size_t>(find_blank(text.data() + value_start, text.data() + n) - text.data());
+      on_param(text.substr(start, name_end - start),
+               strip_semicolon(text.substr(value_start, value_end - value_start)));
       i = value_end;
       continue;
     }
