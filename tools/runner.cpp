@@ -287,11 +287,76 @@ class VariantLog {
   std::chrono::steady_clock::time_point start_{};
 };
 
-/// One variant (run_variant without its log lines).
-models::report::VariantResult run_variant_quietly(const scenarios::Scenario& scenario,
-                                                  const scenarios::Variant& variant, int index, std::size_t count,
-                                                  const machines::MachineRegistry& registry, const RunOptions& options,
-                                                  Progress* progress) {
+/// The message-passing program of `trace` on `machine` with the scenario's model options.
+std::unique_ptr<models::mp::MpProgram> make_mp_program(const scenarios::Scenario& scenario, const RunOptions& options,
+                                                       traces::MpTraceSource& trace, machines::MachineModel& machine) {
+  models::mp::MpOptions mp;
+  mp.collectives = scenario.model.collectives;
+  for (const auto& [kind, algo] : scenario.model.algorithms) {
+    if (auto k = engine::collective_kind_from_string(kind)) mp.algorithms[*k] = algo;
+  }
+  mp.eager_at_match = scenario.model.eager_transfer != "send";
+  mp.flag_wrong_order = options.wait_states;  // only the wait-state analysis reads the flag
+  try {
+    return std::make_unique<models::mp::MpProgram>(trace, machine, mp);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(
+        fmt::format("{}: error: {}", scenario.file.empty() ? std::string("--set") : scenario.file, e.what()));
+  }
+}
+
+/// The wait-state analyzer of a message-passing run, observing `scheduler`. Above
+/// WaitStateAnalyzer::history_limit ranks it keeps a shorter history per rank unless
+/// --characteristics on asks for the full analysis.
+void attach_wait_states(std::optional<models::analysis::WaitStateAnalyzer>& waits, engine::Scheduler& scheduler,
+                        const models::mp::MpProgram& program, int ranks, const RunOptions& options) {
+  const bool full_history = options.characteristics == CharacteristicsMode::on;
+  waits.emplace(static_cast<std::uint32_t>(ranks),
+                models::analysis::WaitStateAnalyzer::history_for(static_cast<std::uint32_t>(ranks), full_history));
+  // Root causes inside TI `location` regions are named FILE:LINE: the analyzer asks for the file
+  // when a rank enters a region, while the program's current region is still that one.
+  waits->set_location_namer([prog = &program](engine::LpId lp, std::int32_t) {
+    const auto* r = prog->current_region(lp);
+    return r != nullptr ? std::string_view(r->file) : std::string_view();
+  });
+  scheduler.add_observer(&*waits);
+}
+
+/// The options of the characteristics (spec section 8) of a message-passing run. Regions: TI
+/// `location FILE LINE` actions (MpProgram's interval events carry the line); phases are named
+/// by rank 0's collective calls.
+models::analysis::MpCharacteristicsOptions characteristics_options(const scenarios::Variant& variant,
+                                                                   const models::mp::MpProgram& program,
+                                                                   const traces::MpTraceSource& trace) {
+  models::analysis::MpCharacteristicsOptions analysis;
+  analysis.source = variant.trace_path;
+  analysis.namer = [prog = &program](engine::LpId lp, std::int32_t tag) {
+    const auto* r = prog->current_region(lp);
+    return r != nullptr ? std::pair<std::string, int>{r->file, static_cast<int>(r->line)}
+                        : std::pair<std::string, int>{std::string(), tag};
+  };
+  // Phases are named by rank 0's calls where they are in the trace: the line of the record it is
+  // executing when it enters one (no second pass over the trace).
+  analysis.call_line = [prog = &program](engine::LpId lp) { return prog->current_line(lp); };
+  analysis.call_file = std::filesystem::path(trace.file_name(0)).filename().string();
+  return analysis;
+}
+
+/// The warning of a wait-state analysis that kept a shorter history than the full one.
+std::optional<std::string> short_history_warning(const models::analysis::WaitStateAnalyzer& waits, int ranks) {
+  using Analyzer = models::analysis::WaitStateAnalyzer;
+  if (waits.history() >= Analyzer::full_history) return std::nullopt;
+  return fmt::format(
+      "wait states: each rank kept its last {} computation phases, synchronisation points and waits instead of {} "
+      "({} ranks are more than {}; about {} instead of {} bytes per rank): indirect waits and root causes looking "
+      "further back are not counted (--characteristics on keeps {})",
+      waits.history(), Analyzer::full_history, ranks, Analyzer::history_limit, Analyzer::history_bytes(waits.history()),
+      Analyzer::history_bytes(Analyzer::full_history), Analyzer::full_history);
+}
+
+/// The result's fields every variant has before it runs.
+models::report::VariantResult variant_result(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
+                                             int index, const RunOptions& options) {
   models::report::VariantResult result;
   result.index = index;
   result.trace = variant.trace_path;
@@ -300,11 +365,15 @@ models::report::VariantResult run_variant_quietly(const scenarios::Scenario& sce
   if (options.machine_params) result.machine_params = variant.machine.params.describe();
   result.swept = variant.swept;
   result.collectives = scenario.model.collectives;
+  return result;
+}
 
-  // The scenario loader accepts only the registry's names.
-  const traces::TraceFormat& format = *traces::find_trace_format(scenario.trace_format);
-  if (format.model == traces::ProgramModel::dvm)
-    return run_dvm_variant(scenario, variant, index, count, registry, options, progress, result);
+/// One message-passing variant: the trace replayed on the machine with the observers the
+/// options ask for (statistics, wait states, characteristics, timelines).
+models::report::VariantResult run_mp_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
+                                             int index, std::size_t count, const machines::MachineRegistry& registry,
+                                             const RunOptions& options, Progress* progress,
+                                             const traces::TraceFormat& format, models::report::VariantResult result) {
   const std::unique_ptr<traces::MpTraceSource> trace = format.open(variant.trace_path);
   const int ranks = trace->rank_count();
   if (variant.processors != 0 && variant.processors != ranks) {
@@ -315,59 +384,19 @@ models::report::VariantResult run_variant_quietly(const scenarios::Scenario& sce
   }
   result.processors = ranks;
   const std::unique_ptr<machines::MachineModel> machine = make_machine(variant, registry, ranks);
-
-  models::mp::MpOptions mp;
-  mp.collectives = scenario.model.collectives;
-  for (const auto& [kind, algo] : scenario.model.algorithms) {
-    if (auto k = engine::collective_kind_from_string(kind)) mp.algorithms[*k] = algo;
-  }
-  mp.eager_at_match = scenario.model.eager_transfer != "send";
-  mp.flag_wrong_order = options.wait_states;  // only the wait-state analysis reads the flag
-  std::unique_ptr<models::mp::MpProgram> program;
-  try {
-    program = std::make_unique<models::mp::MpProgram>(*trace, *machine, mp);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(
-        fmt::format("{}: error: {}", scenario.file.empty() ? std::string("--set") : scenario.file, e.what()));
-  }
+  const std::unique_ptr<models::mp::MpProgram> program = make_mp_program(scenario, options, *trace, *machine);
 
   engine::Scheduler scheduler(static_cast<std::uint32_t>(ranks));
   models::report::RunStats stats(static_cast<std::uint32_t>(ranks));
   scheduler.add_observer(&stats);
-  // Above WaitStateAnalyzer::history_limit ranks, the analyzer keeps a shorter history per rank
-  // (memory: issue 4 target 3) unless --characteristics on asks for the full analysis.
-  const bool full_history = options.characteristics == CharacteristicsMode::on;
   std::optional<models::analysis::WaitStateAnalyzer> waits;
-  if (options.wait_states) {
-    waits.emplace(static_cast<std::uint32_t>(ranks),
-                  models::analysis::WaitStateAnalyzer::history_for(static_cast<std::uint32_t>(ranks), full_history));
-    // Root causes inside TI `location` regions are named FILE:LINE: the analyzer asks for the file
-    // when a rank enters a region, while the program's current region is still that one.
-    waits->set_location_namer([prog = program.get()](engine::LpId lp, std::int32_t) {
-      const auto* r = prog->current_region(lp);
-      return r != nullptr ? std::string_view(r->file) : std::string_view();
-    });
-    scheduler.add_observer(&*waits);
-  }
-  // The characteristics (spec section 8) of every run. Regions: TI `location FILE LINE` actions
-  // (MpProgram's interval events carry the line); phases are named by rank 0's collective calls.
-  models::analysis::MpCharacteristicsOptions analysis;
-  analysis.source = variant.trace_path;
-  analysis.namer = [prog = program.get()](engine::LpId lp, std::int32_t tag) {
-    const auto* r = prog->current_region(lp);
-    return r != nullptr ? std::pair<std::string, int>{r->file, static_cast<int>(r->line)}
-                        : std::pair<std::string, int>{std::string(), tag};
-  };
-  // Phases are named by rank 0's calls where they are in the trace: the line of the record it is
-  // executing when it enters one (no second pass over the trace).
-  analysis.call_line = [prog = program.get()](engine::LpId lp) { return prog->current_line(lp); };
-  analysis.call_file = std::filesystem::path(trace->file_name(0)).filename().string();
+  if (options.wait_states) attach_wait_states(waits, scheduler, *program, ranks, options);
   const bool characterise =
       options.characteristics == CharacteristicsMode::on ||
       (options.characteristics == CharacteristicsMode::automatic && ranks <= characteristics_limit);
   std::optional<models::analysis::MpCharacteristics> characteristics;
   if (characterise) {
-    characteristics.emplace(static_cast<std::uint32_t>(ranks), std::move(analysis));
+    characteristics.emplace(static_cast<std::uint32_t>(ranks), characteristics_options(variant, *program, *trace));
     scheduler.add_observer(&*characteristics);
   }
   Timelines timelines(options, index, count, static_cast<std::uint32_t>(ranks),
@@ -381,21 +410,13 @@ models::report::VariantResult run_variant_quietly(const scenarios::Scenario& sce
   result.predicted_time_s = run.end_time;
   result.events = run.events;
   // Per-LP results are moved, not copied, and the analyzer's history freed first: the end of
-  // the run is where the memory peaks (docs/performance-history.md, "Memory at a million ranks").
+  // the run is where the memory peaks.
   if (waits) waits->release_history();
   result.lps = stats.take_lps();
   result.warnings = program->warnings();
   take_wait_states(waits, result);
-  if (waits && waits->history() < models::analysis::WaitStateAnalyzer::full_history) {
-    result.warnings.push_back(fmt::format(
-        "wait states: each rank kept its last {} computation phases, synchronisation points and waits instead of {} "
-        "({} ranks are more than {}; about {} instead of {} bytes per rank): indirect waits and root causes looking "
-        "further back are not counted (--characteristics on keeps {})",
-        waits->history(), models::analysis::WaitStateAnalyzer::full_history, ranks,
-        models::analysis::WaitStateAnalyzer::history_limit,
-        models::analysis::WaitStateAnalyzer::history_bytes(waits->history()),
-        models::analysis::WaitStateAnalyzer::history_bytes(models::analysis::WaitStateAnalyzer::full_history),
-        models::analysis::WaitStateAnalyzer::full_history));
+  if (waits) {
+    if (auto w = short_history_warning(*waits, ranks)) result.warnings.push_back(std::move(*w));
   }
   if (characteristics) {
     result.intervals = std::make_shared<models::analysis::IntervalTree>(std::move(characteristics->tree()));
@@ -408,6 +429,19 @@ models::report::VariantResult run_variant_quietly(const scenarios::Scenario& sce
   }
   if (progress != nullptr) progress->done.fetch_add(1);
   return result;
+}
+
+/// One variant (run_variant without its log lines).
+models::report::VariantResult run_variant_quietly(const scenarios::Scenario& scenario,
+                                                  const scenarios::Variant& variant, int index, std::size_t count,
+                                                  const machines::MachineRegistry& registry, const RunOptions& options,
+                                                  Progress* progress) {
+  models::report::VariantResult result = variant_result(scenario, variant, index, options);
+  // The scenario loader accepts only the registry's names.
+  const traces::TraceFormat& format = *traces::find_trace_format(scenario.trace_format);
+  if (format.model == traces::ProgramModel::dvm)
+    return run_dvm_variant(scenario, variant, index, count, registry, options, progress, std::move(result));
+  return run_mp_variant(scenario, variant, index, count, registry, options, progress, format, std::move(result));
 }
 
 }  // namespace
