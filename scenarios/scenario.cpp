@@ -1,5 +1,5 @@
-// Scenario files (spec section 11): YAML → Scenario, `--set key=value` overrides and the
-// expansion into variants. Every value is validated at load time and every error is positioned.
+// Scenario files (spec section 11): YAML → Scenario, then the `--set key=value` overrides
+// (scenario_override.cpp). Every value is validated at load time and every error is positioned.
 #include "scenarios/scenario.hpp"
 
 #include <fmt/format.h>
@@ -13,6 +13,7 @@
 #include "engine/log.hpp"
 #include "engine/limits.hpp"
 #include "scenarios/machine_file.hpp"
+#include "scenarios/scenario_values.hpp"
 #include "scenarios/yaml_util.hpp"
 #include "traces/trace_format.hpp"
 
@@ -21,11 +22,9 @@ namespace fs = std::filesystem;
 using detail::Entry;
 using detail::fail_at;
 using detail::MapReader;
+using namespace detail;  // the scenarios folder's shared values (scenario_values.hpp)
 
 namespace {
-
-/// The file name of command-line overrides in errors.
-constexpr const char* set_file = "--set";
 
 const std::vector<std::string>& scenario_keys() {
   static const std::vector<std::string> keys = {"schema_version", "name",  "trace", "machine", "overrides",
@@ -33,167 +32,11 @@ const std::vector<std::string>& scenario_keys() {
   return keys;
 }
 
-/// The names of every engine::CollectiveKind, in enum order (for "did you mean" and help).
-std::vector<std::string> collective_kind_names() {
-  std::vector<std::string> names;
-  for (int kind = 0; kind <= static_cast<int>(engine::CollectiveKind::exscan); ++kind)
-    names.emplace_back(engine::to_string(static_cast<engine::CollectiveKind>(kind)));
-  return names;
-}
-
-bool is_collective_kind(std::string_view name) { return engine::collective_kind_from_string(name).has_value(); }
-
-const std::vector<std::string>& eager_transfer_choices() {
-  static const std::vector<std::string> choices = {"match", "send"};
-  return choices;
-}
-
-std::string_view trim(std::string_view text) {
-  constexpr std::string_view blanks = " \t\r\n";
-  const auto first = text.find_first_not_of(blanks);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(blanks) - first + 1);
-}
-
 /// A relative `path` taken from a file in `base_dir` (as the user sees it from the working
 /// directory); absolute paths and an empty base stay as they are.
 std::string resolve_path(const std::string& base_dir, const std::string& path) {
   if (base_dir.empty() || fs::path(path).is_absolute()) return path;
   return (fs::path(base_dir) / path).lexically_normal().string();
-}
-
-/// "ti:PATH" → {"ti", "PATH"}; "PATH" → {"ti", "PATH"}. A prefix is a format when it is a word of
-/// two or more lower-case letters, digits or underscores (so "C:/x" and "./a:b" stay paths).
-/// Returns an error message, or "" when the reference is fine.
-std::string split_trace_ref(std::string_view text, std::string& format, std::string& path) {
-  format = traces::trace_formats().front().name;
-  path = std::string(trim(text));
-  const auto colon = path.find(':');
-  if (colon != std::string::npos && colon >= 2 &&
-      std::all_of(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(colon),
-                  [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; })) {
-    format = path.substr(0, colon);
-    path = std::string(trim(std::string_view(path).substr(colon + 1)));
-  }
-  const traces::TraceFormat* known = traces::find_trace_format(format);
-  if (known == nullptr) return detail::unknown_message(format, traces::trace_format_names(), "trace format");
-  format = known->name;  // an alias (dvm:PATH) names the format too
-  if (path.empty()) return "empty trace path";
-  return {};
-}
-
-std::string invalid_choice(std::string_view what, const std::string& value, const std::vector<std::string>& choices) {
-  std::string message = "invalid " + std::string(what) + " '" + value + "'";
-  const std::string suggestion = machines::nearest_name(value, choices);
-  message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
-  return message + " Valid values are: " + detail::join(choices);
-}
-
-/// Every `machine.<param>` key of `machine`, with `prefix` before it.
-std::vector<std::string> machine_keys(const MachineDescription& machine, const std::string& prefix) {
-  std::vector<std::string> keys;
-  for (const auto& name : machine.params.names()) keys.push_back(prefix + "machine." + name);
-  return keys;
-}
-
-/// Splits "1us,10us", "[1us, 10us]" or "[[1, 1], [2, 2]]" at the commas outside brackets.
-/// Returns false on unbalanced brackets or an empty item.
-bool split_values(std::string_view text, std::vector<std::string>& items) {
-  text = trim(text);
-  auto wrapped = [](std::string_view body) {
-    if (body.size() < 2 || body.front() != '[' || body.back() != ']') return false;
-    int depth = 0;
-    for (std::size_t i = 0; i < body.size(); ++i) {
-      depth += body[i] == '[' ? 1 : body[i] == ']' ? -1 : 0;
-      if (depth == 0 && i + 1 < body.size()) return false;  // "[1],[2]" is two items
-    }
-    return true;
-  };
-  if (wrapped(text)) text = trim(text.substr(1, text.size() - 2));
-  if (text.empty()) return true;
-  int depth = 0;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= text.size(); ++i) {
-    const char c = i < text.size() ? text[i] : ',';
-    if (c == '[') ++depth;
-    if (c == ']' && --depth < 0) return false;
-    if (c == ',' && depth == 0) {
-      const auto item = trim(text.substr(start, i - start));
-      if (item.empty()) return false;
-      items.emplace_back(item);
-      start = i + 1;
-    }
-  }
-  return depth == 0;
-}
-
-/// A parameter value, validated against `machine` without changing it; the error message or "".
-std::string check_param_value(const MachineDescription& machine, const std::string& param, const std::string& value) {
-  machines::ParamSet copy = machine.params;
-  try {
-    copy.set(param, value);
-  } catch (const machines::ParamError& error) {
-    return error.what();
-  }
-  return {};
-}
-
-/// The machines a `machine.<param>` override or sweep axis applies to: the swept machines (when
-/// the scenario has a `machine` axis) and the scenario's machine.
-std::vector<MachineDescription*> machine_targets(Scenario& scenario) {
-  std::vector<MachineDescription*> targets;
-  for (auto& machine : scenario.swept_machines) targets.push_back(&machine);
-  targets.push_back(&scenario.machine);
-  return targets;
-}
-
-/// Why `param` = `value` does not suit every machine of the scenario (the message names the
-/// machine when there is a machine axis), or "". `value` empty: only the parameter is checked.
-std::string check_param_for_all(const Scenario& scenario, const std::string& param, const std::string& value) {
-  const bool axis = !scenario.swept_machines.empty();
-  std::vector<const MachineDescription*> targets;
-  for (const auto& machine : scenario.swept_machines) targets.push_back(&machine);
-  if (!axis) targets.push_back(&scenario.machine);
-  for (const MachineDescription* machine : targets) {
-    if (!machine->params.has(param)) {
-      if (!axis) return detail::unknown_message(param, machine->params.names());
-      return "'" + param + "' is not a parameter of the swept machine '" + machine->name + "' (model '" +
-             machine->model + "'; its parameters are: " + detail::join(machine->params.names()) +
-             "); overrides and machine.<parameter> axes must suit every swept machine";
-    }
-    if (value.empty()) continue;
-    const std::string error = check_param_value(*machine, param, value);
-    if (!error.empty()) return axis ? "swept machine '" + machine->name + "': " + error : error;
-  }
-  return {};
-}
-
-/// Whether the scenario's machine or one of its swept machines has `param` (then an error about
-/// it names the machine that lacks it rather than calling the key unknown).
-bool some_machine_has(const Scenario& scenario, const std::string& param) {
-  if (scenario.machine.params.has(param)) return true;
-  return std::any_of(scenario.swept_machines.begin(), scenario.swept_machines.end(),
-                     [&](const MachineDescription& machine) { return machine.params.has(param); });
-}
-
-/// Resolves the values of a `machine` sweep axis (library names or paths; relative paths against
-/// `base_dir`). Two machines of one name are an error: their variants could not be told apart.
-/// `nodes` (one per ref, may be undefined) position the errors.
-std::vector<MachineDescription> resolve_swept_machines(const std::vector<std::string>& refs,
-                                                       const std::vector<YAML::Node>& nodes,
-                                                       const std::string& base_dir, const std::string& file,
-                                                       const machines::MachineRegistry& registry) {
-  std::vector<MachineDescription> result;
-  for (std::size_t i = 0; i < refs.size(); ++i) {
-    MachineDescription machine = detail::resolve_machine_ref(refs[i], base_dir, registry, file, nodes[i]);
-    for (const auto& earlier : result)
-      if (earlier.name == machine.name)
-        fail_at(file, nodes[i],
-                "the machine sweep axis names machine '" + machine.name +
-                    "' twice (variants and plot lines are told apart by the machine name)");
-    result.push_back(std::move(machine));
-  }
-  return result;
 }
 
 /// What the scenario file said, with the nodes needed for errors found after the overrides.
@@ -441,13 +284,6 @@ Loaded parse_scenario(const detail::Document& document, const std::string& base_
   return loaded;
 }
 
-std::string placeholder_error(const Scenario& scenario) {
-  if (scenario.processors.empty() && scenario.trace_path.find("{P}") != std::string::npos)
-    return "the trace path '" + scenario.trace_path +
-           "' contains {P} but no processor counts are given (set 'processors')";
-  return {};
-}
-
 /// The scenarios folder's info line: what a scenario (file and --set overrides) asks to run.
 void log_scenario(spdlog::logger& lg, const Scenario& scenario) {
   std::string axes;
@@ -487,63 +323,6 @@ Scenario finish(Loaded loaded, const machines::MachineRegistry& registry, const 
   return std::move(loaded.scenario);
 }
 
-[[noreturn]] void set_error(const std::string& message) { throw ConfigError(set_file, 0, 0, message); }
-
-std::vector<int> processors_from_text(const std::string& key, const std::string& value) {
-  std::vector<std::string> items;
-  if (!split_values(value, items)) set_error("invalid list '" + value + "' for '" + key + "'");
-  std::vector<int> counts;
-  for (const auto& item : items) {
-    int count = 0;
-    if (!detail::parse_positive_int(item, count))
-      set_error("invalid processor count '" + item + "' for '" + key + "': expected a positive integer");
-    counts.push_back(count);
-  }
-  return counts;
-}
-
-/// Checks every `machine.*` sweep axis against the scenario's (possibly new) machine or machines.
-void check_sweep_against_machine(const Scenario& scenario) {
-  for (const auto& [key, values] : scenario.sweep) {
-    if (!key.starts_with("machine.")) continue;  // "machine" holds machine names
-    const std::string param = key.substr(8);
-    if (scenario.swept_machines.empty() && !scenario.machine.params.has(param))
-      set_error("the sweep key '" + key + "' is not a parameter of machine model '" + scenario.machine.model + "'");
-    if (const std::string error = check_param_for_all(scenario, param, ""); !error.empty())
-      set_error("sweep '" + key + "': " + error);
-    for (const auto& value : values) {
-      const std::string error = check_param_for_all(scenario, param, value);
-      if (!error.empty()) set_error("sweep '" + key + "': " + error);
-    }
-  }
-}
-
-/// The position of the axis `key` in `scenario.sweep`, or its size.
-std::size_t find_axis(const Scenario& scenario, const std::string& key) {
-  std::size_t at = 0;
-  while (at < scenario.sweep.size() && scenario.sweep[at].first != key) ++at;
-  return at;
-}
-
-/// Every key `--set` accepts for this scenario, for "did you mean".
-std::vector<std::string> override_keys(const Scenario& scenario) {
-  std::vector<std::string> keys = {"name",
-                                   "trace",
-                                   "machine",
-                                   "processors",
-                                   "model.collectives",
-                                   "model.eager_transfer",
-                                   "outputs.json",
-                                   "outputs.text",
-                                   "outputs.event_log",
-                                   "sweep.processors",
-                                   "sweep.machine"};
-  for (const auto& key : machine_keys(scenario.machine, "")) keys.push_back(key);
-  for (const auto& key : machine_keys(scenario.machine, "sweep.")) keys.push_back(key);
-  for (const auto& kind : collective_kind_names()) keys.push_back("model.algorithms." + kind);
-  return keys;
-}
-
 }  // namespace
 
 std::string default_scenario_path() {
@@ -576,255 +355,6 @@ Scenario load_scenario_text(const std::string& text, const std::string& file, co
       throw detail::yaml_error(file, error);
     }
   });
-}
-
-void apply_override(Scenario& scenario, const std::string& assignment, const machines::MachineRegistry& registry) {
-  const auto equals = assignment.find('=');
-  if (equals == std::string::npos) set_error("expected key=value, got '" + assignment + "'");
-  const std::string key(trim(std::string_view(assignment).substr(0, equals)));
-  const std::string value(trim(std::string_view(assignment).substr(equals + 1)));
-
-  if (key == "name") {
-    scenario.name = value;
-  } else if (key == "trace") {
-    std::string format;
-    std::string path;
-    const std::string error = split_trace_ref(value, format, path);
-    if (!error.empty()) set_error(error);
-    scenario.trace_format = format;
-    scenario.trace_path = path;  // relative to the working directory, like any command-line path
-  } else if (key == "machine") {
-    // Replaces the whole machine: `overrides:` and earlier `machine.*` values belonged to the old
-    // one (possibly another model). Later `--set machine.<param>=…` apply to the new machine.
-    // A `machine` sweep axis goes too: the scenario runs on this one machine.
-    Scenario changed = scenario;  // all or nothing: the sweep is checked before anything changes
-    changed.machine = detail::resolve_machine_ref(value, "", registry, set_file, YAML::Node());
-    changed.swept_machines.clear();
-    if (const std::size_t at = find_axis(changed, "machine"); at < changed.sweep.size())
-      changed.sweep.erase(changed.sweep.begin() + static_cast<std::ptrdiff_t>(at));
-    check_sweep_against_machine(changed);
-    scenario = std::move(changed);
-  } else if (key == "sweep.machine") {
-    // Replaces the machine axis (or appends it; an empty value removes it). Like `machine=`, the
-    // new machines come without the file's `overrides:`; later `machine.*` values apply to all.
-    std::vector<std::string> refs;
-    if (!split_values(value, refs)) set_error("invalid list '" + value + "' for '" + key + "'");
-    Scenario changed = scenario;
-    const std::size_t at = find_axis(changed, "machine");
-    if (refs.empty()) {  // the scenario keeps the first machine of the axis
-      if (at < changed.sweep.size()) changed.sweep.erase(changed.sweep.begin() + static_cast<std::ptrdiff_t>(at));
-      changed.swept_machines.clear();
-    } else {
-      changed.swept_machines =
-          resolve_swept_machines(refs, std::vector<YAML::Node>(refs.size()), "", set_file, registry);
-      changed.machine = changed.swept_machines.front();
-      std::vector<std::string> names;
-      for (const auto& machine : changed.swept_machines) names.push_back(machine.name);
-      if (at < changed.sweep.size())
-        changed.sweep[at].second = std::move(names);
-      else
-        changed.sweep.emplace_back("machine", std::move(names));
-      check_sweep_against_machine(changed);
-    }
-    scenario = std::move(changed);
-  } else if (key == "processors" || key == "sweep.processors") {
-    scenario.processors = processors_from_text(key, value);
-    scenario.grids.clear();
-  } else if (key == "grids") {
-    std::vector<std::string> items;
-    if (!split_values(value, items) || items.empty()) set_error("invalid list '" + value + "' for 'grids'");
-    scenario.grids.clear();
-    for (const auto& item : items) {
-      std::vector<int> grid;
-      const std::string error = parse_grid(item, grid);
-      if (!error.empty()) set_error(error);
-      scenario.grids.push_back(std::move(grid));
-    }
-    scenario.processors.clear();
-  } else if (key.starts_with("machine.") && some_machine_has(scenario, key.substr(8))) {
-    // With a machine axis: every swept machine takes the value (all or nothing).
-    const std::string error = check_param_for_all(scenario, key.substr(8), value);
-    if (!error.empty()) set_error(error);
-    try {
-      for (MachineDescription* machine : machine_targets(scenario)) machine->params.set(key.substr(8), value);
-    } catch (const machines::ParamError& param_error) {
-      set_error(param_error.what());
-    }
-  } else if (key == "model.collectives") {
-    if (value.empty()) set_error("empty value for 'model.collectives'");
-    scenario.model.collectives = value;
-  } else if (key.starts_with("model.algorithms.") && is_collective_kind(key.substr(17))) {
-    if (value.empty())
-      scenario.model.algorithms.erase(key.substr(17));
-    else
-      scenario.model.algorithms[key.substr(17)] = value;
-  } else if (key == "model.eager_transfer") {
-    if (std::find(eager_transfer_choices().begin(), eager_transfer_choices().end(), value) ==
-        eager_transfer_choices().end())
-      set_error(invalid_choice("eager_transfer", value, eager_transfer_choices()));
-    scenario.model.eager_transfer = value;
-  } else if (key == "outputs.json") {
-    scenario.outputs.json = value;
-  } else if (key == "outputs.text") {
-    scenario.outputs.text = value;
-  } else if (key == "outputs.event_log") {
-    scenario.outputs.event_log = value;
-  } else if (key.starts_with("sweep.machine.") && some_machine_has(scenario, key.substr(14))) {
-    const std::string axis = key.substr(6);
-    const std::string param = key.substr(14);
-    std::vector<std::string> values;
-    if (!split_values(value, values)) set_error("invalid list '" + value + "' for '" + key + "'");
-    if (const std::string error = check_param_for_all(scenario, param, ""); !error.empty()) set_error(error);
-    for (const auto& item : values) {
-      const std::string error = check_param_for_all(scenario, param, item);
-      if (!error.empty()) set_error(error);
-    }
-    auto found = std::find_if(scenario.sweep.begin(), scenario.sweep.end(),
-                              [&](const auto& existing) { return existing.first == axis; });
-    if (values.empty()) {  // "sweep.machine.latency=" removes the axis
-      if (found != scenario.sweep.end()) scenario.sweep.erase(found);
-    } else if (found != scenario.sweep.end()) {
-      found->second = std::move(values);
-    } else {
-      scenario.sweep.emplace_back(axis, std::move(values));
-    }
-  } else {
-    const std::string suggestion = machines::nearest_name(key, override_keys(scenario));
-    if (!suggestion.empty()) set_error("unknown key '" + key + "'; did you mean '" + suggestion + "'?");
-    set_error("unknown key '" + key +
-              "'; valid keys are: name, trace, machine, processors, machine.<parameter>, "
-              "model.collectives, model.algorithms.<collective kind>, model.eager_transfer, "
-              "outputs.json, outputs.text, outputs.event_log, sweep.processors, sweep.machine, "
-              "sweep.machine.<parameter> (parameters of machine model '" +
-              scenario.machine.model + "': " + detail::join(scenario.machine.params.names()) + ")");
-  }
-}
-
-std::string parse_grid(const std::string& text, std::vector<int>& grid) {
-  grid.clear();
-  std::string item;
-  auto flush = [&]() -> bool {
-    if (item.empty()) return true;
-    if (item.size() > 6 || !std::all_of(item.begin(), item.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
-      return false;
-    const int v = std::stoi(item);
-    if (v < 1) return false;
-    grid.push_back(v);
-    item.clear();
-    return true;
-  };
-  for (char ch : text) {
-    if (ch == 'x' || ch == 'X' || ch == ' ' || ch == '*') {
-      if (!flush()) break;
-    } else {
-      item += ch;
-    }
-  }
-  if (!flush() || grid.empty())
-    return "invalid processor grid '" + text + "' (expected sizes separated by 'x', e.g. 2x2 or 4)";
-  return {};
-}
-
-std::string grid_name(const std::vector<int>& grid) {
-  std::string name;
-  for (std::size_t i = 0; i < grid.size(); ++i) name += (i ? "x" : "") + std::to_string(grid[i]);
-  return name;
-}
-
-namespace {
-
-/// The most variants a scenario may have: each is a run, and each holds its machine's parameters
-/// before it runs; a sweep of millions is a mistake, not a study.
-constexpr std::uint64_t max_variants = 100000;
-
-void check_variant_count(const Scenario& scenario, std::size_t counts) {
-  std::uint64_t n = counts;
-  for (const auto& axis : scenario.sweep) n = std::min<std::uint64_t>(n * axis.second.size(), max_variants + 1);
-  if (n > max_variants) {
-    std::string sizes = std::to_string(counts);
-    for (const auto& axis : scenario.sweep) sizes += fmt::format(" x {}", axis.second.size());
-    throw ConfigError(scenario.file, 0, 0,
-                      fmt::format("the sweep has more than {} variants ({}); sweep fewer values", max_variants, sizes));
-  }
-}
-
-}  // namespace
-
-std::vector<Variant> Scenario::variants() const {
-  const std::string error = placeholder_error(*this);
-  if (!error.empty()) throw ConfigError(file, 0, 0, error);
-  std::vector<int> counts = processors.empty() ? std::vector<int>{0} : processors;
-  if (!grids.empty()) {
-    counts.clear();
-    for (const auto& g : grids) {
-      std::int64_t n = 1;
-      for (int d : g) n = std::min<std::int64_t>(n * d, std::int64_t{engine::max_lps} + 1);
-      if (n > engine::max_lps)
-        throw ConfigError(
-            file, 0, 0,
-            fmt::format("the processor grid {} has more than {} processors", grid_name(g), engine::max_lps));
-      counts.push_back(static_cast<int>(n));
-    }
-  }
-  for (const int n : counts) {
-    if (n > static_cast<int>(engine::max_lps))
-      throw ConfigError(file, 0, 0,
-                        fmt::format("{} processors are more than augur runs (at most {})", n, engine::max_lps));
-  }
-  check_variant_count(*this, counts.size());
-  for (const auto& [key, values] : sweep)
-    if (values.empty()) throw ConfigError(file, 0, 0, "empty list of values for sweep '" + key + "'");
-  std::size_t machine_axis = sweep.size();
-  for (std::size_t axis = 0; axis < sweep.size(); ++axis)
-    if (sweep[axis].first == "machine") machine_axis = axis;
-  if (machine_axis < sweep.size()) {
-    const auto& names = sweep[machine_axis].second;
-    bool same = names.size() == swept_machines.size();
-    for (std::size_t i = 0; same && i < names.size(); ++i) same = names[i] == swept_machines[i].name;
-    if (!same)
-      throw ConfigError(file, 0, 0,
-                        "the 'machine' sweep axis (" + detail::join(names) +
-                            ") does not match the loaded swept machines; set it with 'sweep.machine'");
-  }
-
-  std::vector<Variant> result;
-  for (std::size_t c = 0; c < counts.size(); ++c) {
-    const int count = counts[c];
-    // An odometer over the sweep axes: the last axis turns fastest, so the order is the
-    // nested loops written in file order.
-    std::vector<std::size_t> index(sweep.size(), 0);
-    while (true) {
-      Variant variant;
-      variant.processors = count;
-      if (!grids.empty()) variant.grid = grids[c];
-      variant.trace_path = trace_path;
-      const std::string p = std::to_string(count);
-      for (auto at = variant.trace_path.find("{P}"); at != std::string::npos;
-           at = variant.trace_path.find("{P}", at + p.size()))
-        variant.trace_path.replace(at, 3, p);
-      // The machine first (a machine axis may come after the parameter axes it meets).
-      variant.machine = machine_axis < sweep.size() ? swept_machines[index[machine_axis]] : machine;
-      for (std::size_t axis = 0; axis < sweep.size(); ++axis) {
-        const auto& [key, values] = sweep[axis];
-        const std::string& value = values[index[axis]];
-        if (axis != machine_axis) {
-          try {
-            variant.machine.params.set(key.substr(8), value);
-          } catch (const machines::ParamError& param_error) {
-            const std::string on =
-                machine_axis < sweep.size() ? " on machine '" + variant.machine.name + "'" : std::string();
-            throw ConfigError(file, 0, 0, "sweep '" + key + "'" + on + ": " + param_error.what());
-          }
-        }
-        variant.swept.emplace_back(key, value);
-      }
-      result.push_back(std::move(variant));
-      std::size_t axis = sweep.size();
-      while (axis > 0 && ++index[axis - 1] == sweep[axis - 1].second.size()) index[--axis] = 0;
-      if (axis == 0) break;
-    }
-  }
-  return result;
 }
 
 }  // namespace augur::scenarios
