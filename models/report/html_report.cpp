@@ -87,8 +87,9 @@ void kv(std::string& out, const std::string& name, const std::string& value) {
 
 // ---- sweep -------------------------------------------------------------------------------
 
-void sweep_section(std::string& out, const std::vector<VariantResult>& variants) {
-  const auto rows = sweep_rows(variants);
+/// The sweep table: one row per variant, a column per swept key (the machine axis is the
+/// machine column), the grid and insufficient-parallelism columns when a variant has a grid.
+void sweep_table(std::string& out, const std::vector<SweepRow>& rows) {
   std::vector<std::string> keys;
   for (const auto& r : rows) {
     for (const auto& [k, v] : r.swept) {
@@ -97,7 +98,6 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
     }
   }
   const bool grids = std::any_of(rows.begin(), rows.end(), [](const SweepRow& r) { return !r.grid.empty(); });
-  out += "<section id=\"sweep\">\n<h2>Sweep</h2>\n";
   out += "<div class=\"wide\"><table class=\"sweep\"><tr><th>variant</th><th>processors</th>";
   if (grids) out += "<th>grid</th>";
   out += "<th>machine</th>";
@@ -136,9 +136,54 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
         "communication &minus; wait.";
   }
   out += " The same table: <code>--csv FILE</code>, <code>--sweep-json FILE</code>.</p>\n";
+}
 
-  // Scalability plots: x = processor counts, one line per machine / swept value. With a single
-  // processor count the variants themselves are the x positions (one line).
+/// The scalability lines over the processor counts `counts` (more than one): one line per
+/// machine / swept value.
+void plot_by_processors(const std::vector<SweepRow>& rows, const std::vector<int>& counts, LinePlot& time_plot,
+                        LinePlot& eff_plot) {
+  for (int c : counts) time_plot.x_labels.push_back(std::to_string(c));
+  time_plot.x_title = "processors";
+  std::vector<std::string> names;
+  for (const auto& r : rows) {
+    const std::string name = r.series();
+    auto it = std::find(names.begin(), names.end(), name);
+    const std::size_t k = static_cast<std::size_t>(it - names.begin());
+    if (it == names.end()) {
+      names.push_back(name);
+      time_plot.series.push_back(PlotSeries{name, {}});
+      eff_plot.series.push_back(PlotSeries{name, {}});
+    }
+    const auto x = static_cast<std::size_t>(std::find(counts.begin(), counts.end(), r.processors) - counts.begin());
+    if (r.outcome == "completed") {
+      time_plot.series[k].points.emplace_back(x, r.predicted_time_s);
+      eff_plot.series[k].points.emplace_back(x, r.efficiency);
+    }
+  }
+}
+
+/// The scalability line of a single processor count: the variants are the x positions.
+void plot_by_variant(const std::vector<SweepRow>& rows, const std::vector<int>& counts, LinePlot& time_plot,
+                     LinePlot& eff_plot) {
+  time_plot.x_title = fmt::format("variant ({} processors)", counts.empty() ? 0 : counts.front());
+  PlotSeries t{"predicted time", {}}, e{"efficiency", {}};
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::string label;
+    for (const auto& [k, v] : rows[i].swept) label += (label.empty() ? "" : " ") + v;
+    if (!rows[i].grid.empty()) label += (label.empty() ? "" : " ") + rows[i].grid;
+    time_plot.x_labels.push_back(label.empty() ? rows[i].machine : label);
+    if (rows[i].outcome == "completed") {
+      t.points.emplace_back(i, rows[i].predicted_time_s);
+      e.points.emplace_back(i, rows[i].efficiency);
+    }
+  }
+  time_plot.series.push_back(std::move(t));
+  eff_plot.series.push_back(std::move(e));
+}
+
+/// The scalability plots: x = processor counts, one line per machine / swept value. With a
+/// single processor count the variants themselves are the x positions (one line).
+void scalability_plots(std::string& out, const std::vector<SweepRow>& rows) {
   std::vector<int> counts;
   for (const auto& r : rows) {
     if (std::find(counts.begin(), counts.end(), r.processors) == counts.end()) counts.push_back(r.processors);
@@ -152,45 +197,21 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
   eff_plot.title = "Parallelization efficiency";
   eff_plot.y_title = "efficiency";
   eff_plot.percent = true;
-  if (counts.size() > 1) {
-    for (int c : counts) time_plot.x_labels.push_back(std::to_string(c));
-    time_plot.x_title = "processors";
-    std::vector<std::string> names;
-    for (const auto& r : rows) {
-      const std::string name = r.series();
-      auto it = std::find(names.begin(), names.end(), name);
-      const std::size_t k = static_cast<std::size_t>(it - names.begin());
-      if (it == names.end()) {
-        names.push_back(name);
-        time_plot.series.push_back(PlotSeries{name, {}});
-        eff_plot.series.push_back(PlotSeries{name, {}});
-      }
-      const auto x = static_cast<std::size_t>(std::find(counts.begin(), counts.end(), r.processors) - counts.begin());
-      if (r.outcome == "completed") {
-        time_plot.series[k].points.emplace_back(x, r.predicted_time_s);
-        eff_plot.series[k].points.emplace_back(x, r.efficiency);
-      }
-    }
-  } else {
-    time_plot.x_title = fmt::format("variant ({} processors)", counts.empty() ? 0 : counts.front());
-    PlotSeries t{"predicted time", {}}, e{"efficiency", {}};
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      std::string label;
-      for (const auto& [k, v] : rows[i].swept) label += (label.empty() ? "" : " ") + v;
-      if (!rows[i].grid.empty()) label += (label.empty() ? "" : " ") + rows[i].grid;
-      time_plot.x_labels.push_back(label.empty() ? rows[i].machine : label);
-      if (rows[i].outcome == "completed") {
-        t.points.emplace_back(i, rows[i].predicted_time_s);
-        e.points.emplace_back(i, rows[i].efficiency);
-      }
-    }
-    time_plot.series.push_back(std::move(t));
-    eff_plot.series.push_back(std::move(e));
-  }
+  if (counts.size() > 1)
+    plot_by_processors(rows, counts, time_plot, eff_plot);
+  else
+    plot_by_variant(rows, counts, time_plot, eff_plot);
   eff_plot.x_labels = time_plot.x_labels;
   eff_plot.x_title = time_plot.x_title;
   out +=
       "<h3>Scalability</h3>\n<div class=\"plots\">\n" + svg_line_plot(time_plot) + svg_line_plot(eff_plot) + "</div>\n";
+}
+
+void sweep_section(std::string& out, const std::vector<VariantResult>& variants) {
+  const auto rows = sweep_rows(variants);
+  out += "<section id=\"sweep\">\n<h2>Sweep</h2>\n";
+  sweep_table(out, rows);
+  scalability_plots(out, rows);
   out += "</section>\n";
 }
 
@@ -352,8 +373,8 @@ void characteristics_section(std::string& out, const analysis::IntervalTree& tre
 
 // ---- wait states -------------------------------------------------------------------------
 
-void waits_section(std::string& out, const VariantResult& v, const std::string& advice) {
-  if (v.waits.empty()) return;
+/// The wait states per rank (or processor) and their total, and the messages in wrong order.
+void waits_by_rank(std::string& out, const VariantResult& v) {
   const analysis::LpWaits total = analysis::sum_waits(v.waits);
   out += "<h3>Wait states</h3>\n";
   out += v.wait_operations == WaitOperations::dvm ? "<table class=\"waits\"><tr><th>processor</th>"
@@ -381,7 +402,10 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
         "a message sent earlier was already there to receive.</p>\n",
         sec(total.wrong_order.total_s), count_of(total.wrong_order.count, "wait"), sec(total.wrong_order.indirect_s));
   }
+}
 
+/// The waiting per operation kind, when any operation waited.
+void waits_by_operation(std::string& out, const VariantResult& v) {
   std::string ops;
   for (std::size_t i = 0; i < v.waits_by_operation.size(); ++i) {
     const auto& a = v.waits_by_operation[i];
@@ -399,58 +423,103 @@ void waits_section(std::string& out, const VariantResult& v, const std::string& 
         "<th>total (s)</th><th>direct (s)</th><th>indirect (s)</th><th>explained by regions</th></tr>\n" +
         ops + "</table>\n";
   }
-  if (!v.wait_sites.empty()) {
-    out += std::string("<h4>Waiting by code position</h4>\n<table class=\"by-site\"><tr><th>") +
-           (v.wait_operations == WaitOperations::dvm ? "where (the statement of the group operation waited in)"
-                                                     : "where (the call waited in, after the call before it)") +
-           "</th><th>waits</th><th>total (s)</th><th>indirect (s)</th><th>patterns</th></tr>\n";
-    const std::size_t shown = std::min<std::size_t>(v.wait_sites.size(), 10);
-    for (std::size_t i = 0; i < shown; ++i) {
-      const analysis::WaitSite& site = v.wait_sites[i];
-      std::string patterns;
-      for (std::size_t k = 0; k < analysis::wait_pattern_count; ++k) {
-        if (site.patterns[k].count == 0) continue;
-        patterns +=
-            fmt::format("{}{} {}", patterns.empty() ? "" : ", ",
-                        analysis::to_string(static_cast<analysis::WaitPattern>(k)), sec(site.patterns[k].total_s));
-      }
-      out += fmt::format(
-          "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>"
-          "</tr>\n",
-          esc(site.name), site.count(), sec(site.total_s()), sec(site.indirect_s()), esc(patterns));
+}
+
+/// The positions waited at most (the first 10).
+void waits_by_site(std::string& out, const VariantResult& v) {
+  if (v.wait_sites.empty()) return;
+  out += std::string("<h4>Waiting by code position</h4>\n<table class=\"by-site\"><tr><th>") +
+         (v.wait_operations == WaitOperations::dvm ? "where (the statement of the group operation waited in)"
+                                                   : "where (the call waited in, after the call before it)") +
+         "</th><th>waits</th><th>total (s)</th><th>indirect (s)</th><th>patterns</th></tr>\n";
+  const std::size_t shown = std::min<std::size_t>(v.wait_sites.size(), 10);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const analysis::WaitSite& site = v.wait_sites[i];
+    std::string patterns;
+    for (std::size_t k = 0; k < analysis::wait_pattern_count; ++k) {
+      if (site.patterns[k].count == 0) continue;
+      patterns +=
+          fmt::format("{}{} {}", patterns.empty() ? "" : ", ",
+                      analysis::to_string(static_cast<analysis::WaitPattern>(k)), sec(site.patterns[k].total_s));
     }
-    out += "</table>\n";
-    if (shown < v.wait_sites.size()) {
-      out += fmt::format("<p class=\"muted\">{} more positions: see --json.</p>\n", v.wait_sites.size() - shown);
-    }
+    out += fmt::format(
+        "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>"
+        "</tr>\n",
+        esc(site.name), site.count(), sec(site.total_s()), sec(site.indirect_s()), esc(patterns));
   }
-  if (!v.causes.empty()) {
-    out +=
-        "<h4>Root causes</h4>\n<table class=\"root-causes\"><tr><th>code region</th><th>waiting caused (s)</th>"
-        "<th>excess (s)</th><th>waits</th></tr>\n";
-    const std::size_t shown = hot_spots(v.causes, max_causes);
-    for (std::size_t i = 0; i < shown; ++i) {
-      const auto& c = v.causes[i];
-      out += fmt::format("<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
-                         esc(c.name), sec(c.caused_s), sec(c.excess_s), c.waits);
-    }
-    out += "</table>\n";
-    if (shown < v.causes.size()) {
-      out += fmt::format(
-          "<p class=\"muted\">{} more regions, each causing less than 1 % of the waiting or beyond the "
-          "first {}: see --json.</p>\n",
-          v.causes.size() - shown, max_causes);
-    }
+  out += "</table>\n";
+  if (shown < v.wait_sites.size()) {
+    out += fmt::format("<p class=\"muted\">{} more positions: see --json.</p>\n", v.wait_sites.size() - shown);
   }
+}
+
+/// The root causes: the code regions whose excess made others wait.
+void root_causes(std::string& out, const VariantResult& v) {
+  if (v.causes.empty()) return;
+  out +=
+      "<h4>Root causes</h4>\n<table class=\"root-causes\"><tr><th>code region</th><th>waiting caused (s)</th>"
+      "<th>excess (s)</th><th>waits</th></tr>\n";
+  const std::size_t shown = hot_spots(v.causes, max_causes);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& c = v.causes[i];
+    out += fmt::format("<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+                       esc(c.name), sec(c.caused_s), sec(c.excess_s), c.waits);
+  }
+  out += "</table>\n";
+  if (shown < v.causes.size()) {
+    out += fmt::format(
+        "<p class=\"muted\">{} more regions, each causing less than 1 % of the waiting or beyond the "
+        "first {}: see --json.</p>\n",
+        v.causes.size() - shown, max_causes);
+  }
+}
+
+void waits_section(std::string& out, const VariantResult& v, const std::string& advice) {
+  if (v.waits.empty()) return;
+  waits_by_rank(out, v);
+  waits_by_operation(out, v);
+  waits_by_site(out, v);
+  root_causes(out, v);
   if (!advice.empty()) out += "<h4>Advice</h4>\n<p class=\"advice\">" + esc(advice) + "</p>\n";
 }
 
 // ---- one variant -------------------------------------------------------------------------
 
-void variant_section(std::string& out, const std::string& scenario, const VariantResult& v) {
-  const SweepRow r = sweep_rows({v}).front();
-  out += fmt::format("<section id=\"v{}\">\n<h2>Variant {}: {}, {}{}</h2>\n", v.index, v.index, processors_text(v),
-                     esc(v.machine_name), v.swept.empty() ? std::string() : ", " + esc(swept_text(v)));
+/// The summary rows of a DVM run: the characteristics of the whole program (Main), as the DVM
+/// analyzer gives them.
+void dvm_summary(std::string& out, const VariantResult& v, const SweepRow& r) {
+  const IntervalTotals& t = v.intervals->root().totals;
+  kv(out, "Execution time", sec(t.execution) + " s");
+  kv(out, "Efficiency",
+     pct(r.efficiency) +
+         " <span class=\"muted\">(productive time / (processors &times; execution "
+         "time), the whole program)</span>");
+  kv(out, "Lost time",
+     fmt::format("{} s (insufficient parallelism {} s, communication {} s, idle {} s)", sec(t.lost),
+                 sec(t.insufficient), sec(t.communication), sec(t.idle)));
+  std::string ops;
+  for (std::size_t k = 0; k < analysis::op_kind_count; ++k) {
+    const auto kind = static_cast<OpKind>(k);
+    if (t.nop(kind) == 0) continue;
+    ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", esc(std::string(analysis::title(kind))), t.nop(kind));
+  }
+  kv(out, "Operations", ops.empty() ? std::string("none") : ops);
+}
+
+/// The summary rows of a message-passing run.
+void mp_summary(std::string& out, const VariantResult& v, const SweepRow& r) {
+  kv(out, "Efficiency",
+     pct(r.efficiency) + " <span class=\"muted\">(compute / (processors &times; predicted time))</span>");
+  kv(out, "Lost time",
+     fmt::format("{} s (transfer {} s, waiting {} s, idle {} s)", sec(r.lost_s), sec(r.transfer_s), sec(r.wait_s),
+                 sec(r.idle_s)));
+  std::uint64_t msgs = 0, bytes = 0;
+  for (const auto& s : v.lps) msgs += s.messages_sent, bytes += s.bytes_sent;
+  kv(out, "Messages", fmt::format("{} ({} bytes)", msgs, bytes));
+}
+
+/// The summary table of a variant, and the message of a run that did not complete.
+void variant_summary(std::string& out, const VariantResult& v, const SweepRow& r) {
   out += "<table class=\"kv summary\">\n";
   kv(out, "Trace", esc(v.trace));
   if (!v.grid.empty()) kv(out, "Processor grid", esc(v.grid));
@@ -460,78 +529,69 @@ void variant_section(std::string& out, const std::string& scenario, const Varian
   kv(out, "Outcome", esc(v.outcome));
   kv(out, "Predicted time", sec(v.predicted_time_s) + " s");
   kv(out, "Events", std::to_string(v.events));
-  if (dvm_run(v)) {
-    // The characteristics of the whole program (Main), as the DVM analyzer gives them.
-    const IntervalTotals& t = v.intervals->root().totals;
-    kv(out, "Execution time", sec(t.execution) + " s");
-    kv(out, "Efficiency",
-       pct(r.efficiency) +
-           " <span class=\"muted\">(productive time / (processors &times; execution "
-           "time), the whole program)</span>");
-    kv(out, "Lost time",
-       fmt::format("{} s (insufficient parallelism {} s, communication {} s, idle {} s)", sec(t.lost),
-                   sec(t.insufficient), sec(t.communication), sec(t.idle)));
-    std::string ops;
-    for (std::size_t k = 0; k < analysis::op_kind_count; ++k) {
-      const auto kind = static_cast<OpKind>(k);
-      if (t.nop(kind) == 0) continue;
-      ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", esc(std::string(analysis::title(kind))), t.nop(kind));
-    }
-    kv(out, "Operations", ops.empty() ? std::string("none") : ops);
-  } else {
-    kv(out, "Efficiency",
-       pct(r.efficiency) + " <span class=\"muted\">(compute / (processors &times; predicted time))</span>");
-    kv(out, "Lost time",
-       fmt::format("{} s (transfer {} s, waiting {} s, idle {} s)", sec(r.lost_s), sec(r.transfer_s), sec(r.wait_s),
-                   sec(r.idle_s)));
-    std::uint64_t msgs = 0, bytes = 0;
-    for (const auto& s : v.lps) msgs += s.messages_sent, bytes += s.bytes_sent;
-    kv(out, "Messages", fmt::format("{} ({} bytes)", msgs, bytes));
-  }
+  if (dvm_run(v))
+    dvm_summary(out, v, r);
+  else
+    mp_summary(out, v, r);
   out += "</table>\n";
   if (v.outcome != "completed" && !v.message.empty()) out += "<pre class=\"message\">" + esc(v.message) + "</pre>\n";
+}
 
-  if (!v.lps.empty()) {
-    StackedBars bars;
-    bars.id = fmt::format("v{}-processors", v.index);
-    bars.title = "Time per processor";
-    bars.unit = "seconds";
-    bars.segments = {{"compute", palette(0)},
-                     {"transfer", palette(1)},
-                     {"wait", palette(3)},
-                     {"sleep", palette(5)},
-                     {"idle", "#c8c8c8"}};
-    const std::size_t n = std::min(v.lps.size(), max_bar_rows);
-    for (std::size_t p = 0; p < n; ++p) {
-      const LpStats& s = v.lps[p];
-      const double idle = std::max(0.0, v.predicted_time_s - s.compute_s - s.transfer_s - s.wait_s - s.sleep_s);
-      bars.rows.push_back(std::to_string(p));
-      bars.values.push_back({s.compute_s, s.transfer_s, s.wait_s, s.sleep_s, idle});
-    }
-    out += "<h3>Time per processor</h3>\n" + svg_stacked_bars(bars);
-    if (n < v.lps.size()) out += fmt::format("<p class=\"muted\">first {} of {} processors.</p>\n", n, v.lps.size());
-  } else if (dvm_run(v)) {
-    // DVM: each processor's part of the whole program (Main, nested intervals included).
-    const auto procs = inclusive_processor_times(v.intervals->root(), v.intervals_rule);
-    StackedBars bars;
-    bars.id = fmt::format("v{}-processors", v.index);
-    bars.title = "Time per processor";
-    bars.unit = "seconds";
-    bars.segments = {{"productive", palette(0)},
-                     {"communication", palette(1)},
-                     {"insufficient parallelism", palette(5)},
-                     {"idle", "#c8c8c8"}};
-    const std::size_t n = std::min(procs.size(), max_bar_rows);
-    for (std::size_t p = 0; p < n; ++p) {
-      const analysis::ProcessorTimes& t = procs[p];
-      const double insufficient = t.insuff_usr + t.insuff_sys;
-      const double productive = std::max(0.0, t.cpu_usr + t.cpu_sys + t.io - insufficient);
-      bars.rows.push_back(std::to_string(p));
-      bars.values.push_back({productive, t.communication, insufficient, t.idle});
-    }
-    out += "<h3>Time per processor</h3>\n" + svg_stacked_bars(bars);
-    if (n < procs.size()) out += fmt::format("<p class=\"muted\">first {} of {} processors.</p>\n", n, procs.size());
+/// The time per processor of a message-passing run: compute, transfer, wait, sleep, idle.
+void mp_processor_bars(std::string& out, const VariantResult& v) {
+  StackedBars bars;
+  bars.id = fmt::format("v{}-processors", v.index);
+  bars.title = "Time per processor";
+  bars.unit = "seconds";
+  bars.segments = {{"compute", palette(0)},
+                   {"transfer", palette(1)},
+                   {"wait", palette(3)},
+                   {"sleep", palette(5)},
+                   {"idle", "#c8c8c8"}};
+  const std::size_t n = std::min(v.lps.size(), max_bar_rows);
+  for (std::size_t p = 0; p < n; ++p) {
+    const LpStats& s = v.lps[p];
+    const double idle = std::max(0.0, v.predicted_time_s - s.compute_s - s.transfer_s - s.wait_s - s.sleep_s);
+    bars.rows.push_back(std::to_string(p));
+    bars.values.push_back({s.compute_s, s.transfer_s, s.wait_s, s.sleep_s, idle});
   }
+  out += "<h3>Time per processor</h3>\n" + svg_stacked_bars(bars);
+  if (n < v.lps.size()) out += fmt::format("<p class=\"muted\">first {} of {} processors.</p>\n", n, v.lps.size());
+}
+
+/// The time per processor of a DVM run: each processor's part of the whole program (Main,
+/// nested intervals included).
+void dvm_processor_bars(std::string& out, const VariantResult& v) {
+  const auto procs = inclusive_processor_times(v.intervals->root(), v.intervals_rule);
+  StackedBars bars;
+  bars.id = fmt::format("v{}-processors", v.index);
+  bars.title = "Time per processor";
+  bars.unit = "seconds";
+  bars.segments = {{"productive", palette(0)},
+                   {"communication", palette(1)},
+                   {"insufficient parallelism", palette(5)},
+                   {"idle", "#c8c8c8"}};
+  const std::size_t n = std::min(procs.size(), max_bar_rows);
+  for (std::size_t p = 0; p < n; ++p) {
+    const analysis::ProcessorTimes& t = procs[p];
+    const double insufficient = t.insuff_usr + t.insuff_sys;
+    const double productive = std::max(0.0, t.cpu_usr + t.cpu_sys + t.io - insufficient);
+    bars.rows.push_back(std::to_string(p));
+    bars.values.push_back({productive, t.communication, insufficient, t.idle});
+  }
+  out += "<h3>Time per processor</h3>\n" + svg_stacked_bars(bars);
+  if (n < procs.size()) out += fmt::format("<p class=\"muted\">first {} of {} processors.</p>\n", n, procs.size());
+}
+
+void variant_section(std::string& out, const std::string& scenario, const VariantResult& v) {
+  const SweepRow r = sweep_rows({v}).front();
+  out += fmt::format("<section id=\"v{}\">\n<h2>Variant {}: {}, {}{}</h2>\n", v.index, v.index, processors_text(v),
+                     esc(v.machine_name), v.swept.empty() ? std::string() : ", " + esc(swept_text(v)));
+  variant_summary(out, v, r);
+  if (!v.lps.empty())
+    mp_processor_bars(out, v);
+  else if (dvm_run(v))
+    dvm_processor_bars(out, v);
   if (v.intervals) characteristics_section(out, *v.intervals, v.index);
   const std::string text = text_report(scenario, v);
   waits_section(out, v, advice_of(text));
