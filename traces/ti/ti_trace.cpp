@@ -40,7 +40,7 @@ namespace {
 constexpr std::size_t rank_buffer_size = std::size_t{8} * 1024;
 /// From this many ranks on, the rank buffers come from a support::PageArena (2 MiB pages): 512 ranks'
 /// buffers fill up to 4 MiB, and each step reads another rank's, so that with 4 KiB pages most
-/// steps of a large trace missed the TLB (docs/performance-history.md, fifteenth round). Below, the
+/// steps of a large trace would miss the TLB. Below, the
 /// pages are few enough for the TLB, and a huge page's first touch (2 MiB zeroed) would cost a
 /// run of a few milliseconds more than it saves.
 constexpr std::size_t arena_min_ranks = 512;
