@@ -11,6 +11,7 @@
 
 #include "engine/log.hpp"
 #include "engine/scheduler.hpp"
+#include "models/analysis/statement_key.hpp"
 #include "models/dvm/decode.hpp"
 #include "models/dvm/replay.hpp"
 
@@ -157,7 +158,7 @@ bool DvmProgram::decode_next() {
   a.call = c.call_time();
   a.ret = c.ret_time();
   a.ps = st.current_ps;
-  a.statement = statement_key(c.source_file_id(), c.source_line());
+  a.statement = analysis::statement_key(c.source_file_id(), c.source_line());
   const std::uint64_t action_index = st.base + st.actions.size();
   const std::uint64_t first_new_op = st.ops_base + st.ops.size();
   if (changes_geometry(c.function())) ++st.geometry_epoch;
