@@ -17,6 +17,7 @@
 
 namespace augur::models::dvm {
 
+using engine::EventBuilder;
 using engine::EventKind;
 using engine::LpId;
 using engine::SimTime;
@@ -242,7 +243,7 @@ engine::StepResult DvmProgram::step(LpId lp, engine::Scheduler& s) {
     try {
       if (!decode_next()) {
         const SimTime c = s.lp(lp).clock;
-        Emitter{s, lp}.emit(EventKind::finish, c, c, 0, 0);
+        Emitter{s, lp}.emit(EventBuilder(EventKind::finish).at(c));
         return StepResult::done;
       }
     } catch (const std::exception& e) {
