@@ -18,11 +18,10 @@ if(AUGUR_SANITIZE)
                          -fno-sanitize-recover=undefined)
   target_link_options(augur_settings INTERFACE -fsanitize=address,undefined)
 endif()
-# Static executables: no dynamic loader, no relocation of shared libraries at start-up. With
-# libc linked in too (-static rather than -static-libstdc++ -static-libgcc) `augur --version`
-# takes 0.50 instead of 0.66 ms of CPU and prk-transpose-4 ~0.3 ms less (docs/performance.md,
-# "Ninth round"). augur uses no name service or dlopen, the parts of glibc that need shared
-# objects at run time.
+# Static executables: no dynamic loader, no relocation of shared libraries at start-up, which
+# is a noticeable part of a short run. libc is linked in too (-static rather than
+# -static-libstdc++ -static-libgcc): augur uses no name service or dlopen, the parts of glibc
+# that need shared objects at run time.
 if(AUGUR_STATIC_RUNTIME)
   target_link_options(augur_settings INTERFACE -static)
 endif()

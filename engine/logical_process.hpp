@@ -13,7 +13,7 @@ struct LogicalProcess {
   SimTime clock = 0;         ///< model clock
   std::uint64_t events = 0;  ///< events emitted so far
   LpStatus status = LpStatus::running;
-  bool queued = false;  ///< present in the scheduler's ready heap
+  bool queued = false;  ///< present in the scheduler's ready queue (engine/ready_queue.hpp)
 };
 static_assert(sizeof(LogicalProcess) <= 24);
 

@@ -57,7 +57,6 @@ class PrefetchPlan {
   /// Something to prefetch (after keep_if_large: in a large run).
   bool active() const { return record_count_ != 0; }
   std::span<const Records> records() const { return {records_.data(), record_count_}; }
-  std::span<const TurnHook> turn_hooks() const { return {hooks_.data(), hook_count_}; }
 
   /// The first stage, for the LP stepped next: its records.
   void ahead(LpId lp) const {

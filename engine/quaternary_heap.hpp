@@ -18,15 +18,8 @@ class QuaternaryHeap {
   ReadyEntry top() const { return heap_.front(); }
 
   void push(ReadyEntry entry) {
-    std::size_t i = heap_.size();
     heap_.push_back(entry);
-    while (i > 0) {
-      const std::size_t parent = (i - 1) / arity;
-      if (!(entry < heap_[parent])) break;
-      heap_[i] = heap_[parent];
-      i = parent;
-    }
-    heap_[i] = entry;
+    sift_up(heap_.size() - 1, entry);
   }
 
   ReadyEntry pop() {
@@ -51,7 +44,8 @@ class QuaternaryHeap {
   static constexpr std::size_t cached_entries = 1024;
 
   /// Puts `entry` at the root's place. Bottom-up: the hole moves down along the smallest
-  /// children to a leaf without comparing them with `entry`, which then rises from there. An
+  /// children to a leaf without comparing them with `entry`, which then rises from there
+  /// (`sift_up`, as in `push`). An
   /// entry sinks most of the way (most nodes are near the leaves), so this saves a comparison
   /// and a branch per level.
   void sift_down(ReadyEntry entry) {
@@ -81,6 +75,11 @@ class QuaternaryHeap {
       heap_[i] = heap_[best];
       i = best;
     }
+    sift_up(i, entry);
+  }
+
+  /// Puts `entry` at the hole `i` or above it: the parents larger than `entry` move down.
+  void sift_up(std::size_t i, ReadyEntry entry) {
     while (i > 0) {
       const std::size_t parent = (i - 1) / arity;
       if (!(entry < heap_[parent])) break;

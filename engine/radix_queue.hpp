@@ -74,8 +74,8 @@ class RadixQueue {
  private:
   /// Keys are compared by digits of this many bits: bucket (L, d) holds the keys whose highest
   /// digit differing from `last_` is digit L and has the value d. A key moves at most once per
-  /// digit level, so wider digits mean fewer moves and more buckets: 4 bits (513 buckets) moved
-  /// keys far less than single bits and 8 bits gained nothing more (docs/performance.md).
+  /// digit level, so wider digits mean fewer moves and more buckets: 4 bits (513 buckets) keep
+  /// the moves few while the bucket bitmap stays within a few cache lines.
   static constexpr unsigned digit_bits = 4;
   static constexpr unsigned digit_levels = 128 / digit_bits;
   static constexpr unsigned digit_values = 1U << digit_bits;

@@ -132,7 +132,7 @@ void Scheduler::run_steps(Q& queue, Program& program, const RunLimits& limits, R
       break;
     }
     now_ = time;
-    // Step this LP as long as it stays the earliest: saves heap operations on long local runs.
+    // Step this LP as long as it stays the earliest: saves queue operations on long local runs.
     for (;;) {
       ++result.steps;
       const StepResult r = program.step(lp, *this);

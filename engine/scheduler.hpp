@@ -87,9 +87,10 @@ class Scheduler {
 
  private:
   /// The ready queue in the form picked by the LP count (engine/README.md): a sorted ring up to
-  /// ring_max_lps (−4 % against the heap on a ring workload at 64 ranks, even at 100, +2 % at
-  /// 128), a radix heap from radix_min_lps on (where a 4-ary heap's sift compares its way down
-  /// six or more levels per step, each a dependent load), the 4-ary heap between.
+  /// ring_max_lps (its exchange moves few entries while the ring is short; longer, the moves
+  /// outweigh a heap's sift), a radix heap from radix_min_lps on (where a 4-ary heap's sift
+  /// compares its way down six or more levels per step, each a dependent load), the 4-ary heap
+  /// between.
   static constexpr std::size_t ring_max_lps = 64;
   static constexpr std::size_t radix_min_lps = 1024;
   using Queue = std::variant<SortedRing, QuaternaryHeap, RadixQueue>;

@@ -5,47 +5,31 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/edit_distance.hpp"
+#include "support/edit_distance.hpp"
+#include "support/strings.hpp"
 #include "machines/dvm_cluster/cluster_tree.hpp"
 
 namespace augur::machines {
 namespace {
 
-std::string_view trim(std::string_view text) {
-  constexpr std::string_view blanks = " \t\r\n";
-  const auto first = text.find_first_not_of(blanks);
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(blanks);
-  return text.substr(first, last - first + 1);
-}
-
 bool is_list(UnitKind kind) { return kind == UnitKind::int_list || kind == UnitKind::real_list; }
-
-std::string join(const std::vector<std::string>& words) {
-  std::string joined;
-  for (const auto& word : words) {
-    if (!joined.empty()) joined += ", ";
-    joined += word;
-  }
-  return joined;
-}
 
 /// Splits "[4, 4]", "4x4", "4" or "[]" into items; false when the brackets do not match.
 bool split_list(std::string_view text, std::vector<std::string>& items) {
-  std::string_view body = trim(text);
+  std::string_view body = support::trim(text);
   const bool opens = !body.empty() && body.front() == '[';
   const bool closes = !body.empty() && body.back() == ']';
   char separator = ',';
   if (opens || closes) {
     if (!opens || !closes || body.size() < 2) return false;
-    body = trim(body.substr(1, body.size() - 2));
+    body = support::trim(body.substr(1, body.size() - 2));
   } else if (body.find(',') == std::string_view::npos) {
     separator = 'x';  // the "4x4" shape notation; a single "4" is a one-item list
   }
   if (body.empty()) return true;
   while (true) {
     const auto cut = body.find(separator);
-    items.emplace_back(trim(body.substr(0, cut)));
+    items.emplace_back(support::trim(body.substr(0, cut)));
     if (cut == std::string_view::npos) break;
     body = body.substr(cut + 1);
   }
@@ -63,28 +47,6 @@ std::string format_list(const std::vector<double>& list, UnitKind item_kind) {
 
 }  // namespace
 
-std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates) {
-  // engine::edit_distance; accepted when <= max(2, |word| / 3).
-  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
-  std::string best;
-  std::size_t best_distance = limit + 1;
-  for (const auto& candidate : candidates) {
-    const std::size_t distance = engine::edit_distance(word, candidate);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = candidate;
-    }
-  }
-  if (!best.empty() || word.size() < 3) return best;
-  // Nothing close: a word of 3+ letters that starts exactly one candidate ("loggp") names it.
-  for (const auto& candidate : candidates) {
-    if (!candidate.starts_with(word)) continue;
-    if (!best.empty()) return {};
-    best = candidate;
-  }
-  return best;
-}
-
 ParamSet::ParamSet(const std::vector<ParamSpec>& specs) : ParamSet(specs, std::string{}) {}
 
 ParamSet::ParamSet(const std::vector<ParamSpec>& specs, std::string model_name)
@@ -96,24 +58,24 @@ void ParamSet::unknown_name(std::string_view name) const {
   std::string message = "unknown parameter '" + std::string(name) + "'";
   if (!model_name_.empty()) message += " of machine model '" + model_name_ + "'";
   const auto valid = names();
-  const std::string suggestion = nearest_name(name, valid);
+  const std::string suggestion = support::nearest_name(name, valid);
   if (!suggestion.empty())
     message += "; did you mean '" + suggestion + "'?";
   else
-    message += "; valid parameters are: " + join(valid);
+    message += "; valid parameters are: " + support::join(valid);
   throw ParamError(message);
 }
 
 ParamValue ParamSet::parse_value(const ParamSpec& spec, std::string_view text) const {
   ParamValue value;
-  value.text = std::string(trim(text));
+  value.text = std::string(support::trim(text));
   const std::string prefix = "parameter '" + spec.name + "': ";
   if (spec.kind == UnitKind::choice) {
     if (std::find(spec.choices.begin(), spec.choices.end(), value.text) != spec.choices.end()) return value;
     std::string message = prefix + "invalid value '" + value.text + "'";
-    const std::string suggestion = nearest_name(value.text, spec.choices);
+    const std::string suggestion = support::nearest_name(value.text, spec.choices);
     message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
-    throw ParamError(message + " Valid values are: " + join(spec.choices));
+    throw ParamError(message + " Valid values are: " + support::join(spec.choices));
   }
   if (spec.kind == UnitKind::cluster_tree) {
     // Validated here, at load time; the text kept is the canonical one (one line).
@@ -127,10 +89,10 @@ ParamValue ParamSet::parse_value(const ParamSpec& spec, std::string_view text) c
   if (spec.kind == UnitKind::size_table) {
     // "size:factor;size:factor;…" → list [size, factor, size, factor, …] by decreasing size.
     std::vector<std::pair<double, double>> rows;
-    std::string_view rest = trim(text);
+    std::string_view rest = support::trim(text);
     while (!rest.empty()) {
       const auto semi = rest.find(';');
-      const std::string_view item = trim(rest.substr(0, semi));
+      const std::string_view item = support::trim(rest.substr(0, semi));
       rest = semi == std::string_view::npos ? std::string_view() : rest.substr(semi + 1);
       if (item.empty()) continue;
       const auto colon = item.find(':');
@@ -195,7 +157,7 @@ void ParamSet::set_list(std::string_view name, const std::vector<std::string>& i
   for (const auto& item : items)
     if (item.find_first_of(",[]") != std::string::npos)
       throw ParamError("parameter '" + declared->name + "': invalid list item '" + item + "'");
-  set(name, "[" + join(items) + "]");
+  set(name, "[" + support::join(items) + "]");
 }
 
 bool ParamSet::has(std::string_view name) const { return spec(name) != nullptr; }

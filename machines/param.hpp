@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "machines/units.hpp"
+#include "support/edit_distance.hpp"
 
 namespace augur::machines {
 
@@ -77,9 +78,6 @@ class ParamSet {
   std::map<std::string, ParamValue, std::less<>> values_;
 };
 
-/// The nearest of `candidates` to `word` by edit distance, or "" when none is close.
-/// Close: an edit distance (engine::edit_distance) <= max(2, |word| / 3) (the first of equals wins); failing
-/// that, the only candidate that starts with a word of 3 or more letters ("loggp").
-std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates);
+using support::nearest_name;  // TRANSITIONAL: until scenario.cpp calls support:: itself
 
 }  // namespace augur::machines

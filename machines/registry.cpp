@@ -9,6 +9,8 @@
 #include "machines/dvm_cluster/dvm_cluster_machine.hpp"
 #include "machines/loggp_smp/loggp_smp_machine.hpp"
 #include "machines/transputer_grid/transputer_grid_machine.hpp"
+#include "support/edit_distance.hpp"
+#include "support/strings.hpp"
 
 namespace augur::machines {
 
@@ -28,12 +30,10 @@ const MachineModelInfo& MachineRegistry::get(std::string_view name) const {
   std::vector<std::string> names;
   for (const auto& info : models_) names.push_back(info.name);
   std::sort(names.begin(), names.end());
-  std::string valid;
-  for (const auto& known : names) valid += (valid.empty() ? "" : ", ") + known;
-  const std::string suggestion = nearest_name(name, names);
+  const std::string suggestion = support::nearest_name(name, names);
   std::string message = "unknown machine model '" + std::string(name) + "'";
   message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
-  throw ParamError(message + " Valid values are: " + valid);
+  throw ParamError(message + " Valid values are: " + support::join(names));
 }
 
 std::unique_ptr<MachineModel> MachineRegistry::create(std::string_view name, const ParamSet& params,

@@ -9,6 +9,8 @@
 #include <span>
 #include <system_error>
 
+#include "support/strings.hpp"
+
 namespace augur::machines {
 namespace {
 
@@ -73,14 +75,6 @@ std::span<const Suffix> suffixes_of(UnitKind kind) {
     default:
       return {};
   }
-}
-
-std::string_view trim(std::string_view text) {
-  constexpr std::string_view blanks = " \t\r\n";
-  const auto first = text.find_first_not_of(blanks);
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(blanks);
-  return text.substr(first, last - first + 1);
 }
 
 /// Reads a leading decimal number (optionally signed, with exponent); returns the rest.
@@ -201,7 +195,7 @@ std::string accepted_suffixes(UnitKind kind) {
 }
 
 double parse_quantity(std::string_view text, UnitKind kind) {
-  const std::string_view body = trim(text);
+  const std::string_view body = support::trim(text);
   double number = 0;
   std::string_view rest;
   switch (kind) {
@@ -218,7 +212,7 @@ double parse_quantity(std::string_view text, UnitKind kind) {
       return number;
     }
     case UnitKind::real:
-      if (!read_number(body, number, rest) || !trim(rest).empty() || !std::isfinite(number))
+      if (!read_number(body, number, rest) || !support::trim(rest).empty() || !std::isfinite(number))
         fail(kind, text, "expected a number");
       if (std::fabs(number) > max_real) fail(kind, text, "expected a number between -1e9 and 1e9");
       return number;
@@ -233,7 +227,7 @@ double parse_quantity(std::string_view text, UnitKind kind) {
   }
   // Dimensioned kinds: a number, optional blanks, a suffix. A bare zero needs no unit.
   if (!read_number(body, number, rest) || !std::isfinite(number)) fail(kind, text, expected_dimensioned(kind));
-  rest = trim(rest);
+  rest = support::trim(rest);
   double value = 0;
   if (rest.empty()) {
     if (number != 0) fail(kind, text, expected_dimensioned(kind));

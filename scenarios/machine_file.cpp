@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "scenarios/predictor_par.hpp"
+#include "support/edit_distance.hpp"
+#include "support/strings.hpp"
 
 namespace augur::scenarios {
 namespace fs = std::filesystem;
@@ -173,9 +175,8 @@ MachineDescription resolve_machine_ref(const std::string& ref, const std::string
   const auto names = library_names(dir);
   std::string message =
       "unknown machine '" + ref + "': no such file, and no '" + stem + ".yaml' in the machine library (" + dir + ")";
-  const std::string suggestion = machines::nearest_name(stem, names);
-  if (!suggestion.empty()) message += "; did you mean '" + suggestion + "'?";
-  message += names.empty() ? std::string(" The library is empty.") : " Library machines: " + join(names);
+  message += support::did_you_mean(stem, names);
+  message += names.empty() ? std::string(" The library is empty.") : " Library machines: " + support::join(names);
   fail_at(file, at, message);
 }
 

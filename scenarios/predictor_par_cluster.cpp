@@ -6,6 +6,7 @@
 
 #include "machines/dvm_cluster/cluster_tree.hpp"
 #include "scenarios/predictor_par_parser.hpp"
+#include "support/edit_distance.hpp"
 
 namespace augur::scenarios::par {
 namespace {
@@ -106,7 +107,7 @@ void parse_property(Parser& parser, const Token& key, ClusterFile& file) {
   } else if (property.text == "commtype") {
     parse_comm_type(parser, cluster);
   } else {
-    const std::string suggestion = machines::nearest_name(property.text, {"commtype", "tbyte", "tstart"});
+    const std::string suggestion = support::nearest_name(property.text, {"commtype", "tbyte", "tstart"});
     parser.fail(property, "unknown cluster property '" + property.text + "'" +
                               (suggestion.empty() ? "; valid properties are: commtype, tbyte, tstart"
                                                   : "; did you mean '" + suggestion + "'?"));
@@ -216,9 +217,7 @@ class TreeBuilder {
   [[noreturn]] void fail_undefined(const std::string& name, const Token& token) const {
     std::vector<std::string> names;
     for (const auto& [known, ignored] : clusters_) names.push_back(known);
-    const std::string suggestion = machines::nearest_name(name, names);
-    parser_.fail(token, "cluster '" + name + "' is not defined" +
-                            (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+    parser_.fail(token, "cluster '" + name + "' is not defined" + support::did_you_mean(name, names));
   }
 
   void visit(const std::string& name) {

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "scenarios/predictor_par_parser.hpp"
+#include "support/edit_distance.hpp"
 
 namespace augur::scenarios::par {
 namespace {
@@ -43,7 +44,7 @@ void check_known_setting(const Parser& parser, const Token& key, const std::stri
   const std::vector<std::string> valid = {"type",     "start time", "send byte time", "power",  "scale",
                                           "topology", "procpowers", "mapping",        "weight", "search"};
   if (std::find(valid.begin(), valid.end(), what) != valid.end()) return;
-  const std::string suggestion = machines::nearest_name(what, valid);
+  const std::string suggestion = support::nearest_name(what, valid);
   parser.fail(key, "unknown setting '" + what + "' of an " + old_format +
                        (suggestion.empty() ? "; valid settings are: type, start time, send byte "
                                              "time, power, scale, topology, procpowers, mapping, "

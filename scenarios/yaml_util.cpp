@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "machines/param.hpp"
+#include "support/edit_distance.hpp"
 
 namespace augur::scenarios::detail {
 namespace {
@@ -156,20 +157,11 @@ std::string describe_type(const YAML::Node& node) {
   }
 }
 
-std::string join(const std::vector<std::string>& words) {
-  std::string joined;
-  for (const auto& word : words) {
-    if (!joined.empty()) joined += ", ";
-    joined += word;
-  }
-  return joined;
-}
-
 std::string unknown_message(std::string_view word, const std::vector<std::string>& candidates, std::string_view noun) {
   std::string message = "unknown " + std::string(noun) + " '" + std::string(word) + "'";
-  const std::string suggestion = machines::nearest_name(word, candidates);
-  if (!suggestion.empty()) return message + "; did you mean '" + suggestion + "'?";
-  return message + "; valid " + std::string(noun) + "s are: " + join(candidates);
+  const std::string hint = support::did_you_mean(word, candidates);
+  if (!hint.empty()) return message + hint;
+  return message + "; valid " + std::string(noun) + "s are: " + support::join(candidates);
 }
 
 MapReader::MapReader(std::string file, const YAML::Node& node, std::string_view what, const YAML::Node& owner)
@@ -244,7 +236,7 @@ std::string flow_text(const std::string& file, const YAML::Node& sequence, std::
               "expected a single value in the list of '" + std::string(what) + "', found " + describe_type(item));
     items.push_back(item.Scalar());
   }
-  return "[" + join(items) + "]";
+  return "[" + support::join(items) + "]";
 }
 
 }  // namespace augur::scenarios::detail

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "scenarios/config_error.hpp"
+#include "support/strings.hpp"
 
 namespace augur::scenarios::detail {
 
@@ -78,8 +79,7 @@ ConfigError yaml_error(const std::string& file, const YAML::Exception& error, co
 /// "a map", "a list", "a scalar" or "nothing", for "expected …, found …" messages.
 std::string describe_type(const YAML::Node& node);
 
-/// The words joined by ", " ("a, b, c").
-std::string join(const std::vector<std::string>& words);
+using support::join;  // TRANSITIONAL: until scenario.cpp calls support:: itself
 
 /// "unknown key 'x'; did you mean 'y'?" — or, with no close candidate, "unknown key 'x'; valid
 /// keys are: a, b". `noun` replaces "key" ("collective kind").

@@ -22,11 +22,6 @@ const std::vector<std::string>& option_names() {
   return names;
 }
 
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
-  const std::string best = machines::nearest_name(word, candidates);
-  return best.empty() ? std::string() : "; did you mean '" + best + "'?";
-}
-
 namespace {
 
 const char* const run_help =

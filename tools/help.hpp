@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "machines/registry.hpp"
+#include "support/edit_distance.hpp"
 
 namespace augur::tools {
 
@@ -19,9 +20,7 @@ const std::vector<std::string>& command_names();
 /// Every option any command takes ("--trace", "--json", ...), for "did you mean".
 const std::vector<std::string>& option_names();
 
-/// "; did you mean 'x'?" when one of `candidates` is close to `word` (machines::nearest_name),
-/// else "".
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+using support::did_you_mean;  // TRANSITIONAL: until cli.cpp calls support:: itself
 
 /// The help of `command` ("run", "step", "check", "info", "predict"): what it does and every
 /// option it takes; "" for a command without its own help.

@@ -16,7 +16,7 @@
 #include <string>
 #include <utility>
 
-#include "traces/page_arena.hpp"
+#include "support/page_arena.hpp"
 #include "traces/trace_error.hpp"
 
 namespace augur::traces {
@@ -92,7 +92,7 @@ struct LineReader::Impl {
   std::size_t zstd_hint = 0;  ///< ZSTD_decompressStream verdict: 0 = at a frame boundary
 
   // Decoded text: [begin, end) is not yet returned; [begin, scan) holds no '\n'. `buf` is
-  // `owned`, or a PageArena's (until a long line grows it).
+  // `owned`, or a support::PageArena's (until a long line grows it).
   char* buf = nullptr;
   std::unique_ptr<char[]> owned;
   std::size_t capacity = 0;
@@ -102,8 +102,8 @@ struct LineReader::Impl {
   bool eof = false;
   std::uint64_t line_number = 0;
 
-  Impl(const std::string& file_path, std::size_t buffer_size, int folder_fd, std::size_t name_offset, PageArena* arena,
-       bool known_regular)
+  Impl(const std::string& file_path, std::size_t buffer_size, int folder_fd, std::size_t name_offset,
+       support::PageArena* arena, bool known_regular)
       : path(file_path),
         file(::openat(folder_fd, path.c_str() + std::min(name_offset, path.size()), O_RDONLY | O_CLOEXEC)) {
     if (file.get() < 0) throw TraceError(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -127,7 +127,7 @@ struct LineReader::Impl {
     allocate(arena);
   }
 
-  void allocate(PageArena* arena) {
+  void allocate(support::PageArena* arena) {
     if (arena != nullptr) {
       buf = arena->allocate(capacity);
     } else {
@@ -141,7 +141,7 @@ struct LineReader::Impl {
   /// large TI trace: read into a buffer on the stack, a read shorter than the buffer is the whole
   /// file (a regular file's read stops short only at its end; fstat's size would be the same
   /// snapshot), which then gets a buffer of its size as above.
-  void read_first(PageArena* arena) {
+  void read_first(support::PageArena* arena) {
     std::array<char, first_read_limit> first;
     const std::size_t got = read_raw(first.data(), capacity);
     if (got < capacity) {
@@ -347,11 +347,11 @@ struct LineReader::Impl {
 
 LineReader::LineReader(const std::string& path) : LineReader(path, default_buffer_size) {}
 
-LineReader::LineReader(const std::string& path, std::size_t buffer_size, PageArena* arena)
+LineReader::LineReader(const std::string& path, std::size_t buffer_size, support::PageArena* arena)
     : impl_(std::make_unique<Impl>(path, buffer_size, AT_FDCWD, 0, arena, false)) {}
 
 LineReader::LineReader(const std::string& path, std::size_t buffer_size, int folder_fd, std::size_t name_offset,
-                       PageArena* arena, bool known_regular)
+                       support::PageArena* arena, bool known_regular)
     : impl_(std::make_unique<Impl>(path, buffer_size, folder_fd, name_offset, arena, known_regular)) {}
 
 LineReader::~LineReader() = default;

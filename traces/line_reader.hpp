@@ -8,9 +8,11 @@
 #include <string>
 #include <string_view>
 
-namespace augur::traces {
-
+namespace augur::support {
 class PageArena;
+}
+
+namespace augur::traces {
 
 /// Reads a file line by line, decompressing on the fly when the name ends in .gz or .zst
 /// (or the content starts with the gzip / zstd magic number).
@@ -22,14 +24,14 @@ class LineReader {
   /// readers that keep many files open at once (one per rank) use smaller buffers. A regular
   /// file shorter than the buffer gets a buffer of its own size instead. With an `arena`, that
   /// buffer is taken from it (a buffer grown for a long line is the reader's own).
-  LineReader(const std::string& path, std::size_t buffer_size, PageArena* arena = nullptr);
+  LineReader(const std::string& path, std::size_t buffer_size, support::PageArena* arena = nullptr);
   /// Same, opening `path` by its part from `name_offset` on, relative to the open folder
   /// `folder_fd` (openat(2): the folder's own path is not walked again for each file, which
   /// counts for the thousands of rank files of a TI trace). Messages name `path`. With
   /// `known_regular` (a folder listing's d_type says it is a regular file) the file is sized by
   /// its first read instead of fstat(2): one system call less per file.
   LineReader(const std::string& path, std::size_t buffer_size, int folder_fd, std::size_t name_offset,
-             PageArena* arena = nullptr, bool known_regular = false);
+             support::PageArena* arena = nullptr, bool known_regular = false);
   /// Size of the read buffer of the one-argument constructor.
   static constexpr std::size_t default_buffer_size = std::size_t{256} * 1024;
   ~LineReader();

@@ -60,7 +60,7 @@ class BusMachine final : public MachineModel {
   std::vector<SimTime> channel_free_;  ///< per channel: when it is free again
 };
 
-/// A collective on a bus counted in point-to-point messages sharing it (machines/README.md, bus):
+/// A collective on a bus counted in point-to-point messages sharing it (docs/machine-models.md, bus):
 /// M messages of `message_n` seconds take M·message_n / c with c = min(P, channels); a barrier's
 /// messages are empty (`message_0`). 0 for P <= 1.
 SimTime bus_collective_time(engine::CollectiveKind kind, int processors, int channels, double message_0,

@@ -8,6 +8,7 @@
 
 #include "machines/param.hpp"
 #include "machines/units.hpp"
+#include "support/edit_distance.hpp"
 
 namespace augur::machines {
 namespace {
@@ -192,9 +193,8 @@ std::vector<ClusterDefinition> parse_cluster_tree(std::string_view text) {
         std::vector<std::string> names;
         for (const auto& [name, ignored] : index)
           if (name != definition.name) names.push_back(name);
-        const std::string suggestion = nearest_name(part.name, names);
         throw ParamError("cluster '" + definition.name + "' contains '" + part.name + "', which is not defined" +
-                         (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+                         support::did_you_mean(part.name, names));
       }
   // Depth-first from the root (the first definition): a definition met again on the current path
   // is a cycle; one never met is unused.

@@ -152,7 +152,7 @@ SimTime DvmClusterMachine::matrix_cost_at(const std::vector<std::vector<std::uin
 
 SimTime DvmClusterMachine::collective_time(CollectiveKind kind, int processors, std::uint64_t bytes,
                                            [[maybe_unused]] int root) const {
-  // The bus formulas (machines/README.md, bus) on the smallest cluster holding processors
+  // The bus formulas (docs/machine-models.md, bus) on the smallest cluster holding processors
   // 0..P−1: m(n) = Ts + Tb·n, c = min(P, channels).
   if (processors <= 1) return 0;
   const int last = std::min(processors, processors_) - 1;

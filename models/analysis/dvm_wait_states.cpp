@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "models/analysis/statement_key.hpp"
+
 namespace augur::models::analysis {
 
 using engine::ComputeCategory;
@@ -110,8 +112,8 @@ std::uint32_t DvmWaitStates::statement_index(std::uint64_t key) {
     if (fresh) {
       for (std::size_t k = 0; k < slots; ++k) {
         Region r;
-        r.file = static_cast<std::uint32_t>(key >> 40);
-        r.line = static_cast<std::int64_t>(key & ((std::uint64_t{1} << 40) - 1));
+        r.file = statement_file(key);
+        r.line = statement_line(key);
         r.part = k == loop_slot     ? Part::loop
                  : k == code_slot   ? Part::code
                  : k == system_slot ? Part::system

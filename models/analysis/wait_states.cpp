@@ -132,7 +132,7 @@ WaitStateAnalyzer::WaitStateAnalyzer(std::uint32_t lp_count, std::uint32_t histo
   const std::size_t bytes = slots * (2 * sizeof(Span) + sizeof(double) + sizeof(std::uint32_t) + sizeof(std::uint16_t));
   std::byte* block = nullptr;
   if (bytes >= ring_pages_min_bytes) {
-    ring_pages_ = std::make_unique<traces::PageArena>(bytes);
+    ring_pages_ = std::make_unique<support::PageArena>(bytes);
     block = reinterpret_cast<std::byte*>(ring_pages_->allocate(bytes));
   } else {
     ring_heap_ = std::make_unique_for_overwrite<std::byte[]>(bytes);

@@ -15,7 +15,7 @@
 #include "engine/collective_kind.hpp"
 #include "engine/observer.hpp"
 #include "engine/prefetch.hpp"
-#include "traces/page_arena.hpp"
+#include "support/page_arena.hpp"
 
 namespace augur::models::analysis {
 
@@ -281,8 +281,8 @@ class WaitStateAnalyzer final : public engine::Observer, public engine::Prefetch
   /// The rings' memory, one block (not zeroed). From ring_pages_min_bytes on it is on 2 MiB
   /// pages, which saves the first writes' page faults of large runs. Below, on the heap: a
   /// huge page's first touch would zero 2 MiB for a small run.
-  static constexpr std::size_t ring_pages_min_bytes = traces::PageArena::huge_page;
-  std::unique_ptr<traces::PageArena> ring_pages_;
+  static constexpr std::size_t ring_pages_min_bytes = support::PageArena::huge_page;
+  std::unique_ptr<support::PageArena> ring_pages_;
   std::unique_ptr<std::byte[]> ring_heap_;
   Span* phases_ = nullptr;                 ///< computation phases…
   std::uint16_t* phase_region_ = nullptr;  ///< … and their regions

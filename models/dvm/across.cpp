@@ -1,5 +1,5 @@
 // ACROSS loops: edge exchange, the number of portions and the portion-by-portion pipeline
-// (spec 6.4; formulas in across.hpp and models/dvm/README.md).
+// (spec 6.4; formulas in across.hpp and docs/dvm-model.md).
 #include "models/dvm/across.hpp"
 
 #include <algorithm>

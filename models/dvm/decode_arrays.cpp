@@ -121,7 +121,7 @@ void setelw(Decoder& d) {
 }
 
 void redis(Decoder& d) {
-  // Predictor 3.1 returns before modelling redis_ (no time at all; see models/dvm/README.md).
+  // Predictor 3.1 returns before modelling redis_ (no time at all; see docs/dvm-model.md).
   // The seed's intended model (spec 6.2): the template gets its new distribution and every
   // array aligned on it, directly or through other arrays, moves as realn_ would move it.
   d.a.kind = ActionKind::silent;

@@ -14,7 +14,7 @@ namespace augur::models::dvm {
 /// Whose geometry to compute. `augur`: the model of spec 6.1 (exact preimages, ⌈N/p⌉ pieces).
 /// `predictor`: the arithmetic of the original Predictor (3.1 and 2.53 share it): proportional
 /// pieces in double precision with truncation, its preimage rounding and its loop coordinates.
-/// models/dvm/README.md lists every place where the two differ.
+/// docs/dvm-model.md lists every place where the two differ.
 enum class Fidelity { augur, predictor };
 
 /// How a template axis of n elements is cut among the p coordinates of a grid dimension.

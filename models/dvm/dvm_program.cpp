@@ -11,11 +11,13 @@
 
 #include "engine/log.hpp"
 #include "engine/scheduler.hpp"
+#include "models/analysis/statement_key.hpp"
 #include "models/dvm/decode.hpp"
 #include "models/dvm/replay.hpp"
 
 namespace augur::models::dvm {
 
+using engine::EventBuilder;
 using engine::EventKind;
 using engine::LpId;
 using engine::SimTime;
@@ -157,7 +159,7 @@ bool DvmProgram::decode_next() {
   a.call = c.call_time();
   a.ret = c.ret_time();
   a.ps = st.current_ps;
-  a.statement = statement_key(c.source_file_id(), c.source_line());
+  a.statement = analysis::statement_key(c.source_file_id(), c.source_line());
   const std::uint64_t action_index = st.base + st.actions.size();
   const std::uint64_t first_new_op = st.ops_base + st.ops.size();
   if (changes_geometry(c.function())) ++st.geometry_epoch;
@@ -241,7 +243,7 @@ engine::StepResult DvmProgram::step(LpId lp, engine::Scheduler& s) {
     try {
       if (!decode_next()) {
         const SimTime c = s.lp(lp).clock;
-        Emitter{s, lp}.emit(EventKind::finish, c, c, 0, 0);
+        Emitter{s, lp}.emit(EventBuilder(EventKind::finish).at(c));
         return StepResult::done;
       }
     } catch (const std::exception& e) {

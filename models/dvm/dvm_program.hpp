@@ -83,19 +83,11 @@ class DvmProgram final : public engine::Program {
   void close_intervals();
   /// The interval the original's report starts from: the one current at the end of the trace.
   const analysis::Interval* report_root() const;
-  /// Where each processor is in the program: the statement_key of the call it is replaying (0
+  /// Where each processor is in the program: the analysis::statement_key of the call it is replaying (0
   /// before its first call), set when it steps and kept while it waits in a group operation, so
   /// an observer can read it at any event. One entry per processor; the vector lives as long as
   /// the program and is never reallocated.
   const std::vector<std::uint64_t>& statements() const { return statements_; }
-  /// A statement: the trace's FILE= (by its source_file id) and LINE=, in one number.
-  static constexpr std::uint64_t statement_key(std::uint32_t file, std::int64_t line) {
-    return (std::uint64_t{file} << 40) | (static_cast<std::uint64_t>(line) & ((std::uint64_t{1} << 40) - 1));
-  }
-  static constexpr std::uint32_t statement_file(std::uint64_t key) { return static_cast<std::uint32_t>(key >> 40); }
-  static constexpr std::int64_t statement_line(std::uint64_t key) {
-    return static_cast<std::int64_t>(key & ((std::uint64_t{1} << 40) - 1));
-  }
   /// The FILE= name of a statement's file id.
   std::string_view source_file(std::uint32_t id) const { return reader_.source_file(id); }
   /// Warnings (unknown functions, unsupported constructs), "file:line: warning: …".

@@ -108,7 +108,7 @@ struct DvmProgram::Action {
   std::shared_ptr<const std::vector<bool>> share_insuff;
   /// dopl_ with DoPL = 1 in an ACROSS loop: the edge exchange's Wait_shadow on every processor.
   double across_wait = 0;
-  /// Where the call is in the program: DvmProgram::statement_key of the trace's FILE= (by the
+  /// Where the call is in the program: analysis::statement_key of the trace's FILE= (by the
   /// reader's file id) and LINE=.
   std::uint64_t statement = 0;
 };

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/event.hpp"
+#include "engine/event_builder.hpp"
 #include "engine/scheduler.hpp"
 #include "models/dvm/dvm_state.hpp"
 
@@ -16,19 +17,11 @@ struct Emitter {
   engine::Scheduler& s;
   engine::LpId lp;
 
-  void emit(engine::EventKind kind, engine::SimTime before, engine::SimTime after, std::uint8_t detail,
-            std::int32_t tag, std::uint8_t internal = 0, engine::SimTime waited = 0, std::int32_t peer = -1) {
-    engine::Event e;
-    e.clock_before = before;
-    e.clock_after = after;
-    e.waited = waited;
+  /// Sets the LP's clock to the event's end; hands the event, with `lp`, to the observers.
+  void emit(const engine::EventBuilder& event) {
+    engine::Event e = event.event();
     e.lp = lp;
-    e.peer = peer;
-    e.tag = tag;
-    e.kind = kind;
-    e.detail = detail;
-    e.internal = internal;
-    s.lp(lp).clock = after;
+    s.lp(lp).clock = e.clock_after;
     if (s.has_observers()) s.emit(e);
   }
   engine::SimTime clock() const { return s.lp(lp).clock; }

@@ -8,6 +8,7 @@ namespace augur::models::dvm {
 
 using analysis::OpKind;
 using engine::ComputeCategory;
+using engine::EventBuilder;
 using engine::EventKind;
 using engine::SimTime;
 
@@ -16,11 +17,14 @@ void LpReplay::add(ComputeCategory cat, double dt, int replicas) {
     if (lp != 0) return;
     const double insuff = replicas > 1 ? dt * (replicas - 1.0) / replicas : 0.0;
     const SimTime t = out.clock();
-    out.emit(EventKind::compute, t, t + dt + insuff, static_cast<std::uint8_t>(ComputeCategory::io), 1);
+    out.emit(EventBuilder(EventKind::compute)
+                 .span(t, t + dt + insuff)
+                 .tag(1)
+                 .detail(static_cast<std::uint8_t>(ComputeCategory::io)));
     return;
   }
   const SimTime t = out.clock();
-  out.emit(EventKind::compute, t, t + dt, static_cast<std::uint8_t>(cat), replicas);
+  out.emit(EventBuilder(EventKind::compute).span(t, t + dt).tag(replicas).detail(static_cast<std::uint8_t>(cat)));
 }
 
 void LpReplay::regular() {
@@ -36,7 +40,7 @@ void LpReplay::user_share(bool with_loss) {
   if (with_loss && (*a.share_insuff)[static_cast<std::size_t>(pos)]) {
     // Replicated target: the assignment is repeated on every other holder (pure loss, tag 0).
     const SimTime c = out.clock();
-    out.emit(EventKind::compute, c, c, static_cast<std::uint8_t>(ComputeCategory::user), 0, 0, v);
+    out.emit(EventBuilder(EventKind::compute).at(c).waited(v).detail(static_cast<std::uint8_t>(ComputeCategory::user)));
   }
 }
 
@@ -46,8 +50,9 @@ void interval_switch(LpReplay& r) {
   r.regular();
   r.st.lps[r.lp].interval = r.a.interval;
   const SimTime t = r.out.clock();
-  r.out.emit(r.a.kind == ActionKind::interval_enter ? EventKind::interval_enter : EventKind::interval_exit, t, t, 0,
-             r.a.interval);
+  r.out.emit(EventBuilder(r.a.kind == ActionKind::interval_enter ? EventKind::interval_enter : EventKind::interval_exit)
+                 .at(t)
+                 .tag(r.a.interval));
 }
 
 /// An I/O function: the I/O processor (processor 0 of the root system) does the I/O,
@@ -56,7 +61,11 @@ void io(LpReplay& r) {
   if (r.lp == 0) {
     const SimTime t = r.out.clock();
     const SimTime dt = r.a.kind == ActionKind::io_call ? r.machine.scaled_time(0, r.a.ret) : 0;
-    r.out.emit(EventKind::compute, t, t + dt, static_cast<std::uint8_t>(ComputeCategory::io), 1, 1);
+    r.out.emit(EventBuilder(EventKind::compute)
+                   .span(t, t + dt)
+                   .tag(1)
+                   .detail(static_cast<std::uint8_t>(ComputeCategory::io))
+                   .internal(1));
   }
   r.regular();
 }
@@ -67,7 +76,10 @@ void loop_portion(LpReplay& r) {
   if (a.across_wait > 0) {
     // ACROSS, DoPL = 1: the edge exchange's cost on every processor (Wait_shadow).
     const SimTime c = r.out.clock();
-    r.out.emit(EventKind::collective_wait, c, c + a.across_wait, static_cast<std::uint8_t>(OpKind::shadow), 0, 2, 0);
+    r.out.emit(EventBuilder(EventKind::collective_wait)
+                   .span(c, c + a.across_wait)
+                   .detail(static_cast<std::uint8_t>(OpKind::shadow))
+                   .internal(2));
   }
   const auto [iters, cnt] = (*a.blocks)[static_cast<std::size_t>(r.pos)];
   if (iters > 0) {
@@ -79,7 +91,7 @@ void loop_portion(LpReplay& r) {
       r.add(ComputeCategory::user, t, cnt);
     } else {
       const SimTime c = r.out.clock();
-      r.out.emit(EventKind::loop_block, c, c + t, 0, std::max(cnt, 1));
+      r.out.emit(EventBuilder(EventKind::loop_block).span(c, c + t).tag(std::max(cnt, 1)));
     }
   }
   r.add(ComputeCategory::system, r.machine.scaled_time(r.lp, a.ret), r.P);
@@ -91,8 +103,11 @@ void shadow_wait(LpReplay& r) {
     const DvmProgram::Op& op = r.st.op(static_cast<std::uint64_t>(r.a.op));
     const SimTime c = r.out.clock();
     const SimTime after = c < op.t1 ? op.t1 : c;
-    r.out.emit(EventKind::collective_wait, c, after, static_cast<std::uint8_t>(op.kind),
-               static_cast<std::int32_t>(op.id), 0, after - c);
+    r.out.emit(EventBuilder(EventKind::collective_wait)
+                   .span(c, after)
+                   .waited(after - c)
+                   .tag(static_cast<std::int32_t>(op.id))
+                   .detail(static_cast<std::uint8_t>(op.kind)));
   }
   r.regular();
 }
@@ -112,13 +127,19 @@ void buffer(LpReplay& r) {
     if (r.a.kind == ActionKind::buffer_load) {
       op.load_start[p] = c;
       op.load_end[p] = (op.stamps.empty() ? 0 : op.stamps[p]) + c;
-      r.out.emit(EventKind::collective_wait, c, c, kind, 0, count, 0);
+      r.out.emit(EventBuilder(EventKind::collective_wait).at(c).detail(kind).internal(count));
     } else if (c < op.load_end[p]) {
-      r.out.emit(EventKind::collective_wait, c, op.load_end[p], kind, 0, static_cast<std::uint8_t>(count | 2),
-                 c - op.load_start[p]);
+      r.out.emit(EventBuilder(EventKind::collective_wait)
+                     .span(c, op.load_end[p])
+                     .waited(c - op.load_start[p])
+                     .detail(kind)
+                     .internal(static_cast<std::uint8_t>(count | 2)));
     } else {
-      r.out.emit(EventKind::collective_wait, c, c, kind, 0, static_cast<std::uint8_t>(count | 2),
-                 op.load_end[p] - op.load_start[p]);
+      r.out.emit(EventBuilder(EventKind::collective_wait)
+                     .at(c)
+                     .waited(op.load_end[p] - op.load_start[p])
+                     .detail(kind)
+                     .internal(static_cast<std::uint8_t>(count | 2)));
     }
   }
   r.regular();
@@ -133,11 +154,11 @@ void copy_wait(LpReplay& r) {
   const bool first = r.pos == 0;
   const auto kind = static_cast<std::uint8_t>(OpKind::remote_access);
   if (stamp > 0 && c < op.t0 + stamp) {
-    if (c < op.t0) r.out.emit(EventKind::sync_all, c, c, kind, 1, 0, op.t0 - c);
+    if (c < op.t0) r.out.emit(EventBuilder(EventKind::sync_all).at(c).waited(op.t0 - c).tag(1).detail(kind));
     const SimTime w = std::max(op.t0 + stamp - c, stamp);
-    r.out.emit(EventKind::collective_wait, c, c + w, kind, 0, first ? 1 : 0, w);
+    r.out.emit(EventBuilder(EventKind::collective_wait).span(c, c + w).waited(w).detail(kind).internal(first ? 1 : 0));
   } else if (first) {
-    r.out.emit(EventKind::collective_wait, c, c, kind, 0, 1, 0);
+    r.out.emit(EventBuilder(EventKind::collective_wait).at(c).detail(kind).internal(1));
   }
 }
 

@@ -7,6 +7,7 @@
 namespace augur::models::dvm {
 
 using engine::ComputeCategory;
+using engine::EventBuilder;
 using engine::EventKind;
 using engine::LpId;
 using engine::SimTime;
@@ -54,11 +55,15 @@ void GroupRun::synchronise() {
     if (op.io_mode) {
       // Inside biof_ … eiof_ the original counts the synchronisation but only processor 0
       // advances (as I/O time); the others' share is dropped.
-      out.emit(EventKind::sync_all, c, c, kind(), 2, 0, latest - c);
-      if (m == 0) out.emit(EventKind::compute, c, latest, static_cast<std::uint8_t>(ComputeCategory::io), 1);
+      out.emit(EventBuilder(EventKind::sync_all).at(c).waited(latest - c).tag(2).detail(kind()));
+      if (m == 0)
+        out.emit(EventBuilder(EventKind::compute)
+                     .span(c, latest)
+                     .tag(1)
+                     .detail(static_cast<std::uint8_t>(ComputeCategory::io)));
       continue;
     }
-    out.emit(EventKind::sync_all, c, latest, kind(), 0, 0, latest - c, last);
+    out.emit(EventBuilder(EventKind::sync_all).span(c, latest).waited(latest - c).peer(last).detail(kind()));
   }
 }
 
@@ -67,11 +72,20 @@ void GroupRun::communicate(SimTime cost, std::int32_t tag) {
     Emitter out{s, static_cast<LpId>(members[k])};
     const SimTime c = out.clock();
     if (op.io_mode) {
-      if (k == 0) out.emit(EventKind::collective_wait, c, c, kind(), 0, 1, 0);
-      if (members[k] == 0) out.emit(EventKind::compute, c, c + cost, static_cast<std::uint8_t>(ComputeCategory::io), 1);
+      if (k == 0) out.emit(EventBuilder(EventKind::collective_wait).at(c).detail(kind()).internal(1));
+      if (members[k] == 0)
+        out.emit(EventBuilder(EventKind::compute)
+                     .span(c, c + cost)
+                     .tag(1)
+                     .detail(static_cast<std::uint8_t>(ComputeCategory::io)));
       continue;
     }
-    out.emit(EventKind::collective_wait, c, c + cost, kind(), tag, k == 0 ? 1 : 0, cost);
+    out.emit(EventBuilder(EventKind::collective_wait)
+                 .span(c, c + cost)
+                 .waited(cost)
+                 .tag(tag)
+                 .detail(kind())
+                 .internal(k == 0 ? 1 : 0));
   }
 }
 
@@ -85,7 +99,11 @@ void GroupRun::start_events() {
   for (std::size_t k = 0; k < members.size(); ++k) {
     Emitter out{s, static_cast<LpId>(members[k])};
     const SimTime c = out.clock();
-    out.emit(EventKind::collective_start, c, c, kind(), static_cast<std::int32_t>(op.id), k == 0 ? 1 : 0);
+    out.emit(EventBuilder(EventKind::collective_start)
+                 .at(c)
+                 .tag(static_cast<std::int32_t>(op.id))
+                 .detail(kind())
+                 .internal(k == 0 ? 1 : 0));
   }
 }
 
@@ -120,7 +138,7 @@ void seed_reduce_wait(GroupRun& g, std::int32_t tag) {
     Emitter out{g.s, static_cast<LpId>(m)};
     const SimTime c = out.clock();
     const SimTime after = c < t1 ? t1 : c;
-    out.emit(EventKind::collective_wait, c, after, g.kind(), tag, 0, after - c);
+    out.emit(EventBuilder(EventKind::collective_wait).span(c, after).waited(after - c).tag(tag).detail(g.kind()));
   }
 }
 
@@ -153,7 +171,12 @@ void reduce_wait(GroupRun& g) {
     const SimTime c = out.clock();
     const SimTime after = c < end ? end : c;
     const SimTime waiting = std::clamp(root_entry - c, SimTime{0}, after - c);
-    out.emit(EventKind::collective_wait, c, after, g.kind(), tag, 0, waiting, members[0]);
+    out.emit(EventBuilder(EventKind::collective_wait)
+                 .span(c, after)
+                 .waited(waiting)
+                 .peer(members[0])
+                 .tag(tag)
+                 .detail(g.kind()));
   }
 }
 
@@ -194,10 +217,13 @@ void io_sync(GroupRun& g) {
     if (g.op.io_mode) {
       // Inside biof_ … eiof_ only processor 0 advances, as I/O time.
       if (g.members[k] == 0)
-        out.emit(EventKind::compute, c, c + delta[k], static_cast<std::uint8_t>(ComputeCategory::io), 1);
+        out.emit(EventBuilder(EventKind::compute)
+                     .span(c, c + delta[k])
+                     .tag(1)
+                     .detail(static_cast<std::uint8_t>(ComputeCategory::io)));
       continue;
     }
-    out.emit(EventKind::collective_wait, c, c + delta[k], g.kind(), 0, 0, delta[k]);
+    out.emit(EventBuilder(EventKind::collective_wait).span(c, c + delta[k]).waited(delta[k]).detail(g.kind()));
   }
 }
 
@@ -211,7 +237,7 @@ void remote_buffer(GroupRun& g) {
   for (std::size_t k = 0; k < g.members.size(); ++k) {
     Emitter out{g.s, static_cast<LpId>(g.members[k])};
     const SimTime c = out.clock();
-    out.emit(EventKind::collective_wait, c, c, g.kind(), 0, k == 0 ? 1 : 0, 0);
+    out.emit(EventBuilder(EventKind::collective_wait).at(c).detail(g.kind()).internal(k == 0 ? 1 : 0));
   }
 }
 
@@ -234,7 +260,7 @@ void across_pipeline(GroupRun& g) {
   for (int m : g.members) {
     Emitter out{g.s, static_cast<LpId>(m)};
     const SimTime c = out.clock();
-    out.emit(EventKind::sync_all, c, c, kind, 2, 0, latest - c);
+    out.emit(EventBuilder(EventKind::sync_all).at(c).waited(latest - c).tag(2).detail(kind));
     loop_time.push_back(g.machine.scaled_time(m, al.call));
     start.push_back(c);
   }
@@ -243,17 +269,22 @@ void across_pipeline(GroupRun& g) {
   for (std::size_t k = 0; k < g.members.size(); ++k) {
     Emitter out{g.s, static_cast<LpId>(g.members[k])};
     SimTime c = out.clock();
-    if (run.wait[k] > 0) out.emit(EventKind::collective_wait, c, c + run.wait[k], kind, 0, 2, 0);
+    if (run.wait[k] > 0)
+      out.emit(EventBuilder(EventKind::collective_wait).span(c, c + run.wait[k]).detail(kind).internal(2));
     c = out.clock();
-    if (run.compute[k] > 0) out.emit(EventKind::loop_block, c, c + run.compute[k], 0, std::max(al.identical[k], 1));
+    if (run.compute[k] > 0)
+      out.emit(EventBuilder(EventKind::loop_block).span(c, c + run.compute[k]).tag(std::max(al.identical[k], 1)));
     done = std::max(done, out.clock());
   }
   for (std::size_t k = 0; k < g.members.size(); ++k) {
     Emitter out{g.s, static_cast<LpId>(g.members[k])};
     const SimTime c = out.clock();
-    out.emit(EventKind::sync_all, c, c, kind, 3, 0, done - c);
+    out.emit(EventBuilder(EventKind::sync_all).at(c).waited(done - c).tag(3).detail(kind));
     const SimTime r = g.machine.scaled_time(g.members[k], al.ret);
-    out.emit(EventKind::compute, c, c + r, static_cast<std::uint8_t>(ComputeCategory::system), g.processors());
+    out.emit(EventBuilder(EventKind::compute)
+                 .span(c, c + r)
+                 .tag(g.processors())
+                 .detail(static_cast<std::uint8_t>(ComputeCategory::system)));
   }
 }
 

@@ -14,6 +14,7 @@
 
 namespace augur::models::mp {
 
+using engine::EventBuilder;
 using engine::EventKind;
 using engine::StepResult;
 using traces::MpOpKind;
@@ -131,23 +132,9 @@ void MpProgram::warn(std::string message) {
   if (warnings_.size() < 100) warnings_.push_back(std::move(message));
 }
 
-void MpProgram::emit(engine::Scheduler& s, LpId lp, EventKind kind, SimTime before, SimTime after, SimTime waited,
-                     std::int32_t peer, std::int32_t tag, std::uint64_t bytes, std::uint8_t detail) {
-  if (!s.has_observers()) {
-    ++s.lp(lp).events;
-    return;
-  }
-  engine::Event e;
-  e.clock_before = before;
-  e.clock_after = after;
-  e.waited = waited;
-  e.bytes = bytes;
+void MpProgram::emit_observed(engine::Scheduler& s, LpId lp, engine::Event e) {
   e.lp = lp;
-  e.peer = peer;
-  e.tag = tag;
-  e.kind = kind;
-  e.detail = detail;
-  e.internal = ranks_[lp].in_collective && kind != EventKind::collective_begin && kind != EventKind::collective_end;
+  e.internal = ranks_[lp].in_collective && e.kind != EventKind::collective_begin && e.kind != EventKind::collective_end;
   e.status = s.lp(lp).status;
   s.emit(e);
 }
@@ -248,7 +235,14 @@ StepResult MpProgram::complete_now(LpId lp, engine::Scheduler& s) {
   r.wait = WaitMode::none;
   // The event names the peer actually waited for (the source an any-source receive matched, the
   // last partner of a waitall).
-  emit(s, lp, r.wait_event, before, clock, waited, waited_peer, r.wait_tag, r.wait_bytes, detail);
+  emit(s, lp,
+       EventBuilder(r.wait_event)
+           .span(before, clock)
+           .waited(waited)
+           .peer(waited_peer)
+           .tag(r.wait_tag)
+           .bytes(r.wait_bytes)
+           .detail(detail));
   return StepResult::advanced;
 }
 
@@ -262,9 +256,14 @@ StepResult MpProgram::resume(LpId lp, engine::Scheduler& s) {
     const SimTime before = r.coll_enter;
     clock = std::max(clock, c.end);
     r.wait = WaitMode::none;
-    emit(s, lp, EventKind::collective, before, clock, c.max_enter - before, r.coll_root,
-         static_cast<std::int32_t>(r.coll_kind), r.coll_bytes,
-         static_cast<std::uint8_t>(static_cast<int>(r.coll_kind) + 1));
+    emit(s, lp,
+         EventBuilder(EventKind::collective)
+             .span(before, clock)
+             .waited(c.max_enter - before)
+             .peer(r.coll_root)
+             .tag(static_cast<std::int32_t>(r.coll_kind))
+             .bytes(r.coll_bytes)
+             .detail(static_cast<std::uint8_t>(static_cast<int>(r.coll_kind) + 1)));
     if (++c.left == static_cast<std::uint32_t>(processors_)) collectives_.erase(it);
     return StepResult::advanced;
   }
@@ -280,12 +279,12 @@ StepResult MpProgram::run_op(LpId lp, const Op& op, engine::Scheduler& s) {
   switch (op.kind) {
     case OpKind::compute: {
       clock += machine_.compute_time(static_cast<int>(lp), op.amount);
-      emit(s, lp, EventKind::compute, before, clock, 0, -1, 0, 0, 0);
+      emit(s, lp, EventBuilder(EventKind::compute).span(before, clock));
       return StepResult::advanced;
     }
     case OpKind::sleep:
       clock += op.amount;
-      emit(s, lp, EventKind::sleep, before, clock, 0, -1, 0, 0, 0);
+      emit(s, lp, EventBuilder(EventKind::sleep).span(before, clock));
       return StepResult::advanced;
     case OpKind::send: {
       SimTime sender_free = 0;
@@ -308,7 +307,7 @@ StepResult MpProgram::run_op(LpId lp, const Op& op, engine::Scheduler& s) {
       const std::uint32_t id = post_send(lp, op.peer, op.tag, op.bytes, s, sender_free);
       (op.kind == OpKind::isend ? r.group : r.pending).push_back(id);
       clock = std::max(clock, sender_free);
-      emit(s, lp, EventKind::send, before, clock, 0, op.peer, op.tag, op.bytes, 0);
+      emit(s, lp, EventBuilder(EventKind::send).span(before, clock).peer(op.peer).tag(op.tag).bytes(op.bytes));
       return StepResult::advanced;
     }
     case OpKind::irecv:
@@ -320,7 +319,7 @@ StepResult MpProgram::run_op(LpId lp, const Op& op, engine::Scheduler& s) {
         return StepResult::suspended;
       }
       (op.kind == OpKind::irecv ? r.group : r.pending).push_back(id);
-      emit(s, lp, EventKind::recv, before, clock, 0, op.peer, op.tag, op.bytes, 0);
+      emit(s, lp, EventBuilder(EventKind::recv).span(before, clock).peer(op.peer).tag(op.tag).bytes(op.bytes));
       return StepResult::advanced;
     }
     case OpKind::waitall:

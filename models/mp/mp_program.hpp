@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/collective_kind.hpp"
+#include "engine/event_builder.hpp"
 #include "engine/prefetch.hpp"
 #include "engine/program.hpp"
 #include "engine/scheduler.hpp"
@@ -191,8 +192,16 @@ class MpProgram final : public engine::Program, public engine::Prefetching {
   engine::StepResult block(LpId lp, WaitMode mode, engine::EventKind kind, std::int32_t peer, std::int32_t tag,
                            std::uint64_t bytes, std::uint8_t detail, engine::Scheduler& s);
   engine::StepResult complete_now(LpId lp, engine::Scheduler& s);
-  void emit(engine::Scheduler& s, LpId lp, engine::EventKind kind, SimTime before, SimTime after, SimTime waited,
-            std::int32_t peer, std::int32_t tag, std::uint64_t bytes, std::uint8_t detail);
+  /// Counts the event; hands it, with `lp`, its status and whether it belongs to an expanded
+  /// collective, to the observers if there are any.
+  void emit(engine::Scheduler& s, LpId lp, const engine::EventBuilder& event) {
+    if (!s.has_observers()) {
+      ++s.lp(lp).events;
+      return;
+    }
+    emit_observed(s, lp, event.event());
+  }
+  void emit_observed(engine::Scheduler& s, LpId lp, engine::Event e);
   std::uint32_t new_request();
   std::uint32_t new_message();
   void free_request(std::uint32_t id) {

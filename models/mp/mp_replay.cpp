@@ -10,6 +10,7 @@
 
 namespace augur::models::mp {
 
+using engine::EventBuilder;
 using engine::EventKind;
 using engine::StepResult;
 using traces::MpOpKind;
@@ -93,15 +94,17 @@ StepResult MpProgram::finish_rank(LpId lp, engine::Scheduler& s) {
   Rank& r = ranks_[lp];
   const SimTime clock = s.lp(lp).clock;
   if (r.region >= 0) {  // the last `location` region ends with the rank
-    emit(s, lp, EventKind::interval_exit, clock, clock, 0, -1,
-         static_cast<std::int32_t>(regions_[static_cast<std::size_t>(r.region)].line), 0, 0);
+    emit(s, lp,
+         EventBuilder(EventKind::interval_exit)
+             .at(clock)
+             .tag(static_cast<std::int32_t>(regions_[static_cast<std::size_t>(r.region)].line)));
   }
   r.finished = true;
   if (!r.pending.empty()) {
     warn(fmt::format("rank {} finished with {} non-blocking request(s) never waited for (last line {})", lp,
                      r.pending.size(), where(lp)));
   }
-  emit(s, lp, EventKind::finish, clock, clock, 0, -1, 0, 0, 0);
+  emit(s, lp, EventBuilder(EventKind::finish).at(clock));
   return StepResult::done;
 }
 
@@ -110,14 +113,16 @@ StepResult MpProgram::replay_location(LpId lp, const traces::MpRecord& rec, engi
   const SimTime clock = s.lp(lp).clock;
   // A region lasts from one `location` to the next: leave the previous one, enter this one.
   if (r.region >= 0) {
-    emit(s, lp, EventKind::interval_exit, clock, clock, 0, -1,
-         static_cast<std::int32_t>(regions_[static_cast<std::size_t>(r.region)].line), 0, 0);
+    emit(s, lp,
+         EventBuilder(EventKind::interval_exit)
+             .at(clock)
+             .tag(static_cast<std::int32_t>(regions_[static_cast<std::size_t>(r.region)].line)));
   }
   auto key = std::make_pair(std::string(rec.text), static_cast<std::int64_t>(rec.count));
   auto [it, added] = region_ids_.try_emplace(std::move(key), static_cast<std::int32_t>(regions_.size()));
   if (added) regions_.push_back(Region{it->first.first, it->first.second});
   r.region = it->second;
-  emit(s, lp, EventKind::interval_enter, clock, clock, 0, -1, static_cast<std::int32_t>(rec.count), 0, 0);
+  emit(s, lp, EventBuilder(EventKind::interval_enter).at(clock).tag(static_cast<std::int32_t>(rec.count)));
   return StepResult::advanced;
 }
 
@@ -161,7 +166,7 @@ StepResult MpProgram::replay_wait_or_test(LpId lp, const traces::MpRecord& rec, 
       r.pending.erase(it);
       free_request(id);
     }
-    emit(s, lp, EventKind::test, clock, clock, 0, other, rec.tag, 0, 0);
+    emit(s, lp, EventBuilder(EventKind::test).at(clock).peer(other).tag(rec.tag));
     return StepResult::advanced;
   }
   r.wait_req = *it;
@@ -171,7 +176,7 @@ StepResult MpProgram::replay_wait_or_test(LpId lp, const traces::MpRecord& rec, 
 StepResult MpProgram::replay_waitall(LpId lp, engine::Scheduler& s) {
   if (ranks_[lp].pending.empty()) {
     const SimTime clock = s.lp(lp).clock;
-    emit(s, lp, EventKind::waitall, clock, clock, 0, -1, 0, 0, 0);
+    emit(s, lp, EventBuilder(EventKind::waitall).at(clock));
     return StepResult::advanced;
   }
   return block(lp, WaitMode::pending, EventKind::waitall, -1, 0, 0, 0, s);
@@ -209,8 +214,13 @@ StepResult MpProgram::replay_collective(LpId lp, const traces::MpRecord& rec, en
   r.in_collective = true;
   r.coll_enter = clock;
   ++r.coll_seq;
-  emit(s, lp, EventKind::collective_begin, clock, clock, 0, rec.root, static_cast<std::int32_t>(*kind), rec.bytes,
-       static_cast<std::uint8_t>(static_cast<int>(*kind) + 1));
+  emit(s, lp,
+       EventBuilder(EventKind::collective_begin)
+           .at(clock)
+           .peer(rec.root)
+           .tag(static_cast<std::int32_t>(*kind))
+           .bytes(rec.bytes)
+           .detail(static_cast<std::uint8_t>(static_cast<int>(*kind) + 1)));
   return StepResult::advanced;
 }
 
@@ -227,8 +237,13 @@ StepResult MpProgram::finish_collective(LpId lp, engine::Scheduler& s) {
   }
   if (r.group.empty() && r.group.capacity() > 4) std::vector<std::uint32_t>().swap(r.group);
   r.op_pos = 0;
-  emit(s, lp, EventKind::collective_end, r.coll_enter, clock, 0, r.coll_root, static_cast<std::int32_t>(r.coll_kind),
-       r.coll_bytes, static_cast<std::uint8_t>(static_cast<int>(r.coll_kind) + 1));
+  emit(s, lp,
+       EventBuilder(EventKind::collective_end)
+           .span(r.coll_enter, clock)
+           .peer(r.coll_root)
+           .tag(static_cast<std::int32_t>(r.coll_kind))
+           .bytes(r.coll_bytes)
+           .detail(static_cast<std::uint8_t>(static_cast<int>(r.coll_kind) + 1)));
   return StepResult::advanced;
 }
 

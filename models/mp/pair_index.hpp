@@ -3,7 +3,7 @@
 // probing, so that a lookup is a multiply and usually one cache line, where std::unordered_map
 // follows a bucket pointer to a separately allocated node. MpProgram erases a pair when both its
 // queues are empty, so the table holds the pairs with messages or receives in flight, not every
-// pair that ever communicated (memory: docs/performance-history.md, "Memory at a million ranks").
+// pair that ever communicated: memory follows the messages in flight, not P².
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// AUGUR_VERSION is defined for this file only (models/CMakeLists.txt), so that a new version
+// AUGUR_VERSION is defined for this file only (models/report/CMakeLists.txt), so that a new version
 // recompiles one file.
 #include "models/report/version.hpp"
 

@@ -3,7 +3,6 @@
 
 #include <doctest/doctest.h>
 
-using augur::machines::nearest_name;
 using augur::machines::ParamError;
 using augur::machines::ParamSet;
 using augur::machines::ParamSpec;
@@ -139,18 +138,6 @@ TEST_SUITE("unit") {
       CHECK(lines[i].first == expected[i].first);
       CHECK(lines[i].second == expected[i].second);
     }
-  }
-
-  TEST_CASE("nearest_name accepts small edit distances only") {
-    const std::vector<std::string> names{"latency", "bandwidth", "gap", "processes_per_node"};
-    CHECK(nearest_name("latncy", names) == "latency");      // one deletion
-    CHECK(nearest_name("bandwdth", names) == "bandwidth");  // one deletion
-    CHECK(nearest_name("bnadwdth", names) == "bandwidth");  // a transposition and a deletion: 2
-    CHECK(nearest_name("bnadwdh", names).empty());          // distance 3 > max(2, 7/3 = 2)
-
-    CHECK(nearest_name("gpa", names) == "gap");                             // a transposition
-    CHECK(nearest_name("prcesses_pr_nde", names) == "processes_per_node");  // 3 <= 15/3 = 5
-    CHECK(nearest_name("colour", names).empty());
   }
 
 }  // TEST_SUITE

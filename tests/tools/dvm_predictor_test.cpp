@@ -2,7 +2,7 @@
 // machines, compared at its report's 4 decimals) and of Predictor 2.53 (old-format machines, the
 // seed's bus and transputer formulas, 3 decimals) in ../shared/dvm-samples/oracle/figures.tsv,
 // every characteristic of every interval. The known differences are listed (and explained in
-// models/dvm/README.md).
+// docs/dvm-model.md).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -168,7 +168,7 @@ TEST_SUITE("golden") {
     CHECK(c.runs == 100);
     CHECK(c.rows == 160);
     CHECK(c.numbers == 7680);
-    // The differences that remain, each explained in models/dvm/README.md ("Fidelity").
+    // The differences that remain, each explained in docs/dvm-model.md ("Fidelity").
     const std::set<std::string> known = {
         // tsk on 4x4: psview_ overwrites the current processor system in the original.
         "tsk|std|eth75|4x4|1|insuf", "tsk|std|eth75|4x4|1|insuf_sys", "tsk|std|eth75|4x4|1|lost",
@@ -194,7 +194,7 @@ TEST_SUITE("golden") {
     CHECK(c.runs == 60);
     CHECK(c.rows == 100);
     CHECK(c.numbers == 4800);
-    // The one class of difference (models/dvm/README.md, "Comparison with Predictor 2.53"): 2.53's
+    // The one class of difference (docs/dvm-model.md, "Comparison with Predictor 2.53"): 2.53's
     // CopyUpdateDistr fills T[receiver][holder] for remote buffers, so the bus's time stamps follow
     // the messages in another order when a region has several holders (gausf's matrix is
     // replicated along grid dimension 1 of 2x2 and 4x4); the costs agree. Transposing the matrix

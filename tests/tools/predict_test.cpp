@@ -168,7 +168,7 @@ TEST_SUITE("golden") {
     // on each processor's clock: +4.3e-19, "0.0000". Handing the observer the model's own deltas
     // reproduces 3.1's sign on all 11 such cells but moves two of Predictor 2.53's numbers across a
     // rounding boundary and makes a 1-processor efficiency 0.9999999999999999: a known difference
-    // (models/dvm/README.md), pinned here so that a change of it is seen.
+    // (docs/dvm-model.md), pinned here so that a change of it is seen.
     const augur::test::TempDir d;
     REQUIRE(run_augur_in(d.path.string(), "predict '" + mvs + "' '" + jac1d + "' j.html 2").status == 0);
     const auto ours = lines_of(slurp(d.path / "j.html"));

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "traces/page_arena.hpp"
+#include "support/page_arena.hpp"
 #include "traces/trace_error.hpp"
 
 #include "tests/support/files.hpp"
@@ -92,7 +92,7 @@ TEST_SUITE("unit") {
       for ([[maybe_unused]] const auto& entry : fs::directory_iterator("/proc/self/fd")) ++n;
       return n;
     };
-    augur::traces::PageArena arena;
+    augur::support::PageArena arena;
     const std::size_t before = open_descriptors();
     CHECK_THROWS_AS(LineReader(path, std::size_t{1} << 50, &arena), std::bad_alloc);
     CHECK(open_descriptors() == before);
@@ -213,7 +213,7 @@ TEST_SUITE("unit") {
       CAPTURE(name);
       const std::vector<std::string> expected = read_lines(dir.file(name), 4096);
       for (const bool with_arena : {false, true}) {
-        augur::traces::PageArena arena;
+        augur::support::PageArena arena;
         LineReader reader(dir.file(name), 4096, AT_FDCWD, 0, with_arena ? &arena : nullptr, true);
         std::vector<std::string> got;
         std::string_view line;
@@ -297,4 +297,29 @@ TEST_SUITE("unit") {
     CHECK(line == "  indented line with trailing blanks  \t");
   }
 
+  TEST_CASE("LineReader reads through a buffer from a PageArena, a long line growing out of it") {
+    TempDir dir;
+    const std::string long_line(100'000, 'x');
+    std::vector<std::string> lines;
+    for (int i = 0; i < 3000; ++i) lines.push_back(std::to_string(i) + " compute " + std::to_string(i * 7));
+    lines.insert(lines.begin() + 1000, long_line);
+    std::string text;
+    for (const std::string& line : lines) text += line + "\n";
+    write_file(dir.file("rank.txt"), text);
+    write_file(dir.file("short.txt"), "0 init\n0 finalize\n");
+
+    augur::support::PageArena arena;
+    std::vector<std::string> got;
+    {
+      LineReader reader(dir.file("rank.txt"), 8192, &arena);
+      CHECK(arena.used() == 8192);  // the 8 KiB buffer: the file is longer
+      std::string_view line;
+      while (reader.next(line)) got.emplace_back(line);
+      LineReader other(dir.file("short.txt"), 8192, &arena);  // a buffer of the file's size
+      CHECK(arena.used() == 8192 + 64);
+      CHECK(other.next(line));
+      CHECK(line == "0 init");
+    }
+    CHECK(got == lines);
+  }
 }  // TEST_SUITE

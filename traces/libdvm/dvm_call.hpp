@@ -122,7 +122,6 @@ class DvmCall {
   std::optional<double> find_real(std::string_view name, DvmSide side = DvmSide::call) const;
   /// The elements NAME[0], NAME[1], ... of a decimal array.
   std::span<const std::int64_t> array(std::string_view name, DvmSide side = DvmSide::call) const;
-  std::span<const std::int64_t> ret_array(std::string_view name) const { return array(name, DvmSide::ret); }
   std::optional<std::span<const std::int64_t>> find_array(std::string_view name, DvmSide side = DvmSide::call) const;
   /// The elements of a real array (LoadWeight[]).
   std::span<const double> real_array(std::string_view name, DvmSide side = DvmSide::call) const;

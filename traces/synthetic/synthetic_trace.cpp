@@ -9,6 +9,7 @@
 
 #include "engine/log.hpp"
 #include "engine/limits.hpp"
+#include "support/strings.hpp"
 #include "traces/trace_error.hpp"
 
 namespace augur::traces::synthetic {
@@ -30,12 +31,6 @@ const char* const spec_syntax = "P=<ranks>,I=<iterations>";
 
 [[noreturn]] void spec_error(std::string_view text, const std::string& message) {
   throw TraceError("synthetic:" + std::string(text), 0, message);
-}
-
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
 }
 
 std::uint64_t spec_number(std::string_view text, std::string_view key, std::string_view value, std::uint64_t max) {
@@ -141,14 +136,14 @@ SyntheticSpec parse_synthetic_spec(std::string_view text) {
   std::string_view rest = text;
   while (true) {
     const auto comma = rest.find(',');
-    const std::string_view item = trim(rest.substr(0, comma));
+    const std::string_view item = support::trim(rest.substr(0, comma));
     const auto equals = item.find('=');
     if (equals == std::string_view::npos) {
       spec_error(text, "expected KEY=VALUE items separated by commas (" + std::string(spec_syntax) + "), found '" +
                            std::string(item) + "'");
     }
-    const std::string_view key = trim(item.substr(0, equals));
-    const std::string_view value = trim(item.substr(equals + 1));
+    const std::string_view key = support::trim(item.substr(0, equals));
+    const std::string_view value = support::trim(item.substr(equals + 1));
     if (key == "P") {
       if (have_ranks) spec_error(text, "key 'P' given twice");
       spec.ranks =

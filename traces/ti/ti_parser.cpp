@@ -7,7 +7,7 @@
 #include <array>
 #include <limits>
 
-#include "engine/edit_distance.hpp"
+#include "support/edit_distance.hpp"
 #include "traces/text_scan.hpp"
 #include "traces/trace_error.hpp"
 
@@ -150,7 +150,7 @@ std::string unknown_action_message(std::string_view keyword) {
   std::string_view best;
   std::size_t best_distance = std::numeric_limits<std::size_t>::max();
   for (const ActionInfo& info : action_table) {
-    const std::size_t distance = engine::edit_distance(keyword, info.keyword);
+    const std::size_t distance = support::edit_distance(keyword, info.keyword);
     if (distance < best_distance) {
       best_distance = distance;
       best = info.keyword;

@@ -25,8 +25,9 @@
 
 #include "engine/log.hpp"
 #include "engine/prefetch.hpp"
+#include "support/page_arena.hpp"
+#include "support/strings.hpp"
 #include "traces/line_reader.hpp"
-#include "traces/page_arena.hpp"
 #include "traces/ti/ti_parser.hpp"
 #include "traces/trace_error.hpp"
 
@@ -37,9 +38,9 @@ namespace {
 /// robin a few lines at a time, so small chunks are read just before they are parsed (still in
 /// cache) instead of whole files sitting in P large buffers (docs/performance.md, trace readers).
 constexpr std::size_t rank_buffer_size = std::size_t{8} * 1024;
-/// From this many ranks on, the rank buffers come from a PageArena (2 MiB pages): 512 ranks'
+/// From this many ranks on, the rank buffers come from a support::PageArena (2 MiB pages): 512 ranks'
 /// buffers fill up to 4 MiB, and each step reads another rank's, so that with 4 KiB pages most
-/// steps of a large trace missed the TLB (docs/performance-history.md, fifteenth round). Below, the
+/// steps of a large trace would miss the TLB. Below, the
 /// pages are few enough for the TLB, and a huge page's first touch (2 MiB zeroed) would cost a
 /// run of a few milliseconds more than it saves.
 constexpr std::size_t arena_min_ranks = 512;
@@ -83,8 +84,8 @@ class TiTrace final : public MpTraceSource, public engine::Prefetching {
       : index_path_(std::move(index_path)),
         shared_(shared),
         arena_(cursors.size() >= arena_min_ranks
-                   ? std::make_unique<PageArena>(
-                         std::min(cursors.size() * rank_buffer_size, PageArena::default_chunk_bytes))
+                   ? std::make_unique<support::PageArena>(
+                         std::min(cursors.size() * rank_buffer_size, support::PageArena::default_chunk_bytes))
                    : nullptr),
         cursors_(std::move(cursors)),
         next_text_(cursors_.size(), nullptr),
@@ -186,20 +187,13 @@ class TiTrace final : public MpTraceSource, public engine::Prefetching {
   bool shared_;
   /// The rank readers' buffers from arena_min_ranks ranks on (declared before the cursors: it
   /// outlives their readers).
-  std::unique_ptr<PageArena> arena_;
+  std::unique_ptr<support::PageArena> arena_;
   std::vector<RankCursor> cursors_;
   std::vector<const char*> next_text_;  ///< per rank, its reader's unread text (plan_prefetch())
   TiLineParser parser_;
   /// Index mode: the index's folder, open, for the rank files beside it (-1: open them by path).
   int folder_fd_ = -1;
 };
-
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r");
-  return text.substr(first, last - first + 1);
-}
 
 bool file_exists(const std::filesystem::path& path) {
   std::error_code error;
@@ -383,7 +377,7 @@ std::vector<RankCursor> read_index(const std::string& path, LineReader& reader, 
   std::string_view line = first_line;
   do {
     if (is_skipped_ti_line(line)) continue;
-    const std::string_view entry = trim(line);
+    const std::string_view entry = support::trim(line);
     const auto rank = static_cast<std::int32_t>(cursors.size());
     if (!listing && cursors.size() == entries_before_listing) {
       listing.emplace(folder);

@@ -1,12 +1,12 @@
 // PageArena: 2 MiB-aligned anonymous mappings advised MADV_HUGEPAGE, carved in order.
-#include "traces/page_arena.hpp"
+#include "support/page_arena.hpp"
 
 #include <sys/mman.h>
 
 #include <cstdint>
 #include <new>
 
-namespace augur::traces {
+namespace augur::support {
 namespace {
 
 constexpr std::size_t line_bytes = 64;
@@ -51,4 +51,4 @@ char* PageArena::allocate(std::size_t bytes) {
   return at;
 }
 
-}  // namespace augur::traces
+}  // namespace augur::support

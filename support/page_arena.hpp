@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace augur::traces {
+namespace augur::support {
 
 /// A bump allocator. Each chunk is an anonymous mapping aligned to 2 MiB and advised
 /// MADV_HUGEPAGE, so that the buffers of 4,096 ranks (32 MiB) take 16 TLB entries instead of
@@ -50,4 +50,4 @@ class PageArena {
   std::size_t used_ = 0;
 };
 
-}  // namespace augur::traces
+}  // namespace augur::support

@@ -1,22 +1,11 @@
-// Tests of PageArena: alignment, chunks, requests larger than a chunk; and LineReader reading
-// through buffers taken from one (the TI reader's rank buffers at 512 ranks and more).
-#include "traces/page_arena.hpp"
+// Tests of PageArena: alignment, chunks, requests larger than a chunk.
+#include "support/page_arena.hpp"
 
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <cstring>
-#include <string>
-#include <vector>
-
-#include "traces/line_reader.hpp"
-
-#include "tests/support/files.hpp"
-
-using augur::test::TempDir;
-using augur::test::write_file;
-using augur::traces::LineReader;
-using augur::traces::PageArena;
+using augur::support::PageArena;
 
 namespace {
 
@@ -60,31 +49,5 @@ TEST_SUITE("unit") {
     char* const e = arena.allocate(10);
     CHECK(address(e) == address(d) + 64);
     CHECK(arena.chunks() == 3);
-  }
-
-  TEST_CASE("LineReader reads through a buffer from a PageArena, a long line growing out of it") {
-    TempDir dir;
-    const std::string long_line(100'000, 'x');
-    std::vector<std::string> lines;
-    for (int i = 0; i < 3000; ++i) lines.push_back(std::to_string(i) + " compute " + std::to_string(i * 7));
-    lines.insert(lines.begin() + 1000, long_line);
-    std::string text;
-    for (const std::string& line : lines) text += line + "\n";
-    write_file(dir.file("rank.txt"), text);
-    write_file(dir.file("short.txt"), "0 init\n0 finalize\n");
-
-    PageArena arena;
-    std::vector<std::string> got;
-    {
-      LineReader reader(dir.file("rank.txt"), 8192, &arena);
-      CHECK(arena.used() == 8192);  // the 8 KiB buffer: the file is longer
-      std::string_view line;
-      while (reader.next(line)) got.emplace_back(line);
-      LineReader other(dir.file("short.txt"), 8192, &arena);  // a buffer of the file's size
-      CHECK(arena.used() == 8192 + 64);
-      CHECK(other.next(line));
-      CHECK(line == "0 init");
-    }
-    CHECK(got == lines);
   }
 }
