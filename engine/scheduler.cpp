@@ -3,6 +3,7 @@
 #include "engine/scheduler.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <iterator>
 #include <variant>
 #include <fmt/format.h>
@@ -88,7 +89,12 @@ RunResult Scheduler::run(Program& program, const RunLimits& limits) {
   }
   RunResult result;
   // The form is chosen once here: the loop runs with its queue inlined.
-  std::visit([&](auto& queue) { run_steps(queue, program, limits, result); }, queue_);
+  auto* source = dynamic_cast<EventSource*>(&program);
+  if (source != nullptr && source->has_events()) {
+    std::visit([&](auto& queue) { run_with_events(queue, program, *source, limits, result); }, queue_);
+  } else {
+    std::visit([&](auto& queue) { run_steps(queue, program, limits, result); }, queue_);
+  }
   result.events = events_;
   for (const LogicalProcess& p : lps_) result.end_time = std::max(result.end_time, p.clock);
   if (result.outcome == RunOutcome::completed) {
@@ -176,6 +182,59 @@ void Scheduler::run_steps(Q& queue, Program& program, const RunLimits& limits, R
       result.outcome = RunOutcome::error;
       result.message = failure_;
       break;
+    }
+    if (limits.max_events > 0 && events_ >= limits.max_events) {
+      result.outcome = RunOutcome::event_limit;
+      break;
+    }
+  }
+}
+
+template <ReadyQueue Q>
+void Scheduler::run_with_events(Q& queue, Program& program, EventSource& source, const RunLimits& limits,
+                                RunResult& result) {
+  for (;;) {
+    if (stop_requested_) {
+      result.outcome = RunOutcome::stopped;
+      break;
+    }
+    const SimTime event = source.next_event_time();
+    const bool event_first =
+        queue.empty() ? event < std::numeric_limits<SimTime>::infinity() : event <= ready_time(queue.top());
+    if (event_first) {
+      if (limits.max_time > 0 && event > limits.max_time) {
+        result.outcome = RunOutcome::time_limit;
+        break;
+      }
+      now_ = std::max(now_, event);
+      source.fire_events(now_, *this);
+      continue;
+    }
+    if (queue.empty()) break;
+    const ReadyEntry next = queue.pop();
+    const LpId lp = ready_lp(next);
+    const SimTime time = ready_time(next);
+    LogicalProcess& p = lps_[lp];
+    p.queued = false;
+    if (limits.max_time > 0 && time > limits.max_time) {
+      result.outcome = RunOutcome::time_limit;
+      push(lp, time);
+      break;
+    }
+    now_ = time;
+    ++result.steps;
+    const StepResult r = program.step(lp, *this);
+    if (failed_) {
+      result.outcome = RunOutcome::error;
+      result.message = failure_;
+      break;
+    }
+    if (r == StepResult::advanced) {
+      push(lp, p.clock);
+    } else if (r == StepResult::done) {
+      set_status(lp, LpStatus::done, p.clock);
+    } else if (r == StepResult::blocked && p.status == LpStatus::running && !p.queued) {
+      set_status(lp, LpStatus::blocked, p.clock);
     }
     if (limits.max_events > 0 && events_ >= limits.max_events) {
       result.outcome = RunOutcome::event_limit;

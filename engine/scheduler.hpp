@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/event.hpp"
+#include "engine/event_source.hpp"
 #include "engine/logical_process.hpp"
 #include "engine/observer.hpp"
 #include "engine/prefetch.hpp"
@@ -98,6 +99,10 @@ class Scheduler {
   /// The stepping loop of run() with the queue in its form.
   template <ReadyQueue Q>
   void run_steps(Q& queue, Program& program, const RunLimits& limits, RunResult& result);
+  /// The loop of a program that is also an EventSource: one step at a time, the source's next
+  /// event fired before any LP step at or after its time.
+  template <ReadyQueue Q>
+  void run_with_events(Q& queue, Program& program, EventSource& source, const RunLimits& limits, RunResult& result);
   void push(LpId id, SimTime at);
   void set_status(LpId id, LpStatus to, SimTime at) {
     LogicalProcess& p = lps_[id];

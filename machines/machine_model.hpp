@@ -29,6 +29,21 @@ struct ProcessorGrid {
   std::vector<int> processors;  ///< the machine processor at each grid position (Π shape of them)
 };
 
+/// Messages priced as events (flow-level network models, docs/network.md): a message's arrival
+/// depends on messages that start after it, so it is known only once simulated time reaches it.
+class FlowEvents {
+ public:
+  virtual ~FlowEvents() = default;
+  /// Starts a message of `bytes` bytes from `src` to `dst` at `ready` (non-decreasing over the
+  /// calls, as `transfer`); returns its id, valid until it is reported finished.
+  virtual std::uint32_t start_flow(int src, int dst, std::uint64_t bytes, SimTime ready) = 0;
+  /// When the next message may finish (the earliest completion at the current rates); +∞ when
+  /// none is in flight.
+  virtual SimTime next_completion() = 0;
+  /// Advances to `t`; appends the ids of the messages that finished by then to `finished`.
+  virtual void complete_until(SimTime t, std::vector<std::uint32_t>& finished) = 0;
+};
+
 /// A machine model instance for one run of `processors` processors. Stateful: contention
 /// (busy buses, links) is tracked between calls, so calls must come in non-decreasing `ready`.
 class MachineModel {
@@ -93,6 +108,10 @@ class MachineModel {
   int processors() const { return processors_; }
   /// Forgets all contention state (a new run on the same instance).
   virtual void reset() {}
+  /// The model's message events when it prices messages as flows whose arrival later messages
+  /// change (program models then start messages with it and wait for their completions);
+  /// nullptr (the default) when `transfer` is exact at call time.
+  virtual FlowEvents* flow_events() { return nullptr; }
 
  protected:
   /// Reads the parameters every model has: cpu_speed, power, eager_threshold.

@@ -8,6 +8,7 @@
 #include "machines/bus/bus_machine.hpp"
 #include "machines/dvm_cluster/dvm_cluster_machine.hpp"
 #include "machines/loggp_smp/loggp_smp_machine.hpp"
+#include "machines/network/network_machine.hpp"
 #include "machines/transputer_grid/transputer_grid_machine.hpp"
 #include "support/edit_distance.hpp"
 #include "support/strings.hpp"
@@ -101,6 +102,16 @@ void register_builtin_machines(MachineRegistry& registry) {
       "(spec 6.6). Cluster-format Predictor.par files load onto this model.",
       dvm_cluster_params(),
       factory<DvmClusterMachine>(),
+  });
+  registry.add({
+      "flow_network",
+      "Hosts on a routed network (a cluster with private links and an optional backbone, or a "
+      "torus), SimGrid's flow-level model: a message is a flow that pays its route's latency, "
+      "then shares every link of its route max-min fairly with the flows it meets (shared, "
+      "splitduplex or fatpipe links, TCP window bound, 5 % cross-traffic, the CM02, LV08 or SMPI "
+      "factors) (docs/network.md).",
+      flow_network_params(),
+      factory<FlowNetworkMachine>(),
   });
 }
 

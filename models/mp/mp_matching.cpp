@@ -231,9 +231,18 @@ std::uint32_t MpProgram::post_recv(LpId lp, std::int32_t src, std::int32_t tag, 
 void MpProgram::deliver(std::uint32_t mid, std::uint32_t rid, engine::Scheduler& s) {
   Message& m = messages_[mid];
   Request& rq = requests_[rid];
-  if (!m.priced) {
-    // The transfer starts when both sides are posted (rendezvous; eager in SimGrid's replay).
-    const SimTime ready = std::max(m.sent, rq.post);
+  // The transfer starts when both sides are posted (rendezvous; eager in SimGrid's replay).
+  const SimTime ready = std::max(m.sent, rq.post);
+  bool as_flow = false;
+  if (!m.priced && flows_ != nullptr) {
+    // A flow of the machine's network: its arrival is an event (fire_events completes it).
+    const std::uint32_t flow = flows_->start_flow(m.src, static_cast<int>(rq.owner), m.bytes, ready);
+    if (flow >= in_flight_.size()) in_flight_.resize(flow + 1);
+    in_flight_[flow] = InFlight{m.send_req, rid};
+    m.start = ready;
+    m.recv_overhead = 0;
+    as_flow = true;
+  } else if (!m.priced) {
     const machines::Transfer t = machine_.transfer(m.src, static_cast<int>(rq.owner), m.bytes, ready);
     m.start = t.start;
     m.arrival = t.arrival;
@@ -247,21 +256,43 @@ void MpProgram::deliver(std::uint32_t mid, std::uint32_t rid, engine::Scheduler&
   rq.start = m.start;
   rq.sent = m.sent;
   rq.matched = m.src;
-  rq.complete = std::max(m.arrival, rq.post) + m.recv_overhead;
-  rq.known = true;
   rq.bytes = m.bytes;
   const std::uint32_t send_req = m.send_req;
   if (send_req != none) {
     Request& sq = requests_[send_req];
     sq.matched = static_cast<std::int32_t>(rq.owner);
     sq.start = m.start;
-    sq.complete = m.arrival;
-    sq.known = true;
   }
+  const SimTime arrival = m.arrival;
+  const SimTime recv_overhead = m.recv_overhead;
   m.next = free_messages_;
   free_messages_ = mid;
+  if (!as_flow) complete_transfer(send_req, rid, arrival, recv_overhead, s);
+}
+
+void MpProgram::complete_transfer(std::uint32_t send_req, std::uint32_t rid, SimTime arrival, SimTime recv_overhead,
+                                  engine::Scheduler& s) {
+  Request& rq = requests_[rid];
+  rq.complete = std::max(arrival, rq.post) + recv_overhead;
+  rq.known = true;
+  if (send_req != none) {
+    Request& sq = requests_[send_req];
+    sq.complete = arrival;
+    sq.known = true;
+  }
   if (send_req != none) on_known(send_req, s);
   on_known(rid, s);
+}
+
+void MpProgram::fire_events(SimTime now, engine::Scheduler& s) {
+  finished_flows_.clear();
+  flows_->complete_until(now, finished_flows_);
+  for (const std::uint32_t flow : finished_flows_) {
+    if (flow >= in_flight_.size() || in_flight_[flow].recv == none) continue;  // priced by transfer()
+    const InFlight done = in_flight_[flow];
+    in_flight_[flow] = InFlight{};
+    complete_transfer(done.send_req, done.recv, now, 0, s);
+  }
 }
 
 // A request became complete-known. Only requests a blocked owner waits on are counted, so that a

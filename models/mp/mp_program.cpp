@@ -72,6 +72,7 @@ MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machi
       options_(std::move(options)),
       processors_(trace.rank_count()),
       ranks_(static_cast<std::size_t>(trace.rank_count())) {
+  flows_ = machine_.flow_events();
   // Each kind's algorithm and whether it is priced analytically, resolved once: the options do
   // not change during the run, and resolving per collective call allocated.
   for (std::size_t k = 0; k < algorithms_.size(); ++k) {

@@ -12,6 +12,7 @@
 
 #include "engine/collective_kind.hpp"
 #include "engine/event_builder.hpp"
+#include "engine/event_source.hpp"
 #include "engine/prefetch.hpp"
 #include "engine/program.hpp"
 #include "engine/scheduler.hpp"
@@ -44,7 +45,7 @@ struct MpOptions {
 };
 
 /// The program model. One instance per run.
-class MpProgram final : public engine::Program, public engine::Prefetching {
+class MpProgram final : public engine::Program, public engine::Prefetching, public engine::EventSource {
  public:
   /// `trace` and `machine` must outlive the program. Throws std::invalid_argument for an unknown
   /// collective algorithm name.
@@ -55,6 +56,12 @@ class MpProgram final : public engine::Program, public engine::Prefetching {
   std::string describe(LpId lp) const override;
   /// Its ranks' records, and its trace source's per-rank state if the source is Prefetching.
   void plan_prefetch(engine::PrefetchPlan& plan) const override;
+
+  /// Messages are flows of the machine's network (its flow_events()): their completions are
+  /// events the scheduler orders with the ranks' steps (docs/network.md).
+  bool has_events() const override { return flows_ != nullptr; }
+  SimTime next_event_time() override { return flows_->next_completion(); }
+  void fire_events(SimTime now, engine::Scheduler& scheduler) override;
 
   /// Problems that did not stop the run (unmatched messages, waits on nothing, ...), in order.
   const std::vector<std::string>& warnings() const { return warnings_; }
@@ -183,6 +190,17 @@ class MpProgram final : public engine::Program, public engine::Prefetching {
                           SimTime& sender_free);
   std::uint32_t post_recv(LpId lp, std::int32_t src, std::int32_t tag, std::uint64_t bytes, engine::Scheduler& s);
   void deliver(std::uint32_t msg, std::uint32_t recv, engine::Scheduler& s);
+  /// The send request (or none) and the receive of a matched message arrive at `arrival`.
+  void complete_transfer(std::uint32_t send_req, std::uint32_t recv, SimTime arrival, SimTime recv_overhead,
+                         engine::Scheduler& s);
+  /// A message in flight as a flow of the machine's network: its requests, by flow id.
+  struct InFlight {
+    std::uint32_t send_req = none;
+    std::uint32_t recv = none;
+  };
+  machines::FlowEvents* flows_ = nullptr;
+  std::vector<InFlight> in_flight_;
+  std::vector<std::uint32_t> finished_flows_;
   void on_known(std::uint32_t req, engine::Scheduler& s);
   bool wait_satisfied(const Rank& r, SimTime& done, SimTime& started, std::uint32_t* last_req = nullptr) const;
   bool earlier_message_there(const Rank& r, SimTime sent, std::uint32_t awaited);

@@ -212,11 +212,12 @@ TEST_SUITE("unit") {
   TEST_CASE("MachineRegistry lists the built-in models") {
     MachineRegistry registry;
     augur::machines::register_builtin_machines(registry);
-    REQUIRE(registry.all().size() == 4);
+    REQUIRE(registry.all().size() == 5);
     CHECK(registry.find("bus") != nullptr);
     CHECK(registry.find("dvm_cluster") != nullptr);
     CHECK(registry.find("transputer_grid") != nullptr);
     CHECK(registry.find("loggp_smp") != nullptr);
+    CHECK(registry.find("flow_network") != nullptr);
     CHECK(registry.find("ethernet") == nullptr);
     for (const auto& info : registry.all()) {
       CHECK_FALSE(info.description.empty());
@@ -232,16 +233,17 @@ TEST_SUITE("unit") {
     augur::machines::register_builtin_machines(registry);
     CHECK_THROWS_WITH_AS(registry.get("loggp"),
                          "unknown machine model 'loggp'; did you mean 'loggp_smp'? Valid values "
-                         "are: bus, dvm_cluster, loggp_smp, transputer_grid",
+                         "are: bus, dvm_cluster, flow_network, loggp_smp, transputer_grid",
                          ParamError);
     CHECK_THROWS_WITH_AS(registry.get("buss"),
                          "unknown machine model 'buss'; did you mean 'bus'? Valid values are: "
-                         "bus, dvm_cluster, loggp_smp, transputer_grid",
+                         "bus, dvm_cluster, flow_network, loggp_smp, transputer_grid",
                          ParamError);
-    CHECK_THROWS_WITH_AS(registry.get("hypercube"),
-                         "unknown machine model 'hypercube'. Valid values are: bus, dvm_cluster, loggp_smp, "
-                         "transputer_grid",
-                         ParamError);
+    CHECK_THROWS_WITH_AS(
+        registry.get("hypercube"),
+        "unknown machine model 'hypercube'. Valid values are: bus, dvm_cluster, flow_network, loggp_smp, "
+        "transputer_grid",
+        ParamError);
   }
 
   TEST_CASE("MachineRegistry accepts every library machine") {

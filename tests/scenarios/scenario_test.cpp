@@ -646,8 +646,9 @@ TEST_SUITE("unit") {
   TEST_CASE("Broken machine with an unknown model") {
     CHECK_THROWS_WITH_AS(
         load_broken_machine("unknown_model.yaml"),
-        doctest::Contains("unknown_model.yaml:3:8: error: unknown machine model 'logp_smp'; did "
-                          "you mean 'loggp_smp'? Valid values are: bus, dvm_cluster, loggp_smp, transputer_grid"),
+        doctest::Contains(
+            "unknown_model.yaml:3:8: error: unknown machine model 'logp_smp'; did "
+            "you mean 'loggp_smp'? Valid values are: bus, dvm_cluster, flow_network, loggp_smp, transputer_grid"),
         ConfigError);
   }
 

@@ -1,0 +1,259 @@
+// The flow-level network (see flow_network.hpp and docs/network.md).
+#include "machines/network/flow_network.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace augur::machines::network {
+
+namespace {
+
+constexpr double infinity = std::numeric_limits<double>::infinity();
+// SimGrid's cross-traffic: a flow also loads its back route at 5 % of its rate (TCP acks).
+constexpr double crosstraffic_weight = 0.05;
+
+}  // namespace
+
+double size_factor(const std::vector<double>& table, double bytes) {
+  for (std::size_t i = 0; i + 1 < table.size(); i += 2)
+    if (bytes >= table[i]) return table[i + 1];
+  return 1.0;
+}
+
+FlowNetwork::FlowNetwork(std::vector<Link> links, NetworkOptions options)
+    : links_(std::move(links)), options_(std::move(options)) {
+  for (std::uint32_t l = 0; l < links_.size(); ++l) {
+    if (!(links_[l].bandwidth > 0)) throw std::invalid_argument("a link's bandwidth must be positive");
+    first_constraint_.push_back(static_cast<std::uint32_t>(capacity_.size()));
+    const int count = links_[l].sharing == Sharing::splitduplex ? 2 : 1;
+    for (int k = 0; k < count; ++k) {
+      capacity_.push_back(links_[l].bandwidth);
+      fatpipe_.push_back(links_[l].sharing == Sharing::fatpipe);
+      link_of_constraint_.push_back(l);
+    }
+  }
+  members_.resize(capacity_.size());
+  mark_.assign(capacity_.size(), 0);
+  carried_.assign(links_.size(), 0.0);
+}
+
+void FlowNetwork::clear() {
+  for (auto& m : members_) m.clear();
+  flows_.clear();
+  free_.clear();
+  events_ = {};
+  std::fill(carried_.begin(), carried_.end(), 0.0);
+  std::fill(mark_.begin(), mark_.end(), 0);
+  flow_mark_.clear();
+  epoch_ = 0;
+  now_ = 0;
+}
+
+std::uint32_t FlowNetwork::constraint_of(const Hop& hop) const {
+  // A splitduplex link has its forward capacity first and its reverse one second.
+  const std::uint32_t first = first_constraint_[hop.link];
+  return links_[hop.link].sharing == Sharing::splitduplex && hop.reverse ? first + 1 : first;
+}
+
+std::uint32_t FlowNetwork::start(const Route& route, const Route& back_route, double bytes, SimTime now) {
+  advance_to(now);
+  std::uint32_t id;
+  if (!free_.empty()) {
+    id = free_.back();
+    free_.pop_back();
+  } else {
+    id = static_cast<std::uint32_t>(flows_.size());
+    flows_.emplace_back();
+    flow_mark_.push_back(0);
+  }
+  Flow& f = flows_[id];
+  f.elements.clear();
+  f.links.clear();
+  // latency = Σ route latencies; penalty = latency + Σ weight_S / bandwidth (weight_S > 0)
+  double latency = 0;
+  double penalty = 0;
+  for (const Hop& hop : route) {
+    latency += links_[hop.link].latency;
+    if (options_.weight_s > 0) penalty += options_.weight_s / links_[hop.link].bandwidth;
+    f.links.push_back(hop.link);
+  }
+  const auto add = [&](std::uint32_t constraint, double weight) {
+    // A link crossed twice (a shared link on the route and the back route) adds the weights; a
+    // fat pipe is limited by the heavier use alone.
+    for (auto& e : f.elements)
+      if (e.constraint == constraint) {
+        e.weight = fatpipe_[constraint] ? std::max(e.weight, weight) : e.weight + weight;
+        return;
+      }
+    f.elements.push_back({constraint, weight});
+  };
+  for (const Hop& hop : route) add(constraint_of(hop), 1.0);
+  if (options_.crosstraffic)
+    for (const Hop& hop : back_route) add(constraint_of(hop), crosstraffic_weight);
+  f.penalty = latency > 0 ? latency + penalty : 1.0;
+  f.bound = options_.tcp_gamma > 0 && latency > 0 ? options_.tcp_gamma / (2 * latency) : 0;
+  f.rate_factor = size_factor(options_.bandwidth_factors, bytes);
+  f.remaining = bytes;
+  f.value = 0;
+  f.updated = now_;
+  f.latency_end = now_ + latency * size_factor(options_.latency_factors, bytes);
+  ++f.version;
+  if (f.latency_end > now_) {
+    f.phase = Phase::latency;
+    events_.push({f.latency_end, id, f.version});
+  } else {
+    activate(id);
+  }
+  return id;
+}
+
+void FlowNetwork::activate(std::uint32_t id) {
+  Flow& f = flows_[id];
+  f.phase = Phase::active;
+  f.updated = now_;
+  std::vector<std::uint32_t> seeds;
+  for (const auto& e : f.elements) {
+    members_[e.constraint].push_back(id);
+    seeds.push_back(e.constraint);
+  }
+  if (seeds.empty()) {
+    // No link (an unlimited route): done once the latency is paid.
+    f.value = infinity;
+    ++f.version;
+    events_.push({now_, id, f.version});
+    return;
+  }
+  recompute(seeds);
+}
+
+void FlowNetwork::finish(std::uint32_t id) {
+  Flow& f = flows_[id];
+  settle(f);
+  f.phase = Phase::idle;
+  f.remaining = 0;
+  ++f.version;
+  std::vector<std::uint32_t> seeds;
+  for (const auto& e : f.elements) {
+    auto& m = members_[e.constraint];
+    m.erase(std::find(m.begin(), m.end(), id));
+    seeds.push_back(e.constraint);
+  }
+  free_.push_back(id);
+  recompute(seeds);
+}
+
+void FlowNetwork::settle(Flow& f) {
+  // remaining −= data rate · elapsed, counted on every link of the route.
+  if (f.phase != Phase::active || !(f.value < infinity)) return;
+  const double moved = std::min(f.remaining, f.value * f.rate_factor * (now_ - f.updated));
+  f.remaining -= moved;
+  f.updated = now_;
+  for (std::uint32_t l : f.links) carried_[l] += moved;
+}
+
+void FlowNetwork::schedule(std::uint32_t id) {
+  Flow& f = flows_[id];
+  ++f.version;
+  const double data_rate = f.value * f.rate_factor;
+  if (data_rate > 0) events_.push({now_ + (data_rate < infinity ? f.remaining / data_rate : 0.0), id, f.version});
+}
+
+void FlowNetwork::recompute(const std::vector<std::uint32_t>& seeds) {
+  // The connected component: constraints reached from the seeds through the active flows.
+  ++epoch_;
+  std::vector<std::uint32_t> constraints;
+  std::vector<std::uint32_t> flows;
+  for (std::uint32_t c : seeds)
+    if (mark_[c] != epoch_) {
+      mark_[c] = epoch_;
+      constraints.push_back(c);
+    }
+  for (std::size_t k = 0; k < constraints.size(); ++k) {
+    for (std::uint32_t id : members_[constraints[k]]) {
+      if (flow_mark_[id] == epoch_) continue;
+      flow_mark_[id] = epoch_;
+      flows.push_back(id);
+      for (const auto& e : flows_[id].elements)
+        if (mark_[e.constraint] != epoch_) {
+          mark_[e.constraint] = epoch_;
+          constraints.push_back(e.constraint);
+        }
+    }
+  }
+  MaxMinSystem system;
+  for (std::uint32_t c : constraints) {
+    system.capacity.push_back(capacity_[c]);
+    system.fatpipe.push_back(fatpipe_[c]);
+  }
+  // Constraint ids → their positions in `constraints` (the solver's numbering).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> position;
+  position.reserve(constraints.size());
+  for (std::uint32_t k = 0; k < constraints.size(); ++k) position.emplace_back(constraints[k], k);
+  std::sort(position.begin(), position.end());
+  const auto local_of = [&](std::uint32_t c) {
+    return std::lower_bound(position.begin(), position.end(), std::make_pair(c, 0u))->second;
+  };
+  for (std::uint32_t id : flows) {
+    const Flow& f = flows_[id];
+    MaxMinSystem::Variable v;
+    v.penalty = f.penalty;
+    v.bound = f.bound;
+    for (const auto& e : f.elements) v.elements.push_back({local_of(e.constraint), e.weight});
+    system.variables.push_back(std::move(v));
+  }
+  const std::vector<double> value = solve_maxmin(system);
+  for (std::size_t k = 0; k < flows.size(); ++k) {
+    Flow& f = flows_[flows[k]];
+    settle(f);
+    f.value = value[k];
+    schedule(flows[k]);
+  }
+}
+
+SimTime FlowNetwork::next_event() {
+  while (!events_.empty()) {
+    const Event& e = events_.top();
+    const Flow& f = flows_[e.flow];
+    if (e.version == f.version && f.phase != Phase::idle) return e.time;
+    events_.pop();  // stale: the flow's rate changed or it ended
+  }
+  return infinity;
+}
+
+void FlowNetwork::advance_to(SimTime t, std::vector<std::uint32_t>* finished) {
+  for (SimTime next = next_event(); next <= t; next = next_event()) {
+    const Event e = events_.top();
+    events_.pop();
+    now_ = std::max(now_, e.time);
+    if (flows_[e.flow].phase == Phase::latency) {
+      activate(e.flow);
+    } else {
+      finish(e.flow);
+      if (finished != nullptr) finished->push_back(e.flow);
+    }
+  }
+  now_ = std::max(now_, t);
+}
+
+SimTime FlowNetwork::projected_finish(std::uint32_t flow) const {
+  FlowNetwork copy = *this;
+  std::vector<std::uint32_t> finished;
+  for (SimTime next = copy.next_event(); next < infinity; next = copy.next_event()) {
+    finished.clear();
+    copy.advance_to(next, &finished);
+    if (std::find(finished.begin(), finished.end(), flow) != finished.end()) return next;
+  }
+  return now_;
+}
+
+double FlowNetwork::rate(std::uint32_t flow) const {
+  const Flow& f = flows_[flow];
+  return f.phase == Phase::active ? f.value * f.rate_factor : 0.0;
+}
+
+bool FlowNetwork::in_flight(std::uint32_t flow) const {
+  return flow < flows_.size() && flows_[flow].phase != Phase::idle;
+}
+
+}  // namespace augur::machines::network

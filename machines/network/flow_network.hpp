@@ -1,0 +1,120 @@
+// Links, routes and flows: the flow-level network of SimGrid's CM02 family (docs/network.md).
+// A flow pays its route's latency, then shares the capacities of its links max-min fairly with
+// the flows it meets; its rates change only when a flow of its connected component starts,
+// activates or ends, and only that component is solved again.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "engine/sim_time.hpp"
+#include "machines/network/maxmin.hpp"
+
+namespace augur::machines::network {
+
+using engine::SimTime;
+
+/// How a link's capacity is shared: both directions together, one capacity per direction, or
+/// none (every flow may use the whole bandwidth: a switch backplane, a loopback).
+enum class Sharing : std::uint8_t { shared, splitduplex, fatpipe };
+
+struct Link {
+  double bandwidth = 0;  ///< bytes per second, > 0
+  double latency = 0;    ///< seconds
+  Sharing sharing = Sharing::shared;
+};
+
+/// One link of a route and the direction it is crossed in (matters for splitduplex only).
+struct Hop {
+  std::uint32_t link = 0;
+  bool reverse = false;
+};
+using Route = std::vector<Hop>;
+
+/// SimGrid's piecewise factor by message size ("65472:0.94;1426:0.61;0:0.81" as pairs size,
+/// factor in that order): the factor of the first size ≤ bytes, 1 when none.
+double size_factor(const std::vector<double>& table, double bytes);
+
+/// The network model's constants (SimGrid's network/* options).
+struct NetworkOptions {
+  double tcp_gamma = 4194304;             ///< network/TCP-gamma: rate ≤ gamma / (2 · route latency); 0 = none
+  bool crosstraffic = true;               ///< network/crosstraffic: the back route is loaded at 5 %
+  double weight_s = 0;                    ///< network/weight-S: penalty = latency + Σ weight_s / bandwidth
+  std::vector<double> latency_factors;    ///< size table; empty = 1 (LV08: 0:13.01)
+  std::vector<double> bandwidth_factors;  ///< size table; empty = 1 (LV08: 0:0.97)
+};
+
+/// The flows in flight on a set of links. Times never go back: start and advance_to take
+/// non-decreasing times.
+class FlowNetwork {
+ public:
+  FlowNetwork(std::vector<Link> links, NetworkOptions options);
+
+  /// Starts a flow of `bytes` bytes at `now` over `route` (`back_route`: the route back, loaded
+  /// by cross-traffic). Returns its id (ids of finished flows are reused).
+  std::uint32_t start(const Route& route, const Route& back_route, double bytes, SimTime now);
+  /// Time of the next latency end or completion; +∞ when nothing is in flight.
+  SimTime next_event();
+  /// Processes every event up to `t` in time order (ties by flow id); the flows that finished
+  /// are appended to `finished` when given.
+  void advance_to(SimTime t, std::vector<std::uint32_t>* finished = nullptr);
+  /// When `flow` would finish if no other flow started: the network is simulated forward on a
+  /// copy. Cost: the events of the flow's component until then.
+  SimTime projected_finish(std::uint32_t flow) const;
+  /// The current data rate of `flow` (0 while it pays its latency).
+  double rate(std::uint32_t flow) const;
+  bool in_flight(std::uint32_t flow) const;
+  /// Bytes carried by each link so far (both directions), for utilisation reports.
+  const std::vector<double>& carried() const { return carried_; }
+  /// Forgets every flow and counter.
+  void clear();
+
+ private:
+  enum class Phase : std::uint8_t { idle, latency, active };
+  struct Flow {
+    std::vector<MaxMinSystem::Element> elements;  ///< constraints and weights
+    std::vector<std::uint32_t> links;             ///< the route's links (for `carried`)
+    double remaining = 0;                         ///< bytes
+    double value = 0;                             ///< the solver's rate
+    double rate_factor = 1;                       ///< bandwidth factor: data rate = value · factor
+    double penalty = 1;
+    double bound = 0;
+    SimTime latency_end = 0;
+    SimTime updated = 0;
+    std::uint32_t version = 0;
+    Phase phase = Phase::idle;
+  };
+  struct Event {
+    SimTime time = 0;
+    std::uint32_t flow = 0;
+    std::uint32_t version = 0;
+    bool operator>(const Event& o) const { return time != o.time ? time > o.time : flow > o.flow; }
+  };
+  std::uint32_t constraint_of(const Hop& hop) const;
+  void activate(std::uint32_t id);
+  void finish(std::uint32_t id);
+  /// Solves the component reached from `seeds` again and reschedules its flows' completions.
+  void recompute(const std::vector<std::uint32_t>& seeds);
+  void settle(Flow& f);
+  void schedule(std::uint32_t id);
+
+  std::vector<Link> links_;
+  std::vector<std::uint32_t> first_constraint_;      ///< per link
+  std::vector<double> capacity_;                     ///< per constraint
+  std::vector<bool> fatpipe_;                        ///< per constraint
+  std::vector<std::uint32_t> link_of_constraint_;    ///< per constraint
+  std::vector<std::vector<std::uint32_t>> members_;  ///< active flows per constraint
+  std::vector<Flow> flows_;
+  std::vector<std::uint32_t> free_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  std::vector<double> carried_;
+  std::vector<std::uint32_t> mark_;  ///< per constraint: the recompute that reached it
+  std::vector<std::uint32_t> flow_mark_;
+  std::uint32_t epoch_ = 0;
+  NetworkOptions options_;
+  SimTime now_ = 0;
+};
+
+}  // namespace augur::machines::network

@@ -1,0 +1,190 @@
+// The flow_network machine model (see network_machine.hpp, docs/network.md).
+#include "machines/network/network_machine.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+namespace augur::machines {
+
+using network::Link;
+using network::Sharing;
+
+std::vector<ParamSpec> flow_network_params() {
+  auto specs = common_params();
+  specs.push_back({"topology",
+                   UnitKind::choice,
+                   "cluster",
+                   "cluster (private links, optional backbone) or torus",
+                   {"cluster", "torus"}});
+  specs.push_back({"hosts", UnitKind::count, "0", "cluster hosts; 0 = as many as the processes need", {}});
+  specs.push_back({"dims", UnitKind::int_list, "[]", "torus extents, coordinate 0 fastest (product = hosts)", {}});
+  specs.push_back(
+      {"link_bandwidth", UnitKind::bandwidth, "10GBps", "bandwidth of a private (torus: neighbour) link", {}});
+  specs.push_back({"link_latency", UnitKind::time, "0.5us", "latency of a private (torus: neighbour) link", {}});
+  specs.push_back({"link_sharing",
+                   UnitKind::choice,
+                   "splitduplex",
+                   "sharing policy of those links",
+                   {"splitduplex", "shared", "fatpipe"}});
+  specs.push_back({"backbone_bandwidth", UnitKind::bandwidth, "0", "cluster backbone; 0 = a non-blocking switch", {}});
+  specs.push_back({"backbone_latency", UnitKind::time, "0s", "latency of the backbone", {}});
+  specs.push_back(
+      {"backbone_sharing", UnitKind::choice, "shared", "sharing policy of the backbone", {"shared", "fatpipe"}});
+  specs.push_back({"loopback_bandwidth", UnitKind::bandwidth, "0", "a host's link to itself; 0 = none", {}});
+  specs.push_back({"loopback_latency", UnitKind::time, "0s", "latency of the loopback", {}});
+  specs.push_back({"network_model",
+                   UnitKind::choice,
+                   "SMPI",
+                   "SimGrid's network/model: CM02 (no factors), LV08 (latency x13.01, bandwidth x0.97), SMPI "
+                   "(SimGrid 3.32's size-dependent factors)",
+                   {"CM02", "LV08", "SMPI"}});
+  specs.push_back(
+      {"crosstraffic", UnitKind::boolean, "true", "a flow loads its back route at 5 % (network/crosstraffic)", {}});
+  specs.push_back(
+      {"tcp_gamma", UnitKind::bytes, "4194304B", "TCP window: rate <= tcp_gamma / (2 route latency); 0 = none", {}});
+  specs.push_back(
+      {"latency_factors", UnitKind::size_table, "", "overrides the model's latency factors (size:factor;…)", {}});
+  specs.push_back(
+      {"bandwidth_factors", UnitKind::size_table, "", "overrides the model's bandwidth factors (size:factor;…)", {}});
+  specs.push_back({"processes_per_node", UnitKind::count, "1", "processes on one host", {}});
+  specs.push_back({"mapping",
+                   UnitKind::choice,
+                   "block",
+                   "block: host r/c; round_robin: host r mod hosts",
+                   {"block", "round_robin"}});
+  return specs;
+}
+
+namespace {
+
+Sharing sharing_of(const std::string& name) {
+  if (name == "shared") return Sharing::shared;
+  if (name == "fatpipe") return Sharing::fatpipe;
+  return Sharing::splitduplex;
+}
+
+network::NetworkOptions options_of(const ParamSet& params) {
+  network::NetworkOptions o;
+  o.crosstraffic = params.flag("crosstraffic");
+  o.tcp_gamma = params.number("tcp_gamma");
+  const std::string& model = params.text("network_model");
+  if (model == "LV08") {
+    o.latency_factors = {0, 13.01};
+    o.bandwidth_factors = {0, 0.97};
+    o.weight_s = 20537;
+  } else if (model == "SMPI") {
+    // SimGrid 3.32's defaults of the SMPI model (network/latency-factor, network/bandwidth-factor).
+    o.latency_factors = {65472,   11.6436, 15424,   3.48845, 9376,   2.59299, 5776,    2.18796, 3484,
+                         1.88101, 1426,    1.61075, 732,     1.9503, 257,     1.95341, 0,       2.01467};
+    o.bandwidth_factors = {65472,   0.940694, 15424,    0.697866, 9376,     0.58729, 5776,     1.08739, 3484,
+                           0.77493, 1426,     0.608902, 732,      0.341987, 257,     0.338112, 0,       0.812084};
+    o.weight_s = 8775;
+  }
+  if (!params.list("latency_factors").empty()) o.latency_factors = params.list("latency_factors");
+  if (!params.list("bandwidth_factors").empty()) o.bandwidth_factors = params.list("bandwidth_factors");
+  return o;
+}
+
+network::Topology topology_of(const ParamSet& params, int processors) {
+  const int ppn = static_cast<int>(params.integer("processes_per_node"));
+  if (ppn < 1) throw ParamError("parameter 'processes_per_node': a host holds at least 1 process");
+  const Link link{params.number("link_bandwidth"), params.number("link_latency"),
+                  sharing_of(params.text("link_sharing"))};
+  const Link loopback{params.number("loopback_bandwidth"), params.number("loopback_latency"), Sharing::fatpipe};
+  if (!(link.bandwidth > 0)) throw ParamError("parameter 'link_bandwidth': must be positive");
+  const int needed = (processors + ppn - 1) / ppn;
+  if (params.text("topology") == "torus") {
+    std::vector<int> dims;
+    for (double d : params.list("dims")) dims.push_back(static_cast<int>(d));
+    long long product = 1;
+    for (int d : dims) product *= std::max(d, 0);
+    if (dims.empty() || product < needed)
+      throw ParamError("parameter 'dims': the torus must hold the " + std::to_string(needed) + " hosts needed");
+    return network::Topology::torus(dims, link, loopback);
+  }
+  const int hosts = params.integer("hosts") > 0 ? static_cast<int>(params.integer("hosts")) : needed;
+  if (hosts < needed)
+    throw ParamError("parameter 'hosts': " + std::to_string(hosts) + " hosts cannot hold the " +
+                     std::to_string(needed) + " needed");
+  const Link backbone{params.number("backbone_bandwidth"), params.number("backbone_latency"),
+                      sharing_of(params.text("backbone_sharing"))};
+  return network::Topology::cluster(hosts, link, backbone, loopback);
+}
+
+}  // namespace
+
+FlowNetworkMachine::FlowNetworkMachine(const ParamSet& params, int processors)
+    : MachineModel(params, processors),
+      topology_(topology_of(params, processors)),
+      options_(options_of(params)),
+      network_(topology_.links(), options_),
+      processes_per_node_(static_cast<int>(params.integer("processes_per_node"))),
+      round_robin_(params.text("mapping") == "round_robin") {}
+
+void FlowNetworkMachine::reset() { network_.clear(); }
+
+int FlowNetworkMachine::host_of(int rank) const {
+  if (processes_per_node_ == 1) return rank;
+  const int used = (processors_ + processes_per_node_ - 1) / processes_per_node_;
+  return round_robin_ ? rank % used : rank / processes_per_node_;
+}
+
+std::uint32_t FlowNetworkMachine::start_flow(int src, int dst, std::uint64_t bytes, SimTime ready) {
+  const int from = host_of(src);
+  const int to = host_of(dst);
+  topology_.route(from, to, route_);
+  topology_.route(to, from, back_route_);
+  return network_.start(route_, back_route_, static_cast<double>(bytes), ready);
+}
+
+Transfer FlowNetworkMachine::transfer(int src, int dst, std::uint64_t bytes, SimTime ready) {
+  const std::uint32_t flow = start_flow(src, dst, bytes, ready);
+  Transfer result;
+  result.start = ready;
+  result.sender_free = ready;
+  result.arrival = network_.projected_finish(flow);
+  return result;
+}
+
+SimTime FlowNetworkMachine::alone(int src_host, int dst_host, std::uint64_t bytes) const {
+  // One flow on an empty network: latency · lf(n) + n / (min bandwidth · bf(n)), within the
+  // TCP-window bound.
+  network::Route route;
+  topology_.route(src_host, dst_host, route);
+  double latency = 0;
+  double bandwidth = std::numeric_limits<double>::infinity();
+  for (const auto& hop : route) {
+    latency += topology_.links()[hop.link].latency;
+    bandwidth = std::min(bandwidth, topology_.links()[hop.link].bandwidth);
+  }
+  if (options_.tcp_gamma > 0 && latency > 0) bandwidth = std::min(bandwidth, options_.tcp_gamma / (2 * latency));
+  const double n = static_cast<double>(bytes);
+  return latency * network::size_factor(options_.latency_factors, n) +
+         n / (bandwidth * network::size_factor(options_.bandwidth_factors, n));
+}
+
+SimTime FlowNetworkMachine::collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes,
+                                            [[maybe_unused]] int root) const {
+  if (processors <= 1) return 0;
+  const int other = topology_.hosts() > 1 ? 1 : 0;
+  const auto message = [&](std::uint64_t n) { return alone(0, other, n); };
+  int rounds = 0;
+  while ((1LL << rounds) < processors) ++rounds;
+  const double steps = processors - 1;
+  switch (kind) {
+    case engine::CollectiveKind::barrier:
+      return rounds * message(0);
+    case engine::CollectiveKind::bcast:
+    case engine::CollectiveKind::reduce:
+    case engine::CollectiveKind::scan:
+    case engine::CollectiveKind::exscan:
+      return rounds * message(bytes);
+    case engine::CollectiveKind::allreduce:
+      return 2 * rounds * message(bytes);
+    default:
+      return steps * message(bytes);
+  }
+}
+
+}  // namespace augur::machines

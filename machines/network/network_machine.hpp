@@ -1,0 +1,53 @@
+// The flow_network machine model: hosts on a routed topology (cluster, torus), every message a
+// flow sharing its links max-min fairly (SimGrid's CM02, LV08 and SMPI network models).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "machines/machine_model.hpp"
+#include "machines/network/flow_network.hpp"
+#include "machines/network/topology.hpp"
+
+namespace augur::machines {
+
+/// common_params() then topology, hosts, dims, the link, backbone and loopback characteristics,
+/// network_model, crosstraffic, tcp_gamma, the factor tables, processes_per_node and mapping.
+std::vector<ParamSpec> flow_network_params();
+
+/// A message from p to q is a flow over the route between their hosts, started at `ready`.
+/// Program models that follow `flow_events()` learn its arrival when the network reaches it
+/// (exact). `transfer` (GetCost, analytic pricing, eager messages priced at send) advances the
+/// network to `ready` (exact up to then: every earlier flow is known) and returns as arrival the
+/// flow's completion if no other flow started later.
+class FlowNetworkMachine final : public MachineModel, public FlowEvents {
+ public:
+  FlowNetworkMachine(const ParamSet& params, int processors);
+
+  std::string model_name() const override { return "flow_network"; }
+  Transfer transfer(int src, int dst, std::uint64_t bytes, SimTime ready) override;
+  /// One message's time between hosts 0 and 1 alone, T(n), in the loggp_smp formulas.
+  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes, int root) const override;
+  void reset() override;
+  FlowEvents* flow_events() override { return this; }
+  std::uint32_t start_flow(int src, int dst, std::uint64_t bytes, SimTime ready) override;
+  SimTime next_completion() override { return network_.next_event(); }
+  void complete_until(SimTime t, std::vector<std::uint32_t>& finished) override { network_.advance_to(t, &finished); }
+
+  /// Host of rank `rank`: block → rank / ppn; round_robin → rank mod hosts.
+  int host_of(int rank) const;
+  const network::Topology& topology() const { return topology_; }
+  const network::FlowNetwork& network() const { return network_; }
+
+ private:
+  SimTime alone(int src_host, int dst_host, std::uint64_t bytes) const;
+
+  network::Topology topology_;
+  network::NetworkOptions options_;
+  network::FlowNetwork network_;
+  int processes_per_node_ = 1;
+  bool round_robin_ = false;
+  network::Route route_;
+  network::Route back_route_;
+};
+
+}  // namespace augur::machines

@@ -1,0 +1,36 @@
+// Routed topologies built from links: SimGrid's <cluster> (private links, optional backbone and
+// loopback) and its torus (any dimensions, wrap-around, dimension-order routing).
+#pragma once
+#include <vector>
+
+#include "machines/network/flow_network.hpp"
+
+namespace augur::machines::network {
+
+class Topology {
+ public:
+  /// `hosts` hosts, each with a private link to a switch; the switch is a backbone link when
+  /// `backbone.bandwidth` > 0 (else non-blocking); a message to oneself crosses the host's
+  /// loopback when `loopback.bandwidth` > 0 (else its private link up and down).
+  static Topology cluster(int hosts, Link private_link, Link backbone, Link loopback);
+  /// A torus of Π dims hosts, coordinate 0 fastest, one link per host and dimension to its
+  /// successor (wrapping); routes correct the dimensions in order, each the shorter way round.
+  static Topology torus(std::vector<int> dims, Link link, Link loopback);
+
+  int hosts() const { return hosts_; }
+  const std::vector<Link>& links() const { return links_; }
+  /// The links from `src` to `dst` (hosts), appended to `out` after clearing it.
+  void route(int src, int dst, Route& out) const;
+
+ private:
+  enum class Kind { cluster, torus };
+  void torus_route(int src, int dst, Route& out) const;
+  Kind kind_ = Kind::cluster;
+  int hosts_ = 0;
+  std::vector<Link> links_;
+  std::vector<int> dims_;
+  int backbone_ = -1;        ///< cluster: the backbone's link, −1 = none
+  int loopback_first_ = -1;  ///< the first host's loopback link, −1 = none
+};
+
+}  // namespace augur::machines::network

@@ -1,0 +1,39 @@
+// The message-passing model on a flow network (docs/network.md): a message's arrival counts the
+// flows that start after it and share its links, because completions are events the scheduler
+// orders with the ranks' steps.
+#include <doctest/doctest.h>
+
+#include "engine/scheduler.hpp"
+#include "machines/network/network_machine.hpp"
+#include "models/mp/mp_program.hpp"
+#include "tests/models/mp_test_support.hpp"
+
+using namespace augur;
+using namespace augur::test;
+using traces::MpOpKind;
+
+TEST_SUITE("unit") {
+  TEST_CASE("MpProgram on flow_network: two messages share the receiver's link") {
+    // Sample cluster, CM02 without cross-traffic: 1 us route latency, 10 GB/s private links.
+    // Rank 0 sends 1e6 B at 0; rank 1 computes 1e4 flops (10 us at 1 Gflop/s), then sends 5e5 B;
+    // rank 2 has posted both receives (rendezvous: the sizes exceed 64 KiB). Rank 0's flow is
+    // alone on 2's down link from 1 us (latency paid) to 11 us (rank 1's latency paid):
+    // 1e-5 s · 1e10 B/s = 1e5 B. Then 5 GB/s each: rank 1's 5e5 B take 1e-4 s → done at
+    // 1.11e-4 s; rank 0 has then moved 6e5 B, its last 4e5 B alone take 4e-5 s → 1.51e-4 s.
+    machines::ParamSet params(machines::flow_network_params(), "flow_network");
+    params.set("network_model", "CM02");
+    params.set("crosstraffic", "false");
+    MemoryTrace trace(
+        {{rec(MpOpKind::send, 2, 0, 1000000)},
+         {rec(MpOpKind::compute, -1, 0, 0, 10000), rec(MpOpKind::send, 2, 0, 500000)},
+         {rec(MpOpKind::irecv, 0, 0, 1000000), rec(MpOpKind::irecv, 1, 0, 500000), rec(MpOpKind::waitall)}});
+    machines::FlowNetworkMachine machine(params, 3);
+    models::mp::MpProgram program(trace, machine, {});
+    engine::Scheduler s(3);
+    const auto result = s.run(program);
+    CHECK(result.outcome == engine::RunOutcome::completed);
+    CHECK(s.lp(1).clock == doctest::Approx(1.11e-4).epsilon(1e-9));
+    CHECK(s.lp(0).clock == doctest::Approx(1.51e-4).epsilon(1e-9));
+    CHECK(s.lp(2).clock == doctest::Approx(1.51e-4).epsilon(1e-9));
+  }
+}
