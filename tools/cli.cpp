@@ -37,6 +37,7 @@
 #include "tools/checks.hpp"
 #include "tools/help.hpp"
 #include "tools/runner.hpp"
+#include "tools/monitor/server.hpp"
 #include "traces/trace_error.hpp"
 #include "traces/trace_format.hpp"
 
@@ -86,6 +87,7 @@ const char* const usage_text =
     "  --max-time SECONDS       stop each variant at this simulated time\n"
     "  --characteristics auto|on|off  characteristics of message-passing runs (spec section 8); auto: up to\n"
     "                           65536 processors (about 230 bytes each)\n"
+    "  --monitor [ADDR:PORT]    run, step: serve a live page of the run (default 127.0.0.1:0, a free port)\n"
     "  --wait-states on|off     wait states, root causes, wait sites and advice (spec section 9; default on);\n"
     "                           off: the predicted times and the time per processor only, faster (prediction\n"
     "                           only: --wait-states off --characteristics off)\n"
@@ -105,6 +107,7 @@ struct CommandLine {
   std::string chrome_trace;
   std::string paraver;
   std::string log_levels;
+  std::optional<monitor::Endpoint> monitor;  // --monitor [ADDR:PORT]
   unsigned jobs = 0;
   std::uint64_t max_events = 0;
   double max_time = 0;
@@ -285,6 +288,12 @@ CommandLine parse(const std::vector<std::string>& args) {
       cl.paraver = val(a);
     } else if (a == "--log") {
       cl.log_levels = val(a);
+    } else if (a == "--monitor") {
+      // The value is optional: the next word is taken when it is an ADDR:PORT.
+      const bool next = !has_inline && i + 1 < args.size() && monitor::parse_endpoint(args[i + 1]);
+      const std::string v = has_inline ? inline_value : (next ? args[++i] : "127.0.0.1:0");
+      cl.monitor = monitor::parse_endpoint(v);
+      if (!cl.monitor) throw UsageError(fmt::format("--monitor: '{}' is not ADDRESS:PORT (127.0.0.1:8080)", v));
     } else if (a == "--jobs" || a == "-j") {
       cl.jobs = static_cast<unsigned>(option_count(a, val(a), 1024));
     } else if (a == "--max-events") {
@@ -325,6 +334,8 @@ CommandLine parse(const std::vector<std::string>& args) {
     cl.scenario = cl.positional[0];
   }
   if (cl.extras && cl.command != "predict") throw UsageError("--extras is an option of predict");
+  if (cl.monitor && cl.command != "run" && cl.command != "step")
+    throw UsageError("--monitor is an option of run and step");
   return cl;
 }
 
@@ -644,7 +655,17 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     opts.characteristics = cl.characteristics;
     opts.wait_states = cl.wait_states;
     opts.machine_params = !sc.outputs.json.empty();
-    if (cl.command == "step") {
+    std::optional<monitor::Server> server;
+    if (cl.monitor) {
+      server.emplace(*cl.monitor);
+      opts.monitor = &*server;
+      opts.monitor_paused = cl.command == "step";
+      err << "augur: monitor: " << server->url() << (opts.monitor_paused ? " (the run waits for the page)" : "")
+          << std::endl;
+    }
+    if (cl.command == "step" && cl.monitor) {
+      // The page drives the run instead of standard input.
+    } else if (cl.command == "step") {
       opts.step_in = &in;
       opts.step_out = &out;
       if (variants.size() > 1) {
