@@ -11,15 +11,26 @@
 #include "engine/event_log.hpp"
 
 namespace augur::engine {
-namespace {
 
-std::optional<EventKind> kind_from_name(const std::string& name) {
+std::optional<EventKind> event_kind_from_name(const std::string& name) {
   for (int k = 0; k <= static_cast<int>(EventKind::finish); ++k) {
     const auto kind = static_cast<EventKind>(k);
     if (to_string(kind) == name) return kind;
   }
   return std::nullopt;
 }
+
+std::string describe_lp(const Scheduler& scheduler, const Program& program, LpId id) {
+  if (id >= scheduler.lp_count()) return fmt::format("no LP {} (there are {})\n", id, scheduler.lp_count());
+  const LogicalProcess& p = scheduler.lp(id);
+  std::string text =
+      fmt::format("LP {}: clock={:.9f} status={} events={}\n", id, p.clock, to_string(p.status), p.events);
+  text += program.describe(id);
+  if (p.status == LpStatus::blocked) text += "  waits for " + program.waits_for(id).what + "\n";
+  return text;
+}
+
+namespace {
 
 /// The next word of `words` as a whole number from `min` to `max` (digits only: "-5", "1e3" and
 /// "abc" are not), or nothing.
@@ -81,16 +92,7 @@ void Stepper::on_event(const Event& event) {
 
 void Stepper::on_finish(SimTime end) { out_ << fmt::format("end of run at t={:.9f} s after {} events\n", end, seen_); }
 
-void Stepper::print_lp(LpId id) {
-  if (id >= scheduler_.lp_count()) {
-    out_ << fmt::format("no LP {} (there are {})\n", id, scheduler_.lp_count());
-    return;
-  }
-  const LogicalProcess& p = scheduler_.lp(id);
-  out_ << fmt::format("LP {}: clock={:.9f} status={} events={}\n", id, p.clock, to_string(p.status), p.events);
-  out_ << program_.describe(id);
-  if (p.status == LpStatus::blocked) out_ << "  waits for " << program_.waits_for(id).what << "\n";
-}
+void Stepper::print_lp(LpId id) { out_ << describe_lp(scheduler_, program_, id); }
 
 void Stepper::print_blocked() {
   std::size_t n = 0;
@@ -191,7 +193,7 @@ bool Stepper::break_command(const std::string& what, std::istringstream& words) 
     std::string word, name;
     if (words >> word) {
       if (word != "kind" || !(words >> name) || !at_end(words)) return false;
-      kind = kind_from_name(name);
+      kind = event_kind_from_name(name);
       if (!kind) {
         out_ << fmt::format("unknown event kind '{}'\n", name);
         return true;
@@ -205,7 +207,7 @@ bool Stepper::break_command(const std::string& what, std::istringstream& words) 
   if (what == "kind") {
     std::string name;
     if (!(words >> name) || !at_end(words)) return false;
-    if (auto k = kind_from_name(name)) {
+    if (auto k = event_kind_from_name(name)) {
       break_kind_ = *k;
       out_ << fmt::format("breakpoint on {} events\n", name);
     } else {

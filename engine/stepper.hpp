@@ -13,6 +13,14 @@
 
 namespace augur::engine {
 
+/// The event kind named `name` ("recv", "collective_begin"), or nothing.
+std::optional<EventKind> event_kind_from_name(const std::string& name);
+
+/// What the stepper's `print N` shows of LP `id`: clock, status, event count, the program's
+/// description (queue, pending requests) and, when blocked, what it waits for; for an LP that does
+/// not exist, a line saying so. Call it from the thread running the scheduler, between events.
+std::string describe_lp(const Scheduler& scheduler, const Program& program, LpId id);
+
 /// Observer that pauses the run and reads commands.
 class Stepper final : public Observer {
  public:

@@ -37,6 +37,7 @@
 #include "tools/checks.hpp"
 #include "tools/cli_options.hpp"
 #include "tools/help.hpp"
+#include "tools/monitor/server.hpp"
 #include "tools/runner.hpp"
 #include "traces/trace_error.hpp"
 #include "traces/trace_format.hpp"
@@ -340,7 +341,9 @@ RunOptions run_options(const CommandLine& cl, const scenarios::Scenario& sc,
   opts.characteristics = cl.characteristics;
   opts.wait_states = cl.wait_states;
   opts.machine_params = !sc.outputs.json.empty();
-  if (cl.command == "step") {
+  if (cl.command == "step" && cl.monitor) {
+    // The page drives the run instead of standard input.
+  } else if (cl.command == "step") {
     opts.step_in = &in;
     opts.step_out = &out;
     if (variants.size() > 1) {
@@ -370,7 +373,16 @@ int run_scenario_command(const CommandLine& cl, const machines::MachineRegistry&
   const auto variants = sc.variants();
   if (cl.command == "check") return check(sc, variants, registry, out);
   check_run_files(cl, sc, variants);
-  const auto results = run_scenario(sc, registry, run_options(cl, sc, variants, in, out, err));
+  RunOptions opts = run_options(cl, sc, variants, in, out, err);
+  std::optional<monitor::Server> server;
+  if (cl.monitor) {
+    server.emplace(*cl.monitor);
+    opts.monitor = &*server;
+    opts.monitor_paused = cl.command == "step";
+    err << "augur: monitor: " << server->url() << (opts.monitor_paused ? " (the run waits for the page)" : "")
+        << std::endl;
+  }
+  const auto results = run_scenario(sc, registry, opts);
   write_outputs(cl, sc, results, out);
   if (!cl.csv.empty()) models::report::write_sweep_csv(cl.csv, results);
   if (!cl.sweep_json.empty()) models::report::write_sweep_json(cl.sweep_json, sc.name, results);

@@ -59,6 +59,7 @@ const char* const usage_text =
     "  --max-time SECONDS       stop each variant at this simulated time\n"
     "  --characteristics auto|on|off  characteristics of message-passing runs (spec section 8); auto: up to\n"
     "                           65536 processors (about 230 bytes each)\n"
+    "  --monitor [ADDR:PORT]    run, step: serve a live page of the run (default 127.0.0.1:0, a free port)\n"
     "  --wait-states on|off     wait states, root causes, wait sites and advice (spec section 9; default on);\n"
     "                           off: the predicted times and the time per processor only, faster (prediction\n"
     "                           only: --wait-states off --characteristics off)\n"
@@ -300,6 +301,20 @@ void check_arguments(CommandLine& cl) {
     cl.scenario = cl.positional[0];
   }
   if (cl.extras && cl.command != "predict") throw UsageError("--extras is an option of predict");
+  if (cl.monitor && cl.command != "run" && cl.command != "step")
+    throw UsageError("--monitor is an option of run and step");
+}
+
+/// --monitor [ADDR:PORT]: the value is optional, the next word is taken when it is an ADDR:PORT;
+/// returns the index of the last argument used.
+std::size_t parse_monitor(CommandLine& cl, const std::vector<std::string>& args, std::size_t i, bool has_inline,
+                          const std::string& inline_value) {
+  cl.options.push_back("--monitor");
+  const bool next = !has_inline && i + 1 < args.size() && monitor::parse_endpoint(args[i + 1]);
+  const std::string v = has_inline ? inline_value : (next ? args[++i] : "127.0.0.1:0");
+  cl.monitor = monitor::parse_endpoint(v);
+  if (!cl.monitor) throw UsageError(fmt::format("--monitor: '{}' is not ADDRESS:PORT (127.0.0.1:8080)", v));
+  return i;
 }
 
 }  // namespace
@@ -316,6 +331,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
         a = a.substr(0, eq);
         has_inline = true;
       }
+    }
+    if (a == "--monitor") {
+      i = parse_monitor(cl, args, i, has_inline, inline_value);
+      continue;
     }
     const OptionValue val = [&]() -> std::string {
       if (has_inline) return inline_value;

@@ -2,11 +2,13 @@
 // CommandLine. A bad command line throws UsageError (the caller prints it with the usage, exit 2).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "models/report/interval_report.hpp"
+#include "tools/monitor/server.hpp"
 #include "tools/runner.hpp"
 
 namespace augur::tools {
@@ -28,6 +30,7 @@ struct CommandLine {
   std::string chrome_trace;
   std::string paraver;
   std::string log_levels;
+  std::optional<monitor::Endpoint> monitor;  // --monitor [ADDR:PORT]
   unsigned jobs = 0;
   std::uint64_t max_events = 0;
   double max_time = 0;

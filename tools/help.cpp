@@ -18,7 +18,7 @@ const std::vector<std::string>& option_names() {
       "--help",       "--version",    "--trace",           "--machine",      "--processors", "--grid",   "--set",
       "--json",       "--text",       "--detail",          "--depth",        "--procs",      "--extras", "--html",
       "--csv",        "--sweep-json", "--event-log",       "--chrome-trace", "--paraver",    "--log",    "--jobs",
-      "--max-events", "--max-time",   "--characteristics", "--wait-states"};
+      "--max-events", "--max-time",   "--characteristics", "--wait-states",  "--monitor"};
   return names;
 }
 
@@ -64,6 +64,9 @@ const char* const run_help =
     "                           processors)\n"
     "  --wait-states on|off     wait states, root causes and advice (off: faster, prediction only)\n"
     "  --log [CAT=]LEVEL[,...]  log on stderr (engine, machines, traces, models, scenarios, tools)\n"
+    "  --monitor [ADDR:PORT]    watch the run in a browser: serves a page on 127.0.0.1 (port 0: a free\n"
+    "                           one) and prints its URL with a random token on stderr; pause, resume,\n"
+    "                           step, run to a time or an event kind, click a processor to see it\n"
     "exit status: 0 every variant completed, 1 a run deadlocked or failed, 2 bad input\n";
 
 const char* const check_help =
@@ -84,7 +87,7 @@ std::string command_help(const std::string& command) {
   if (command == "step") {
     return std::string(run_help).replace(0, std::string_view("usage: augur run").size(), "usage: augur step") +
            "step: the run is driven by commands on standard input (break, step, print, blocked,\n"
-           "continue; type 'help').\n";
+           "continue; type 'help'); with --monitor, by the page instead (the run waits for it).\n";
   }
   if (command == "check") return check_help;
   if (command == "info") return info_help;

@@ -34,6 +34,7 @@
 #include "models/report/timeline_chrome.hpp"
 #include "models/report/timeline_paraver.hpp"
 #include "scenarios/config_error.hpp"
+#include "tools/monitor/watcher.hpp"
 #include "traces/trace_format.hpp"
 
 namespace augur::tools {
@@ -144,7 +145,7 @@ std::unique_ptr<machines::MachineModel> make_machine(const scenarios::Variant& v
 /// Runs `program` after adding the observers every run takes from the options (event log,
 /// stepper, progress) behind the caller's own, with the options' limits.
 engine::RunResult run_observed(engine::Scheduler& scheduler, engine::Program& program, const RunOptions& options,
-                               Progress* progress, int index, std::size_t count) {
+                               Progress* progress, int index, std::size_t count, const std::string& what) {
   std::optional<engine::EventLog> log;
   if (!options.event_log.empty()) {
     log.emplace(event_log_name(options.event_log, index, count));
@@ -154,6 +155,12 @@ engine::RunResult run_observed(engine::Scheduler& scheduler, engine::Program& pr
   if (options.step_in != nullptr && options.step_out != nullptr && index == 1) {  // the first variant only
     stepper.emplace(scheduler, program, *options.step_in, *options.step_out);
     scheduler.add_observer(&*stepper);
+  }
+  std::optional<monitor::Watcher> watcher;
+  if (options.monitor != nullptr && options.monitor->attach()) {
+    watcher.emplace(*options.monitor, scheduler, program, fmt::format("variant {}/{}: {}", index, count, what),
+                    options.monitor_paused && index == 1);
+    scheduler.add_observer(&*watcher);
   }
   std::optional<ProgressObserver> progress_observer;
   if (progress != nullptr) {
@@ -196,7 +203,6 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
                                               int index, std::size_t count, const machines::MachineRegistry& registry,
                                               const RunOptions& options, Progress* progress,
                                               models::report::VariantResult result) {
-  (void)scenario;
   std::vector<int> grid = variant.grid;
   if (grid.empty()) grid = variant.machine.topology;
   if (grid.empty()) grid = {variant.processors > 0 ? variant.processors : 1};
@@ -237,7 +243,9 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
     plain.emplace(timelines.observers());
     scheduler.add_observer(&*plain);
   }
-  const engine::RunResult run = run_observed(scheduler, program, options, progress, index, count);
+  const engine::RunResult run = run_observed(scheduler, program, options, progress, index, count,
+                                             fmt::format("{}:{} on {}, grid {}", scenario.trace_format,
+                                                         variant.trace_path, variant.machine.name, result.grid));
   program.close_intervals();
   // Main takes the line and file of the trace's first event line, preamble included, as in
   // Predictor 3.1 (TraceLine::first_line_number): jac1d.ptr's call_mps_Barrier, LINE=25.
@@ -402,7 +410,9 @@ models::report::VariantResult run_mp_variant(const scenarios::Scenario& scenario
   Timelines timelines(options, index, count, static_cast<std::uint32_t>(ranks),
                       fmt::format(FMT_COMPILE("augur: {} on {}"), variant.trace_path, variant.machine.name), "rank");
   for (engine::Observer* o : timelines.observers()) scheduler.add_observer(o);
-  const engine::RunResult run = run_observed(scheduler, *program, options, progress, index, count);
+  const engine::RunResult run = run_observed(
+      scheduler, *program, options, progress, index, count,
+      fmt::format("{}:{} on {}, {} ranks", scenario.trace_format, variant.trace_path, variant.machine.name, ranks));
   if (run.outcome == engine::RunOutcome::completed) program->check_end_state();
 
   result.outcome = engine::to_string(run.outcome);
@@ -469,7 +479,7 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
                                                         const RunOptions& options) {
   const std::vector<scenarios::Variant> variants = scenario.variants();
   std::vector<models::report::VariantResult> results(variants.size());
-  const unsigned jobs = options.step_in != nullptr ? 1u : std::max(1u, options.jobs);
+  const unsigned jobs = options.step_in != nullptr || options.monitor_paused ? 1u : std::max(1u, options.jobs);
   Progress progress;
   std::optional<ProgressPrinter> printer;
   if (options.progress != nullptr && options.step_in == nullptr)

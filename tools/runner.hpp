@@ -13,6 +13,9 @@
 #include "scenarios/scenario.hpp"
 
 namespace augur::tools {
+namespace monitor {
+class Server;
+}
 
 /// Whether message-passing runs compute their characteristics (spec section 8; DVM runs always
 /// do): they cost about 230 bytes per processor and interval shown (120 plus 56 per operation
@@ -28,15 +31,17 @@ inline constexpr int characteristics_limit = 65536;
 
 /// Options of a run that are not part of the scenario.
 struct RunOptions {
-  std::string event_log;             ///< event log file ("" = off); variant k > 1 of several gets ".vK" inserted
-  std::string chrome_trace;          ///< Chrome trace-event JSON file ("" = off); ".vK" inserted like the event log's
-  std::string paraver;               ///< Paraver PREFIX.prv/.pcf/.row ("" = off); several variants: PREFIX.vK
-  unsigned jobs = 1;                 ///< worker threads for independent variants
-  std::uint64_t max_events = 0;      ///< stop each variant after this many events (0 = no limit)
-  double max_time = 0;               ///< stop each variant at this simulated time (0 = no limit)
-  std::istream* step_in = nullptr;   ///< stepping the first variant: commands from here (forces jobs = 1)
-  std::ostream* step_out = nullptr;  ///< stepping: prompts and answers here
-  std::ostream* progress = nullptr;  ///< live progress line here (a terminal), nullptr = silent
+  std::string event_log;               ///< event log file ("" = off); variant k > 1 of several gets ".vK" inserted
+  std::string chrome_trace;            ///< Chrome trace-event JSON file ("" = off); ".vK" inserted like the event log's
+  std::string paraver;                 ///< Paraver PREFIX.prv/.pcf/.row ("" = off); several variants: PREFIX.vK
+  unsigned jobs = 1;                   ///< worker threads for independent variants
+  std::uint64_t max_events = 0;        ///< stop each variant after this many events (0 = no limit)
+  double max_time = 0;                 ///< stop each variant at this simulated time (0 = no limit)
+  std::istream* step_in = nullptr;     ///< stepping the first variant: commands from here (forces jobs = 1)
+  std::ostream* step_out = nullptr;    ///< stepping: prompts and answers here
+  std::ostream* progress = nullptr;    ///< live progress line here (a terminal), nullptr = silent
+  monitor::Server* monitor = nullptr;  ///< --monitor: the runs are watched, one at a time (tools/monitor)
+  bool monitor_paused = false;         ///< augur step --monitor: the first variant waits for the page (jobs = 1)
   CharacteristicsMode characteristics = CharacteristicsMode::automatic;  ///< message-passing runs
   /// Wait states, root causes, wait sites and advice (spec section 9), message-passing and DVM
   /// runs; off: the predicted times and the time per processor only, faster (docs/performance.md).
