@@ -36,6 +36,7 @@
 #include "scenarios/scenario.hpp"
 #include "tools/checks.hpp"
 #include "tools/help.hpp"
+#include "tools/merge.hpp"
 #include "tools/runner.hpp"
 #include "traces/trace_error.hpp"
 #include "traces/trace_format.hpp"
@@ -49,6 +50,7 @@ const char* const usage_text =
     "  augur step [SCENARIO] [options]  run with the stepper: commands from stdin (type 'help')\n"
     "  augur check SCENARIO [--set k=v]  validate a scenario and its machine, list the variants\n"
     "  augur info [machines [NAME] | formats | collectives]\n"
+    "  augur merge SHARD... [options]   join the shard files of augur run --shard into its reports\n"
     "  augur version                    the version of augur\n"
     "  augur COMMAND --help             the options of one command (run, step, check, info)\n"
     "  augur predict PAR TRACE OUT.html [D1 D2 ...] [options]\n"
@@ -77,6 +79,8 @@ const char* const usage_text =
     "  --csv FILE               write the sweep table (one row per variant) as CSV\n"
     "  --sweep-json FILE        write the sweep table as JSON\n"
     "  --event-log FILE         write one line per event\n"
+    "  --shard K/N --partial FILE  run the variants whose position is K mod N, write their results to\n"
+    "                           FILE; augur merge joins the N files into the reports of the whole run\n"
     "  --chrome-trace FILE      write the timeline as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  --paraver PREFIX         write the timeline as a Paraver trace: PREFIX.prv, PREFIX.pcf, PREFIX.row\n"
     "  --log [CAT=]LEVEL[,...]  log levels on stderr (engine, machines, traces, models, scenarios, tools;\n"
@@ -104,6 +108,8 @@ struct CommandLine {
   std::string event_log;
   std::string chrome_trace;
   std::string paraver;
+  std::optional<Shard> shard;  // --shard K/N
+  std::string partial;         // --partial FILE: the shard file
   std::string log_levels;
   unsigned jobs = 0;
   std::uint64_t max_events = 0;
@@ -206,6 +212,36 @@ void check_predict_arguments(const CommandLine& cl) {
   }
 }
 
+/// `merge SHARD...`: the shard files, and options of what to write only.
+void check_merge_arguments(const CommandLine& cl) {
+  static const std::vector<std::string> allowed = {"--json",   "--text",  "--html",  "--csv", "--sweep-json",
+                                                   "--detail", "--depth", "--procs", "--log"};
+  for (const std::string& o : cl.options) {
+    if (std::find(allowed.begin(), allowed.end(), o) == allowed.end())
+      throw UsageError(fmt::format("{} is not an option of merge (it writes the reports of the shards' run: {})", o,
+                                   fmt::join(allowed, " ")));
+  }
+  if (cl.positional.empty()) throw UsageError("merge needs the shard files (augur run --shard K/N --partial FILE)");
+}
+
+/// --shard K/N --partial FILE come together, in `run`; the reports are then merge's to write.
+void check_shard_arguments(const CommandLine& cl) {
+  if (!cl.shard && cl.partial.empty()) return;
+  if (cl.command != "run") throw UsageError(fmt::format("--shard and --partial are options of run"));
+  if (!cl.shard) throw UsageError("--partial needs --shard K/N");
+  if (cl.partial.empty() || cl.partial == "-") throw UsageError("--shard needs --partial FILE (the shard file)");
+  for (const auto& [option, value] :
+       std::array<std::pair<const char*, const std::string*>, 5>{{{"--json", &cl.json},
+                                                                  {"--text", &cl.text},
+                                                                  {"--html", &cl.html},
+                                                                  {"--csv", &cl.csv},
+                                                                  {"--sweep-json", &cl.sweep_json}}}) {
+    if (!value->empty())
+      throw UsageError(
+          fmt::format("{}: with --shard the reports are written by augur merge from the shard files", option));
+  }
+}
+
 CommandLine parse(const std::vector<std::string>& args) {
   CommandLine cl;
   std::size_t i = 0;
@@ -285,6 +321,10 @@ CommandLine parse(const std::vector<std::string>& args) {
       cl.paraver = val(a);
     } else if (a == "--log") {
       cl.log_levels = val(a);
+    } else if (a == "--shard") {
+      cl.shard = parse_shard(val(a));
+    } else if (a == "--partial") {
+      cl.partial = val(a);
     } else if (a == "--jobs" || a == "-j") {
       cl.jobs = static_cast<unsigned>(option_count(a, val(a), 1024));
     } else if (a == "--max-events") {
@@ -320,11 +360,14 @@ CommandLine parse(const std::vector<std::string>& args) {
   }
   if (cl.command == "predict") {
     check_predict_arguments(cl);
+  } else if (cl.command == "merge") {
+    check_merge_arguments(cl);
   } else if (cl.command != "info" && !cl.positional.empty()) {
     if (cl.positional.size() > 1) throw UsageError(fmt::format("unexpected argument '{}'", cl.positional[1]));
     cl.scenario = cl.positional[0];
   }
   if (cl.extras && cl.command != "predict") throw UsageError("--extras is an option of predict");
+  check_shard_arguments(cl);
   return cl;
 }
 
@@ -436,6 +479,7 @@ void check_run_files(const CommandLine& cl, const scenarios::Scenario& sc,
   add("--html", cl.html);
   add("--csv", cl.csv);
   add("--sweep-json", cl.sweep_json);
+  add("--partial", cl.partial);
   for (std::size_t i = 1; i <= variants.size(); ++i) {
     const int index = static_cast<int>(i);
     if (!sc.outputs.event_log.empty())
@@ -494,6 +538,36 @@ int run_status(const std::vector<models::report::VariantResult>& results, std::o
     if (r.outcome != "completed" && r.outcome != "stopped") return exit_run_failed;
   }
   return exit_ok;
+}
+
+/// The reports of a run's results (write_outputs, the sweep table, the HTML page); the exit status.
+int write_reports(const CommandLine& cl, const scenarios::Scenario& sc,
+                  const std::vector<models::report::VariantResult>& results, std::ostream& out, std::ostream& err) {
+  write_outputs(cl, sc, results, out);
+  if (!cl.csv.empty()) models::report::write_sweep_csv(cl.csv, results);
+  if (!cl.sweep_json.empty()) models::report::write_sweep_json(cl.sweep_json, sc.name, results);
+  if (!cl.html.empty()) models::report::write_html(cl.html, sc.name, results);
+  return run_status(results, err);
+}
+
+/// `augur merge SHARD...`: the reports of the shards' run, as a single `augur run` writes them
+/// (the JSON and text reports the scenario names unless --json and --text say otherwise).
+int merge(const CommandLine& cl, std::ostream& out, std::ostream& err) {
+  MergedRun m = read_shards(cl.positional);
+  scenarios::Scenario sc;
+  sc.name = m.run.scenario;
+  sc.outputs.json = cl.json.empty() ? m.run.json : cl.json;
+  sc.outputs.text = cl.text.empty() ? m.run.text : cl.text;
+  std::vector<NamedPath> outputs, inputs;
+  for (const NamedPath& o : {NamedPath{"the JSON report", sc.outputs.json},
+                             {"the text report", sc.outputs.text},
+                             {"--html", cl.html},
+                             {"--csv", cl.csv},
+                             {"--sweep-json", cl.sweep_json}})
+    if (!o.second.empty() && o.second != "-") outputs.push_back(o);
+  for (const std::string& p : cl.positional) inputs.emplace_back("a shard file", p);
+  check_outputs(outputs, inputs);
+  return write_reports(cl, sc, m.results, out, err);
 }
 
 /// `augur predict PAR TRACE OUT.html [D1 D2 ...]`: the original Predictor's command line
@@ -601,6 +675,7 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
       return exit_ok;
     }
     if (cl.command == "predict") return predict(cl, registry, out, err);
+    if (cl.command == "merge") return merge(cl, out, err);
     if (cl.command == "check" && cl.scenario.empty()) {
       err << "augur: error: check needs a scenario file\n";
       return exit_bad_input;
@@ -657,12 +732,20 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
     } else if (&err == &std::cerr && isatty(STDERR_FILENO) != 0) {
       opts.progress = &err;  // a live progress line on a terminal only
     }
+    if (cl.shard) {
+      check_shard(*cl.shard, variants.size());
+      opts.shard = cl.shard->index;
+      opts.shards = cl.shard->count;
+      opts.machine_params = true;  // for merge --json
+    }
     const auto results = run_scenario(sc, registry, opts);
-    write_outputs(cl, sc, results, out);
-    if (!cl.csv.empty()) models::report::write_sweep_csv(cl.csv, results);
-    if (!cl.sweep_json.empty()) models::report::write_sweep_json(cl.sweep_json, sc.name, results);
-    if (!cl.html.empty()) models::report::write_html(cl.html, sc.name, results);
-    return run_status(results, err);
+    if (cl.shard) {
+      write_shard_file(cl.partial,
+                       {sc.name, run_key(args), *cl.shard, variants.size(), sc.outputs.json, sc.outputs.text}, results);
+      sc.outputs.json.clear();  // merge writes the reports
+      sc.outputs.text.clear();
+    }
+    return write_reports(cl, sc, results, out, err);
   } catch (const machines::ParamError& e) {
     err << printable(std::string("augur: error: ") + e.what()) << "\n";
   } catch (const std::bad_alloc&) {

@@ -9,7 +9,7 @@ namespace augur::tools {
 std::string_view version() { return models::report::augur_version(); }
 
 const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"run", "step", "check", "info", "predict", "version", "help"};
+  static const std::vector<std::string> names = {"run", "step", "check", "info", "predict", "merge", "version", "help"};
   return names;
 }
 
@@ -18,7 +18,7 @@ const std::vector<std::string>& option_names() {
       "--help",       "--version",    "--trace",           "--machine",      "--processors", "--grid",   "--set",
       "--json",       "--text",       "--detail",          "--depth",        "--procs",      "--extras", "--html",
       "--csv",        "--sweep-json", "--event-log",       "--chrome-trace", "--paraver",    "--log",    "--jobs",
-      "--max-events", "--max-time",   "--characteristics", "--wait-states"};
+      "--max-events", "--max-time",   "--characteristics", "--wait-states",  "--shard",      "--partial"};
   return names;
 }
 
@@ -69,7 +69,17 @@ const char* const run_help =
     "                           processors)\n"
     "  --wait-states on|off     wait states, root causes and advice (off: faster, prediction only)\n"
     "  --log [CAT=]LEVEL[,...]  log on stderr (engine, machines, traces, models, scenarios, tools)\n"
+    "  --shard K/N --partial FILE   only the variants whose position (from 0) is K mod N; their results\n"
+    "                           to FILE for augur merge (the reports are merge's; tools/slurm/)\n"
     "exit status: 0 every variant completed, 1 a run deadlocked or failed, 2 bad input\n";
+
+const char* const merge_help =
+    "usage: augur merge SHARD... [--json FILE] [--text FILE] [--html FILE] [--csv FILE] [--sweep-json FILE]\n"
+    "                  [--detail] [--depth N] [--procs LIST]\n"
+    "Joins the shard files of `augur run SCENARIO --shard K/N --partial SHARD` (K = 0 .. N-1, every\n"
+    "shard once, the same augur and command line) and writes the reports of the whole run, the same\n"
+    "bytes a single `augur run SCENARIO` writes with these options: the summary on standard output,\n"
+    "the reports the options (or the scenario's outputs) name. Exit status as augur run's.\n";
 
 const char* const check_help =
     "usage: augur check SCENARIO [--set KEY=VALUE]...\n"
@@ -92,6 +102,7 @@ std::string command_help(const std::string& command) {
            "continue; type 'help').\n";
   }
   if (command == "check") return check_help;
+  if (command == "merge") return merge_help;
   if (command == "info") return info_help;
   return {};
 }
