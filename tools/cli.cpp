@@ -52,7 +52,7 @@ const char* const usage_text =
     "  augur info [machines [NAME] | formats | collectives]\n"
     "  augur merge SHARD... [options]   join the shard files of augur run --shard into its reports\n"
     "  augur version                    the version of augur\n"
-    "  augur COMMAND --help             the options of one command (run, step, check, info)\n"
+    "  augur COMMAND --help             the options of one command (run, step, check, info, merge)\n"
     "  augur predict PAR TRACE OUT.html [D1 D2 ...] [options]\n"
     "                                   the DVM Predictor's command line: Lib-DVM TRACE on the machine PAR\n"
     "                                   (Predictor.par or YAML) and the processor grid D1 x D2 x ... (none:\n"
