@@ -37,6 +37,7 @@
 #include "tools/checks.hpp"
 #include "tools/cli_options.hpp"
 #include "tools/help.hpp"
+#include "tools/merge.hpp"
 #include "tools/monitor/server.hpp"
 #include "tools/runner.hpp"
 #include "traces/trace_error.hpp"
@@ -153,6 +154,7 @@ void check_run_files(const CommandLine& cl, const scenarios::Scenario& sc,
   add("--html", cl.html);
   add("--csv", cl.csv);
   add("--sweep-json", cl.sweep_json);
+  add("--partial", cl.partial);
   for (std::size_t i = 1; i <= variants.size(); ++i) {
     const int index = static_cast<int>(i);
     if (!sc.outputs.event_log.empty())
@@ -359,6 +361,36 @@ RunOptions run_options(const CommandLine& cl, const scenarios::Scenario& sc,
   return opts;
 }
 
+/// The reports of a run's results (write_outputs, the sweep table, the HTML page); the exit status.
+int write_reports(const CommandLine& cl, const scenarios::Scenario& sc,
+                  const std::vector<models::report::VariantResult>& results, std::ostream& out, std::ostream& err) {
+  write_outputs(cl, sc, results, out);
+  if (!cl.csv.empty()) models::report::write_sweep_csv(cl.csv, results);
+  if (!cl.sweep_json.empty()) models::report::write_sweep_json(cl.sweep_json, sc.name, results);
+  if (!cl.html.empty()) models::report::write_html(cl.html, sc.name, results);
+  return run_status(results, err);
+}
+
+/// `augur merge SHARD...`: the reports of the shards' run, as a single `augur run` writes them
+/// (the JSON and text reports the scenario names unless --json and --text say otherwise).
+int merge(const CommandLine& cl, std::ostream& out, std::ostream& err) {
+  MergedRun m = read_shards(cl.positional);
+  scenarios::Scenario sc;
+  sc.name = m.run.scenario;
+  sc.outputs.json = cl.json.empty() ? m.run.json : cl.json;
+  sc.outputs.text = cl.text.empty() ? m.run.text : cl.text;
+  std::vector<NamedPath> outputs, inputs;
+  for (const NamedPath& o : {NamedPath{"the JSON report", sc.outputs.json},
+                             {"the text report", sc.outputs.text},
+                             {"--html", cl.html},
+                             {"--csv", cl.csv},
+                             {"--sweep-json", cl.sweep_json}})
+    if (!o.second.empty() && o.second != "-") outputs.push_back(o);
+  for (const std::string& p : cl.positional) inputs.emplace_back("a shard file", p);
+  check_outputs(outputs, inputs);
+  return write_reports(cl, sc, m.results, out, err);
+}
+
 /// `augur run`, `augur step` and `augur check`: the scenario of the command line, checked or run.
 int run_scenario_command(const CommandLine& cl, const machines::MachineRegistry& registry, std::istream& in,
                          std::ostream& out, std::ostream& err) {
@@ -382,12 +414,21 @@ int run_scenario_command(const CommandLine& cl, const machines::MachineRegistry&
     err << "augur: monitor: " << server->url() << (opts.monitor_paused ? " (the run waits for the page)" : "")
         << std::endl;
   }
+  if (cl.shard) {
+    check_shard(*cl.shard, variants.size());
+    opts.shard = cl.shard->index;
+    opts.shards = cl.shard->count;
+    opts.machine_params = true;  // for merge --json
+  }
   const auto results = run_scenario(sc, registry, opts);
-  write_outputs(cl, sc, results, out);
-  if (!cl.csv.empty()) models::report::write_sweep_csv(cl.csv, results);
-  if (!cl.sweep_json.empty()) models::report::write_sweep_json(cl.sweep_json, sc.name, results);
-  if (!cl.html.empty()) models::report::write_html(cl.html, sc.name, results);
-  return run_status(results, err);
+  if (cl.shard) {
+    write_shard_file(cl.partial,
+                     {sc.name, run_key(cl.arguments), *cl.shard, variants.size(), sc.outputs.json, sc.outputs.text},
+                     results);
+    sc.outputs.json.clear();  // merge writes the reports
+    sc.outputs.text.clear();
+  }
+  return write_reports(cl, sc, results, out, err);
 }
 
 /// The command of a parsed command line.
@@ -405,6 +446,7 @@ int run_command(const CommandLine& cl, const machines::MachineRegistry& registry
   }
   if (cl.command == "info") return info(cl, registry, out, err);
   if (cl.command == "predict") return predict(cl, registry, out, err);
+  if (cl.command == "merge") return merge(cl, out, err);
   return run_scenario_command(cl, registry, in, out, err);
 }
 

@@ -3,8 +3,10 @@
 #include "tools/cli_options.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -22,8 +24,9 @@ const char* const usage_text =
     "  augur step [SCENARIO] [options]  run with the stepper: commands from stdin (type 'help')\n"
     "  augur check SCENARIO [--set k=v]  validate a scenario and its machine, list the variants\n"
     "  augur info [machines [NAME] | formats | collectives]\n"
+    "  augur merge SHARD... [options]   join the shard files of augur run --shard into its reports\n"
     "  augur version                    the version of augur\n"
-    "  augur COMMAND --help             the options of one command (run, step, check, info)\n"
+    "  augur COMMAND --help             the options of one command (run, step, check, info, merge)\n"
     "  augur predict PAR TRACE OUT.html [D1 D2 ...] [options]\n"
     "                                   the DVM Predictor's command line: Lib-DVM TRACE on the machine PAR\n"
     "                                   (Predictor.par or YAML) and the processor grid D1 x D2 x ... (none:\n"
@@ -50,6 +53,8 @@ const char* const usage_text =
     "  --csv FILE               write the sweep table (one row per variant) as CSV\n"
     "  --sweep-json FILE        write the sweep table as JSON\n"
     "  --event-log FILE         write one line per event\n"
+    "  --shard K/N --partial FILE  run the variants whose position is K mod N, write their results to\n"
+    "                           FILE; augur merge joins the N files into the reports of the whole run\n"
     "  --chrome-trace FILE      write the timeline as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  --paraver PREFIX         write the timeline as a Paraver trace: PREFIX.prv, PREFIX.pcf, PREFIX.row\n"
     "  --log [CAT=]LEVEL[,...]  log levels on stderr (engine, machines, traces, models, scenarios, tools;\n"
@@ -168,6 +173,7 @@ constexpr TextOption text_options[] = {
     {"--chrome-trace", &CommandLine::chrome_trace},
     {"--paraver", &CommandLine::paraver},
     {"--log", &CommandLine::log_levels},
+    {"--partial", &CommandLine::partial},
 };
 
 /// The value of the option being parsed: inline (`--json=FILE`) or the next argument.
@@ -234,6 +240,8 @@ bool parse_checked_option(CommandLine& cl, const std::string& a, const OptionVal
     cl.characteristics = parse_characteristics(val());
   } else if (a == "--wait-states") {
     cl.wait_states = parse_wait_states(val());
+  } else if (a == "--shard") {
+    cl.shard = parse_shard(val());
   } else {
     return false;
   }
@@ -289,6 +297,36 @@ std::size_t parse_command(CommandLine& cl, const std::vector<std::string>& args)
   return 0;
 }
 
+/// `merge SHARD...`: the shard files, and options of what to write only.
+void check_merge_arguments(const CommandLine& cl) {
+  static const std::vector<std::string> allowed = {"--json",   "--text",  "--html",  "--csv", "--sweep-json",
+                                                   "--detail", "--depth", "--procs", "--log"};
+  for (const std::string& o : cl.options) {
+    if (std::find(allowed.begin(), allowed.end(), o) == allowed.end())
+      throw UsageError(fmt::format("{} is not an option of merge (it writes the reports of the shards' run: {})", o,
+                                   fmt::join(allowed, " ")));
+  }
+  if (cl.positional.empty()) throw UsageError("merge needs the shard files (augur run --shard K/N --partial FILE)");
+}
+
+/// --shard K/N --partial FILE come together, in `run`; the reports are then merge's to write.
+void check_shard_arguments(const CommandLine& cl) {
+  if (!cl.shard && cl.partial.empty()) return;
+  if (cl.command != "run") throw UsageError("--shard and --partial are options of run");
+  if (!cl.shard) throw UsageError("--partial needs --shard K/N");
+  if (cl.partial.empty() || cl.partial == "-") throw UsageError("--shard needs --partial FILE (the shard file)");
+  for (const auto& [option, value] :
+       std::array<std::pair<const char*, const std::string*>, 5>{{{"--json", &cl.json},
+                                                                  {"--text", &cl.text},
+                                                                  {"--html", &cl.html},
+                                                                  {"--csv", &cl.csv},
+                                                                  {"--sweep-json", &cl.sweep_json}}}) {
+    if (!value->empty())
+      throw UsageError(
+          fmt::format("{}: with --shard the reports are written by augur merge from the shard files", option));
+  }
+}
+
 /// The positional arguments of the command, checked once every option is read.
 void check_arguments(CommandLine& cl) {
   if (cl.help || cl.command == "help") {
@@ -296,6 +334,8 @@ void check_arguments(CommandLine& cl) {
   }
   if (cl.command == "predict") {
     check_predict_arguments(cl);
+  } else if (cl.command == "merge") {
+    check_merge_arguments(cl);
   } else if (cl.command != "info" && !cl.positional.empty()) {
     if (cl.positional.size() > 1) throw UsageError(fmt::format("unexpected argument '{}'", cl.positional[1]));
     cl.scenario = cl.positional[0];
@@ -303,6 +343,7 @@ void check_arguments(CommandLine& cl) {
   if (cl.extras && cl.command != "predict") throw UsageError("--extras is an option of predict");
   if (cl.monitor && cl.command != "run" && cl.command != "step")
     throw UsageError("--monitor is an option of run and step");
+  check_shard_arguments(cl);
 }
 
 /// --monitor [ADDR:PORT]: the value is optional, the next word is taken when it is an ADDR:PORT;
@@ -321,6 +362,7 @@ std::size_t parse_monitor(CommandLine& cl, const std::vector<std::string>& args,
 
 CommandLine parse_command_line(const std::vector<std::string>& args) {
   CommandLine cl;
+  cl.arguments = args;
   for (std::size_t i = parse_command(cl, args); i < args.size(); ++i) {
     std::string a = args[i];
     std::string inline_value;

@@ -9,7 +9,7 @@ namespace augur::tools {
 std::string_view version() { return models::report::augur_version(); }
 
 const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"run", "step", "check", "info", "predict", "version", "help"};
+  static const std::vector<std::string> names = {"run", "step", "check", "info", "predict", "merge", "version", "help"};
   return names;
 }
 
@@ -18,7 +18,8 @@ const std::vector<std::string>& option_names() {
       "--help",       "--version",    "--trace",           "--machine",      "--processors", "--grid",   "--set",
       "--json",       "--text",       "--detail",          "--depth",        "--procs",      "--extras", "--html",
       "--csv",        "--sweep-json", "--event-log",       "--chrome-trace", "--paraver",    "--log",    "--jobs",
-      "--max-events", "--max-time",   "--characteristics", "--wait-states",  "--monitor"};
+      "--max-events", "--max-time",   "--characteristics", "--wait-states",  "--monitor",
+      "--shard", "--partial"};
   return names;
 }
 
@@ -67,7 +68,17 @@ const char* const run_help =
     "  --monitor [ADDR:PORT]    watch the run in a browser: serves a page on 127.0.0.1 (port 0: a free\n"
     "                           one) and prints its URL with a random token on stderr; pause, resume,\n"
     "                           step, run to a time or an event kind, click a processor to see it\n"
+    "  --shard K/N --partial FILE   only the variants whose position (from 0) is K mod N; their results\n"
+    "                           to FILE for augur merge (the reports are merge's; tools/slurm/)\n"
     "exit status: 0 every variant completed, 1 a run deadlocked or failed, 2 bad input\n";
+
+const char* const merge_help =
+    "usage: augur merge SHARD... [--json FILE] [--text FILE] [--html FILE] [--csv FILE] [--sweep-json FILE]\n"
+    "                  [--detail] [--depth N] [--procs LIST]\n"
+    "Joins the shard files of `augur run SCENARIO --shard K/N --partial SHARD` (K = 0 .. N-1, every\n"
+    "shard once, the same augur and command line) and writes the reports of the whole run, the same\n"
+    "bytes a single `augur run SCENARIO` writes with these options: the summary on standard output,\n"
+    "the reports the options (or the scenario's outputs) name. Exit status as augur run's.\n";
 
 const char* const check_help =
     "usage: augur check SCENARIO [--set KEY=VALUE]...\n"
@@ -90,6 +101,7 @@ std::string command_help(const std::string& command) {
            "continue; type 'help'); with --monitor, by the page instead (the run waits for it).\n";
   }
   if (command == "check") return check_help;
+  if (command == "merge") return merge_help;
   if (command == "info") return info_help;
   return {};
 }

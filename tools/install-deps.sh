@@ -8,7 +8,8 @@ PACKAGES=(g++ cmake ninja-build pkg-config zstd
           libzstd-dev zlib1g-dev)
 TEST_PACKAGES=(doctest-dev clang-format
                python3  # tools/fuzz/fuzz.py, the `fuzz` test
-               chromium fonts-liberation)  # headless Chromium for the `browser` test of the HTML report
+               chromium fonts-liberation  # headless Chromium for the `browser` test of the HTML report
+               slurm-wlm munge)  # the one-node cluster of the `slurm` test (tools/slurm/test-local.sh)
 case "${1:-}" in
   "") ;;
   --test) PACKAGES+=("${TEST_PACKAGES[@]}") ;;

@@ -478,30 +478,34 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
                                                         const machines::MachineRegistry& registry,
                                                         const RunOptions& options) {
   const std::vector<scenarios::Variant> variants = scenario.variants();
-  std::vector<models::report::VariantResult> results(variants.size());
+  std::vector<std::size_t> picked;  // positions in `variants` of the variants to run
+  for (std::size_t i = options.shard; i < variants.size(); i += std::max<std::size_t>(1, options.shards))
+    picked.push_back(i);
+  std::vector<models::report::VariantResult> results(picked.size());
   const unsigned jobs = options.step_in != nullptr || options.monitor_paused ? 1u : std::max(1u, options.jobs);
   Progress progress;
   std::optional<ProgressPrinter> printer;
   if (options.progress != nullptr && options.step_in == nullptr)
-    printer.emplace(*options.progress, progress, variants.size());
+    printer.emplace(*options.progress, progress, picked.size());
   Progress* shared = printer ? &progress : nullptr;
-  if (jobs == 1 || variants.size() <= 1) {
-    for (std::size_t i = 0; i < variants.size(); ++i) {
-      results[i] =
-          run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared);
-    }
+  const auto run = [&](std::size_t n) {
+    const std::size_t i = picked[n];
+    results[n] =
+        run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared);
+  };
+  if (jobs == 1 || picked.size() <= 1) {
+    for (std::size_t n = 0; n < picked.size(); ++n) run(n);
     return results;
   }
-  std::vector<std::exception_ptr> errors(variants.size());
+  std::vector<std::exception_ptr> errors(picked.size());
   {
-    boost::asio::thread_pool pool(std::min<std::size_t>(jobs, variants.size()));
-    for (std::size_t i = 0; i < variants.size(); ++i) {
-      boost::asio::post(pool, [&, i] {
+    boost::asio::thread_pool pool(std::min<std::size_t>(jobs, picked.size()));
+    for (std::size_t n = 0; n < picked.size(); ++n) {
+      boost::asio::post(pool, [&, n] {
         try {
-          results[i] =
-              run_variant(scenario, variants[i], static_cast<int>(i + 1), variants.size(), registry, options, shared);
+          run(n);
         } catch (...) {
-          errors[i] = std::current_exception();
+          errors[n] = std::current_exception();
         }
       });
     }

@@ -50,6 +50,9 @@ struct RunOptions {
   /// the CLI turns it off when no JSON is written, since spelling every parameter in its shortest
   /// unit costs ~250,000 instructions per variant, 7 % of a 600-action run.
   bool machine_params = true;
+  /// `--shard K/N`: run only the variants whose 0-based position is K modulo N.
+  std::size_t shard = 0;
+  std::size_t shards = 1;
 };
 
 /// Live progress of a scenario run, shared by variants running in parallel.
@@ -75,7 +78,8 @@ models::report::VariantResult run_variant(const scenarios::Scenario& scenario, c
                                           int index, std::size_t count, const machines::MachineRegistry& registry,
                                           const RunOptions& options, Progress* progress = nullptr);
 
-/// Runs every variant of `scenario` (in parallel when options.jobs > 1); results in variant order.
+/// Runs every variant of `scenario` (in parallel when options.jobs > 1), or those of
+/// options.shard; results in variant order, each with its index among all variants.
 std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenario& scenario,
                                                         const machines::MachineRegistry& registry,
                                                         const RunOptions& options);
