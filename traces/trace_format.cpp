@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "traces/otf2/otf2_trace.hpp"
 #include "traces/synthetic/synthetic_trace.hpp"
 #include "traces/ti/ti_trace.hpp"
 
@@ -23,6 +24,10 @@ constexpr std::array formats{
     TraceFormat{"ptr", "dvm", ProgramModel::dvm, nullptr,
                 "Lib-DVM .ptr traces (also dvm:PATH), merged or raw <prog>0_0.ptr; run on processor grids\n"
                 "(--grid 2x2, scenario grids:) with the DVM Predictor model (spec section 6)"},
+    TraceFormat{"otf2", "", ProgramModel::message_passing, &otf2::open_otf2_trace,
+                "OTF2 archives of MPI programs (Score-P, EZTrace): otf2:PATH/traces.otf2, optionally\n"
+                "otf2:PATH/traces.otf2,recorded_on=FLOPS (the recording machine's speed, default 1e9):\n"
+                "compute between MPI calls = recorded seconds x FLOPS, or a PAPI_FP_OPS counter's flops"},
     TraceFormat{"synthetic", "", ProgramModel::message_passing, &open_synthetic,
                 "the benchmark workload generated on the fly, no files: synthetic:P=1024,I=200\n"
                 "(P ranks x I iterations: compute (1 + rank mod 4) ms, an eager 1000-byte ring,\n"

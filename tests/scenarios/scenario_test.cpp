@@ -588,7 +588,7 @@ TEST_SUITE("unit") {
                          doctest::Contains("--set: error: parameter 'latency': invalid time '2 eons'"), ConfigError);
     CHECK_THROWS_WITH_AS(set("model.eager_transfer=eager"),
                          "--set: error: invalid eager_transfer 'eager'. Valid values are: match, send", ConfigError);
-    CHECK_THROWS_WITH_AS(set("trace=otf:x.otf"), "--set: error: unknown trace format 'otf'; did you mean 'ti'?",
+    CHECK_THROWS_WITH_AS(set("trace=otf:x.otf"), "--set: error: unknown trace format 'otf'; did you mean 'otf2'?",
                          ConfigError);
     CHECK_THROWS_WITH_AS(set("machine=no_such_machine"),
                          doctest::Contains("--set: error: unknown machine 'no_such_machine'"), ConfigError);
