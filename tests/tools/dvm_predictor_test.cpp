@@ -5,6 +5,7 @@
 // models/dvm/README.md).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -105,7 +106,9 @@ Comparison compare_with(const std::string& figures, const std::string& oracle, i
     if (row.size() != header.size() || row[0] != oracle) continue;
     runs[row[1] + "|" + row[2] + "|" + row[3] + "|" + row[4]].push_back(std::move(row));
   }
-  const fs::path dir = augur::test::scratch_dir("augur_dvm_predictor_", oracle);
+  std::string tag = oracle + "_" + figures;  // one directory per comparison (tests run in parallel)
+  std::replace(tag.begin(), tag.end(), '/', '_');
+  const fs::path dir = augur::test::scratch_dir("augur_dvm_predictor_", tag);
   const double scale = std::pow(10.0, decimals);
   Comparison out;
   out.runs = runs.size();
