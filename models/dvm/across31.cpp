@@ -35,7 +35,10 @@ struct View {
     return r ? (r->hi - r->lo + 1) / std::max<Index>(r->step, 1) : 0;
   }
   /// Blocks of s along axis j: ⌈size / s⌉.
-  Index bsize(int i, int j, Index s) const { return size(i, j) % s ? size(i, j) / s + 1 : size(i, j) / s; }
+  Index bsize(int i, int j, Index s) const {
+    s = std::max<Index>(s, 1);
+    return size(i, j) % s ? size(i, j) / s + 1 : size(i, j) / s;
+  }
   bool differ(int i, int q, int j) const { return beg(i, j) != beg(q, j) || end(i, j) != end(q, j); }
   int inv(int k) const {
     return k < static_cast<int>(loop.invers.size()) ? loop.invers[static_cast<std::size_t>(k)] : 0;
@@ -72,6 +75,23 @@ struct Plan {
   std::array<Index, max_rank> conv_beg{}, conv_end{};
   std::array<int, max_rank> mult_is{};
 };
+
+/// Q, the portions along the non-pipelined axes (the old DVM's formulas, Tm = 3·W·Tb/M and
+/// 8-byte elements), truncated and clamped to [1, N].
+Index portions(const Across31Loop& loop, Index m, Index n, Index pp, Index w, double ts, double tb) {
+  const double tc = loop.call_time / static_cast<double>(loop.loop_size);
+  const double tm = 3.0 * static_cast<double>(w) * tb / static_cast<double>(m);
+  const double tlen = 8, md = static_cast<double>(m), nd = static_cast<double>(n), pd = static_cast<double>(pp);
+  const double wd = static_cast<double>(w);
+  double root = -1;
+  if (wd * tm > 1e-10 && pd > (md * tc) / (wd * tm * tlen)) {
+    if (ts > 0) root = std::sqrt(nd * (pd * (tc * md + pd * tm * wd * tlen) - 2 * tc * md) / (pd * (ts + ts)));
+  } else if (ts > 0) {
+    root = std::sqrt(nd * (pd - 1) * (md * tc + pd * tm * wd * tlen) / (pd * (ts + ts)));
+  }
+  const Index q = std::isfinite(root) && root >= 1 && root < 1e18 ? static_cast<Index>(root) : 1;
+  return std::max<Index>(1, std::min(q, n));
+}
 
 Plan plan(const View& v, double ts, double tb) {
   const Across31Loop& loop = v.loop;
@@ -138,25 +158,16 @@ Plan plan(const View& v, double ts, double tb) {
   }
   for (int k = 0; k < v.rank_mas; ++k)
     if (mm[k] == 0) shad += dd / static_cast<double>(dmax[k]) * static_cast<double>(v.width[k]);
+  m = std::max<Index>(m, 1);
+  n = std::max<Index>(n, 1);
   const auto w = static_cast<Index>(std::ceil(shad / static_cast<double>(n)));
-  const double tc = loop.call_time / static_cast<double>(loop.loop_size);
-  const double tm = 3.0 * static_cast<double>(w) * tb / static_cast<double>(m);
-  const double tlen = 8, md = static_cast<double>(m), nd = static_cast<double>(n), pd = static_cast<double>(pp);
-  const double wd = static_cast<double>(w);
-  double root = -1;
-  if (wd * tm > 1e-10 && pd > (md * tc) / (wd * tm * tlen)) {
-    if (ts > 0) root = std::sqrt(nd * (pd * (tc * md + pd * tm * wd * tlen) - 2 * tc * md) / (pd * (ts + ts)));
-  } else if (ts > 0) {
-    root = std::sqrt(nd * (pd - 1) * (md * tc + pd * tm * wd * tlen) / (pd * (ts + ts)));
-  }
-  Index q = std::isfinite(root) && root >= 1 ? static_cast<Index>(root) : 1;
-  q = std::max<Index>(1, std::min(q, n));
-  for (int k = 0; k < v.rank_mas; ++k) pl.s[k] = dmax[k];
+  const Index q = portions(loop, m, n, pp, w, ts, tb);
+  for (int k = 0; k < v.rank_mas; ++k) pl.s[k] = std::max<Index>(dmax[k], 1);
   Index quanta = std::min(q, n);
   for (int k = 0; k < v.rank_mas; ++k) {
     if (!(mm[k] || v.width[k] == 0)) continue;
     if (quanta < dim[k]) {
-      pl.s[k] = dim[k] / quanta;
+      pl.s[k] = std::max<Index>(dim[k] / quanta, 1);
       break;
     }
     pl.s[k] = 1;
@@ -194,7 +205,8 @@ void across31_edges(const Across31Loop& loop, Across31Hooks& hooks) {
       const double face =
           v.has(i) || v.rank_mas == 0 ? a / static_cast<double>(v.size(i, k)) * static_cast<double>(loop.type_size) : 0;
       const double curr = hooks.clock(post);
-      const auto [begin, end] = hooks.send(hooks.clock(i), i, post, static_cast<Index>(face));
+      const Index bytes = std::isfinite(face) && face > 0 ? static_cast<Index>(face) : 0;
+      const auto [begin, end] = hooks.send(hooks.clock(i), i, post, bytes);
       if (curr < end) hooks.wait_shadow(post, end - curr, curr > begin ? curr - begin : 0);
     }
   }
@@ -357,8 +369,9 @@ class Pipeline {
       if (prev[k] != -1 && ((!inv && b[k] == 0) || (inv && b[k] == last))) {
         // The predecessor's face of this block, sent when it finishes the block.
         const double ready = static_cast<double>(a(prev[k], b)) * v_.loop.call_time / loop_size + hooks_.clock(0);
-        const float face = a(i, b) / static_cast<float>(std::min(pl_.s[k], v_.size(i, k)));
-        const auto bytes = static_cast<Index>(face * static_cast<float>(v_.width[k]));
+        const float face = a(i, b) / static_cast<float>(std::max<Index>(1, std::min(pl_.s[k], v_.size(i, k))));
+        const float elements = face * static_cast<float>(v_.width[k]);
+        const Index bytes = std::isfinite(elements) && elements > 0 ? static_cast<Index>(elements) : 0;
         const auto [begin, end] = hooks_.send(ready, prev[k], i, bytes);
         const double trans = end - begin;
         const double late = end - hooks_.clock(0) - static_cast<double>(m) * v_.loop.call_time / loop_size;
