@@ -41,8 +41,9 @@ void DvmCharacteristics::on_event(const Event& e) {
     return;
   }
   ProcessorTimes& p = *times_[e.lp];
-  if (e.tag == 0) {  // a repeated assignment on a replicated array: loss only, no time
-    p.insuff_usr += e.waited;
+  if (e.tag == 0) {  // insufficient parallelism only, no time: a repeated assignment on a
+    // replicated array (user), 3.1's ACROSS waiting booked as lost system time (system)
+    (static_cast<ComputeCategory>(e.detail) == ComputeCategory::system ? p.insuff_sys : p.insuff_usr) += e.waited;
     p.lost += e.waited;
     return;
   }

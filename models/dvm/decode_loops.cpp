@@ -117,6 +117,28 @@ void mappl(Decoder& d) {
   }
 }
 
+/// The loop as 3.1's ACROSS sees it: each position's ranges, the loop's direction per axis and
+/// per grid dimension the width waited for (upward: the new group's low shadow; downward: the old
+/// group's high shadow, 1 without an old group).
+Across31Loop loop31(const Decoder& d, const State::LoopDerived& derived, const AcrossGeometry& geo) {
+  Across31Loop out;
+  out.grid = geo.grid;
+  out.type_size = geo.type_size;
+  out.call_time = d.a.call;
+  out.loop_size = d.a.loop_size;
+  const ParallelLoop& loop = *d.st.loop.loop;
+  for (int x = 0; x < loop.rank(); ++x) out.invers.push_back(loop.step(x) < 0 ? 1 : 0);
+  for (std::size_t k = 0; k < geo.dims.size(); ++k) {
+    const bool down = k < out.invers.size() && out.invers[k] != 0;
+    const auto& upper = d.st.loop.across_old_upper;
+    Index w = geo.dims[k].width;
+    if (down) w = upper ? (k < upper->size() ? (*upper)[k] : 0) : 1;
+    out.width.push_back(w);
+  }
+  for (const Block& b : derived.blocks) out.blocks.push_back(b.empty() ? std::vector<Range>{} : b.dims());
+  return out;
+}
+
 /// dopl_ in an ACROSS loop (spec 6.4): DoPL = 1 adds the edge exchange; DoPL = 0 (the loop's
 /// body) runs as a pipeline, a group operation of the system.
 void across_dopl(Decoder& d, State::LoopDerived& derived) {
@@ -142,14 +164,19 @@ void across_dopl(Decoder& d, State::LoopDerived& derived) {
     across->geometry.procs.push_back(std::move(p));
     across->identical.push_back(at < d.a.blocks->size() ? (*d.a.blocks)[at].second : 1);
   }
-  if (*more != 0) {
-    d.a.across_wait = across_edge_costs(across->geometry, d.st.across_price).back();
-    return;
-  }
   across->loop_size = d.a.loop_size;
   across->call = d.a.call;
   across->ret = d.a.ret;
-  DvmProgram::Op& op = d.new_op(OpType::across_pipeline, analysis::OpKind::shadow);
+  across->blocks = d.a.blocks;
+  if (!d.seed_cost()) {
+    across->predictor31 = true;
+    across->loop31 = loop31(d, derived, across->geometry);
+  }
+  if (*more != 0 && !across->predictor31) {
+    d.a.across_wait = across_edge_costs(across->geometry, d.st.across_price).back();
+    return;
+  }
+  DvmProgram::Op& op = d.new_op(*more != 0 ? OpType::across_edges : OpType::across_pipeline, analysis::OpKind::shadow);
   op.sync = false;
   op.across = std::move(across);
   d.a.regular_after = false;

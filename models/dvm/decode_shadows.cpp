@@ -173,6 +173,8 @@ void across(Decoder& d) {
   d.st.loop.across.reset();
   if (!d.st.loop.loop->mapped()) return;
   d.st.loop.across = across_geometry(*d.st.loop.loop, fresh->second);
+  d.st.loop.across_old_upper.reset();
+  if (old_ref != 0) d.st.loop.across_old_upper = d.st.shadows.at(old_ref).toward_upper;
 }
 
 void sendsh(Decoder& d) { d.new_op(OpType::across, analysis::OpKind::shadow).sync = false; }

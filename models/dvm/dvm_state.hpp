@@ -14,6 +14,7 @@
 
 #include "engine/sim_time.hpp"
 #include "models/dvm/across.hpp"
+#include "models/dvm/across31.hpp"
 #include "models/dvm/dvm_program.hpp"
 
 namespace augur::models::dvm {
@@ -45,6 +46,7 @@ enum class OpType : std::uint8_t {
   across,
   remote_buffer,
   across_pipeline,
+  across_edges,  ///< 3.1's DoPL = 1 edge exchange, then the dopl_'s own times
 };
 
 /// The dopl_ that ends an ACROSS loop (spec 6.4): the loop's geometry and times for the pipeline.
@@ -54,6 +56,11 @@ struct AcrossLoop {
   Index loop_size = 0;
   double call = 0;  ///< the loop's time (the dopl_'s call TIME, unscaled)
   double ret = 0;
+  /// predictor31: 3.1's view of the loop (across31.hpp) and, per position, (iterations,
+  /// identical blocks) for the dopl_'s own times.
+  bool predictor31 = false;
+  Across31Loop loop31;
+  std::shared_ptr<const std::vector<std::pair<Index, int>>> blocks;
 };
 
 /// A FIFO in one array of 2^k slots reused in place (the decoded calls between the slowest and the
@@ -186,6 +193,9 @@ struct DvmProgram::State {
     std::uint64_t imlast_group = 0;
     /// After across_: grid, dimensions and element size of the pipeline (processors at dopl_).
     std::optional<AcrossGeometry> across;
+    /// After across_: the old shadow group's widths toward the upper neighbour (3.1's width of a
+    /// downward sweep), none without an old group.
+    std::optional<std::vector<Index>> across_old_upper;
   };
   /// One remembered mappl_: its parameters (see mappl_key) and what it produced.
   struct MappedLoop {

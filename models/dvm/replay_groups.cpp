@@ -246,6 +246,83 @@ void across(GroupRun& g) {
   g.start_events();
 }
 
+/// 3.1's ACROSS bookings on the members' LPs (positions of the loop's system).
+class Across31Events final : public Across31Hooks {
+ public:
+  explicit Across31Events(GroupRun& g) : g_(g) {}
+  double clock(int pos) override { return g_.clock(member(pos)); }
+  std::pair<double, double> send(double ready, int from, int to, Index bytes) override {
+    const machines::Transfer t =
+        g_.machine.transfer(member(from), member(to), static_cast<std::uint64_t>(std::max<Index>(bytes, 0)), ready);
+    return {t.start, t.arrival};
+  }
+  void wait_shadow(int pos, double t, double overlap) override {
+    Emitter out{g_.s, static_cast<LpId>(member(pos))};
+    const SimTime c = out.clock();
+    out.emit(EventKind::collective_wait, c, c + t, g_.kind(), 0, 2, overlap);
+  }
+  void system_loss(int pos, double t) override {
+    Emitter out{g_.s, static_cast<LpId>(member(pos))};
+    const SimTime c = out.clock();
+    const auto sys = static_cast<std::uint8_t>(ComputeCategory::system);
+    out.emit(EventKind::compute, c, c + t, sys, 1);
+    out.emit(EventKind::compute, c + t, c + t, sys, 0, 0, t);
+  }
+
+ private:
+  int member(int pos) const { return g_.members[static_cast<std::size_t>(pos)]; }
+  GroupRun& g_;
+};
+
+/// The dopl_'s own times on every member: its iterations (identical blocks: insufficient
+/// parallelism) and the ret TIME as system time with (P−1)/P insufficient parallelism.
+void loop_times(GroupRun& g, const AcrossLoop& al) {
+  for (std::size_t k = 0; k < g.members.size(); ++k) {
+    Emitter out{g.s, static_cast<LpId>(g.members[k])};
+    const auto [iters, cnt] = k < al.blocks->size() ? (*al.blocks)[k] : std::pair<Index, int>{0, 1};
+    if (iters > 0 && al.loop_size > 0) {
+      const double t = g.machine.scaled_time(g.members[k], al.call) *
+                       (static_cast<double>(iters) / static_cast<double>(al.loop_size));
+      const SimTime c = out.clock();
+      out.emit(EventKind::loop_block, c, c + t, 0, std::max(cnt, 1));
+    }
+    const SimTime c = out.clock();
+    const SimTime r = g.machine.scaled_time(g.members[k], al.ret);
+    out.emit(EventKind::compute, c, c + r, static_cast<std::uint8_t>(ComputeCategory::system), g.processors());
+  }
+}
+
+/// 3.1's dopl_ with DoPL = 1: the edge exchange, then the dopl_'s own times.
+void across_edges(GroupRun& g) {
+  Across31Events events(g);
+  across31_edges(g.op.across->loop31, events);
+  loop_times(g, *g.op.across);
+}
+
+/// The spread of the members' clocks as `tag` (2: synchronization, 3: time variation).
+void spread(GroupRun& g, std::int32_t tag) {
+  SimTime latest = 0;
+  for (int m : g.members) latest = std::max(latest, g.clock(m));
+  for (int m : g.members) {
+    Emitter out{g.s, static_cast<LpId>(m)};
+    const SimTime c = out.clock();
+    out.emit(EventKind::sync_all, c, c, g.kind(), tag, 0, latest - c);
+  }
+}
+
+/// 3.1's dopl_ with DoPL = 0: the clocks' spread (synchronization), the pipeline's waits, the
+/// spread after them (time variation), then the dopl_'s own times.
+void across_pipeline31(GroupRun& g) {
+  const AcrossLoop& al = *g.op.across;
+  spread(g, 2);
+  Across31Events events(g);
+  Across31Loop loop = al.loop31;
+  loop.call_time = g.machine.scaled_time(g.members.front(), al.call);
+  across31_pipeline(loop, events, g.st.across_price.ts, g.st.across_price.tb);
+  spread(g, 3);
+  loop_times(g, al);
+}
+
 /// The dopl_ ending an ACROSS loop (spec 6.4): the spread of the clocks is a potential loss
 /// (Synchronization of Shadow, clocks unchanged); the pipeline gives each processor its waits
 /// for the predecessors' faces (Wait_shadow) and its iterations (CPU usr); the spread of the
@@ -253,6 +330,7 @@ void across(GroupRun& g) {
 /// system time on every processor.
 void across_pipeline(GroupRun& g) {
   const AcrossLoop& al = *g.op.across;
+  if (al.predictor31) return across_pipeline31(g);
   const auto kind = g.kind();
   SimTime latest = 0;
   for (int m : g.members) latest = std::max(latest, g.clock(m));
@@ -311,6 +389,8 @@ void execute_group_op(GroupRun& g) {
       return across(g);
     case OpType::across_pipeline:
       return across_pipeline(g);
+    case OpType::across_edges:
+      return across_edges(g);
   }
 }
 

@@ -101,13 +101,55 @@ TEST_SUITE("traces") {
     CHECK(read_one(trace_with("crtda_", "ArrayHeader =51b468; Rank =2;")).integer("Rank") == 2);
   }
 
-  TEST_CASE("Lib-DVM: '=' followed by a blank or nothing has no value") {
-    // 3.1 reads an empty value here (0); augur says so instead of guessing.
-    CHECK(read_error(trace_with("crtda_", "ArrayHeader=51b468; Rank= 2;")) ==
-          "t.ptr:8: error: crtda_: no value for parameter 'Rank'");
-    CHECK(read_error(trace_with("crtda_", "ArrayHeader=51b468; Rank = ;")) ==
-          "t.ptr:8: error: crtda_: no value for parameter 'Rank'");
-    CHECK(read_error(trace_with("crtda_", "ArrayHeader=51b468; Rank =")) ==
-          "t.ptr:8: error: crtda_: no value for parameter 'Rank'");
+  TEST_CASE("Lib-DVM: '=' followed by a blank or nothing reads 0, as 3.1 does") {
+    // 3.1 reads the empty value as the number 0; what follows the blank is another token.
+    CHECK(read_one(trace_with("crtda_", "ArrayHeader=51b468; Rank= 2;")).integer("Rank") == 0);
+    CHECK(read_one(trace_with("crtda_", "ArrayHeader=51b468; Rank = ;")).integer("Rank") == 0);
+    const DvmCall last = read_one(trace_with("crtda_", "ArrayHeader=51b468; Rank ="));
+    CHECK(last.integer("Rank") == 0);
+    CHECK(last.handle("ArrayHeader") == 0x51b468);
+    CHECK(read_one(trace_with("crtda_", "ArrayHeader=; Rank=2;")).handle("ArrayHeader") == 0);
+  }
+
+  TEST_CASE("Lib-DVM: several parameters per line and arrays split over lines") {
+    const DvmCall call = read_one(trace_with("crtda_",
+                                             "ArrayHeader=51b468; ArrayHandlePtr=51b4a0; TypeSize=8; Rank=3;\n"
+                                             "SizeArray[0]=10; SizeArray[1]=20;\n"
+                                             "SizeArray[2]=30;"));
+    CHECK(call.integer("TypeSize") == 8);
+    CHECK(call.handle("ArrayHandlePtr") == 0x51b4a0);
+    const auto sizes = call.find("SizeArray");
+    REQUIRE(sizes);
+    REQUIRE(sizes->size() == 3);
+    CHECK(sizes->integers()[0] == 10);
+    CHECK(sizes->integers()[2] == 30);
+  }
+
+  TEST_CASE("Lib-DVM: CRLF line ends read as LF") {
+    const DvmCall call = read_one(trace_with("crtda_", "ArrayHeader=51b468; Rank=2;", "\r\n"));
+    CHECK(call.integer("Rank") == 2);
+    CHECK(call.handle("ArrayHeader") == 0x51b468);
+  }
+
+  TEST_CASE("Lib-DVM: hexadecimal handles in either case, NULL") {
+    CHECK(read_one(trace_with("crtda_", "ArrayHeader=51B4AF; Rank=2;")).handle("ArrayHeader") == 0x51b4af);
+    CHECK(read_one(trace_with("crtda_", "ArrayHeader=51b4af; Rank=2;")).handle("ArrayHeader") == 0x51b4af);
+    CHECK(read_one(trace_with("crtda_", "ArrayHeader=NULL; Rank=2;")).handle("ArrayHeader") == 0);
+  }
+
+  TEST_CASE("Lib-DVM: a call without its ret_ before the end is an error, as in 3.1") {
+    // 3.1 stops on an assertion; augur names the line.
+    std::string text = trace_with("crtda_", "ArrayHeader=51b468; Rank=2;");
+    text.erase(text.find("ret_crtda_"), text.find("Event_") - text.find("ret_crtda_"));
+    CHECK(read_error(text) == "t.ptr:9: error: Event_dvm_exit while call_crtda_ (line 7) has no ret_crtda_");
+    CHECK(read_error(text.substr(0, text.find("Event_"))) ==
+          "t.ptr:8: error: end of file inside call_crtda_ (line 7): no ret_crtda_");
+  }
+
+  TEST_CASE("Lib-DVM: an array element without the elements before it is an error") {
+    MESSAGE(read_error(trace_with("crtda_", "ArrayHeader=51b468; Rank=2; SizeArray[1]=20;")));
+    CHECK(
+        read_error(trace_with("crtda_", "ArrayHeader=51b468; Rank=2; SizeArray[1]=20;")).rfind("t.ptr:8: error: ", 0) ==
+        0);
   }
 }

@@ -667,7 +667,6 @@ TEST_SUITE("unit") {
         {"bad_function_name.ptr", 12, "call_ without a function name"},
         {"bad_hex.ptr", 8, "crtda_: '51g468' is not a hexadecimal handle (parameter 'ArrayHeader')"},
         {"bad_integer.ptr", 8, "crtda_: 'two' is not an integer (parameter 'Rank')"},
-        {"bad_empty_value.ptr", 8, "crtda_: no value for parameter 'Rank'"},
         {"bad_array_gap.ptr", 9, "crtda_: 'SizeArray[2]' but no 'SizeArray[1]' before it"},
         {"bad_real.ptr", 13, "across_: 'fast' is not a number (parameter 'PipeLinePar')"},
         {"bad_nested_call.ptr", 10, "call_align_ while call_crtda_ (line 7) has no ret_crtda_"},

@@ -311,9 +311,8 @@ std::size_t DvmCallBuilder::add_param(std::string_view written, std::string_view
   std::uint32_t index = 0;
   const bool array = split_index(written, base, index);
   const DvmParamKind kind = dvm_param_kind(base);
-  if (value.empty() && kind != DvmParamKind::text) {
-    fail(line, "no value for parameter " + quoted_dvm(written));
-  }
+  // '=' followed by a blank or nothing: 3.1 reads an empty number, i.e. 0.
+  if (value.empty() && kind != DvmParamKind::text) value = "0";
   if (array) {
     // The elements of one array normally follow each other; look for it from the end.
     for (auto it = c.params_.rbegin(); it != c.params_.rend(); ++it) {

@@ -1,0 +1,113 @@
+// ACROSS loops as Predictor 3.1 prices them (models/dvm/across31.hpp), computed by hand on a
+// machine where a message costs Ts + bytes·Tb and never waits for a channel.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "models/dvm/across31.hpp"
+
+using namespace augur::models::dvm;
+
+namespace {
+
+/// Clocks, messages and bookings recorded; a message takes ts + bytes·tb from `ready`.
+class Recorder final : public Across31Hooks {
+ public:
+  explicit Recorder(int positions, double ts, double tb) : clocks(positions, 0.0), ts_(ts), tb_(tb) {}
+  double clock(int pos) override { return clocks[static_cast<std::size_t>(pos)]; }
+  std::pair<double, double> send(double ready, int from, int to, Index bytes) override {
+    messages.push_back({from, to, bytes});
+    return {ready, ready + ts_ + static_cast<double>(bytes) * tb_};
+  }
+  void wait_shadow(int pos, double t, double overlap) override {
+    clocks[static_cast<std::size_t>(pos)] += t;
+    waits[pos] += t;
+    overlaps[pos] += overlap;
+  }
+  void system_loss(int pos, double t) override {
+    clocks[static_cast<std::size_t>(pos)] += t;
+    losses[pos] += t;
+  }
+  struct Message {
+    int from, to;
+    Index bytes;
+  };
+  std::vector<double> clocks;
+  std::vector<Message> messages;
+  std::map<int, double> waits, overlaps, losses;
+
+ private:
+  double ts_, tb_;
+};
+
+/// A 2-D loop 1..8 × 1..8 on a 2x2 grid, 4 × 4 iterations per position.
+Across31Loop loop_2x2() {
+  Across31Loop loop;
+  loop.grid = {2, 2};
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 2; ++c) loop.blocks.push_back({Range{1 + 4 * r, 4 + 4 * r, 1}, Range{1 + 4 * c, 4 + 4 * c, 1}});
+  loop.invers = {0, 0};
+  loop.width = {1, 1};
+  loop.call_time = 64e-6;  // 1 µs per iteration
+  loop.loop_size = 64;
+  loop.type_size = 8;
+  return loop;
+}
+
+}  // namespace
+
+TEST_SUITE("unit") {
+  TEST_CASE("Across31 DoPL=1 on 4 processors: every position is coordinate 0, faces of one element") {
+    // 3.1 reads the loop's rank only with more than four processors: a = 1, a face is
+    // 1 · type_size = 8 bytes, and every position has a successor at +2 and +1 when in range.
+    Recorder r(4, 1e-6, 1e-8);
+    across31_edges(loop_2x2(), r);
+    REQUIRE(r.messages.size() == 5);  // 0→2, 0→1, 1→3, 1→2, 2→3
+    const std::vector<std::pair<int, int>> order{{0, 2}, {0, 1}, {1, 3}, {1, 2}, {2, 3}};
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      CHECK(r.messages[k].from == order[k].first);
+      CHECK(r.messages[k].to == order[k].second);
+      CHECK(r.messages[k].bytes == 8);
+    }
+    // One message: 1 µs + 8·0.01 µs = 1.08 µs, each sent at the sender's clock. 0→2 and 0→1 at
+    // 0: 1 and 2 wait 1.08. 1→3 at 1.08 ends at 2.16: 3 waits 2.16. 1→2 at 1.08 ends at 2.16: 2
+    // (at 1.08) waits 1.08 more. 2→3 at 2.16 ends at 3.24: 3 (at 2.16) waits 1.08 more.
+    CHECK(r.waits[1] == doctest::Approx(1.08e-6));
+    CHECK(r.waits[2] == doctest::Approx(2.16e-6));
+    CHECK(r.waits[3] == doctest::Approx(3.24e-6));
+    CHECK(r.overlaps[3] == 0);
+    // A successor already past the message's begin: that part is overlap. Position 3 at 1.5 µs:
+    // 1→3 runs 1.08 … 2.16, 3 waits 0.66 of which 0.42 overlapped; 2→3 (2.16 … 3.24) 1.08 more.
+    Recorder late(4, 1e-6, 1e-8);
+    late.clocks[3] = 1.5e-6;
+    across31_edges(loop_2x2(), late);
+    CHECK(late.waits[3] == doctest::Approx(0.66e-6 + 1.08e-6));
+    CHECK(late.overlaps[3] == doctest::Approx(0.42e-6));
+  }
+
+  TEST_CASE("Across31 DoPL=0 on 2x2: one block per position, faces and waits as 3.1 books them") {
+    // Tc = 1 µs per iteration; one block of 16 per position (Q = 1, s = 4 × 4); a face is
+    // 16 / 4 · width 1 = 4 elements, priced as 4 bytes: 1 µs + 4·0.01 µs = 1.04 µs.
+    Recorder r(4, 1e-6, 1e-8);
+    across31_pipeline(loop_2x2(), r, 1e-6, 1e-8);
+    REQUIRE(r.messages.size() == 4);
+    CHECK(r.messages[0].from == 0);
+    CHECK(r.messages[0].to == 1);
+    CHECK(r.messages[3].from == 2);
+    CHECK(r.messages[3].to == 3);
+    for (const auto& m : r.messages) CHECK(m.bytes == 4);
+    // Position 1: 0 finishes its block at 16 (iterations), its face arrives at 16 + 1.04 = 17.04:
+    // real wait 17.04 µs; the wait beyond the message (17.04 − 1.04 = 16 µs) is lost system
+    // time, the message's own 1.04 µs is Wait_shadow too: 18.08 µs. Position 2 likewise.
+    CHECK(r.waits[0] == 0);
+    CHECK(r.waits[1] == doctest::Approx(18.08e-6));
+    CHECK(r.losses[1] == doctest::Approx(16e-6));
+    CHECK(r.waits[2] == doctest::Approx(18.08e-6));
+    // Position 3: 1 and 2 finish at 16 + 17.04 = 33.04; both faces arrive at 34.08: real waits
+    // 2 · 34.08, plus 1.04; lost 34.08 − 1.04 = 33.04.
+    CHECK(r.waits[3] == doctest::Approx(2 * 34.08e-6 + 1.04e-6));
+    CHECK(r.losses[3] == doctest::Approx(33.04e-6));
+  }
+}
