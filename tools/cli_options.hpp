@@ -31,9 +31,9 @@ struct CommandLine {
   std::string chrome_trace;
   std::string paraver;
   std::string log_levels;
-  std::optional<Shard> shard;             // --shard K/N
-  std::string partial;                    // --partial FILE: the shard file
-  std::vector<std::string> arguments;     // the command line as given (a shard file's run key)
+  std::optional<Shard> shard;                // --shard K/N
+  std::string partial;                       // --partial FILE: the shard file
+  std::vector<std::string> arguments;        // the command line as given (a shard file's run key)
   std::optional<monitor::Endpoint> monitor;  // --monitor [ADDR:PORT]
   unsigned jobs = 0;
   std::uint64_t max_events = 0;

@@ -18,8 +18,7 @@ const std::vector<std::string>& option_names() {
       "--help",       "--version",    "--trace",           "--machine",      "--processors", "--grid",   "--set",
       "--json",       "--text",       "--detail",          "--depth",        "--procs",      "--extras", "--html",
       "--csv",        "--sweep-json", "--event-log",       "--chrome-trace", "--paraver",    "--log",    "--jobs",
-      "--max-events", "--max-time",   "--characteristics", "--wait-states",  "--monitor",
-      "--shard", "--partial"};
+      "--max-events", "--max-time",   "--characteristics", "--wait-states",  "--monitor",    "--shard",  "--partial"};
   return names;
 }
 

@@ -259,14 +259,14 @@ class Across31Events final : public Across31Hooks {
   void wait_shadow(int pos, double t, double overlap) override {
     Emitter out{g_.s, static_cast<LpId>(member(pos))};
     const SimTime c = out.clock();
-    out.emit(EventKind::collective_wait, c, c + t, g_.kind(), 0, 2, overlap);
+    out.emit(EventBuilder(EventKind::collective_wait).span(c, c + t).waited(overlap).detail(g_.kind()).internal(2));
   }
   void system_loss(int pos, double t) override {
     Emitter out{g_.s, static_cast<LpId>(member(pos))};
     const SimTime c = out.clock();
     const auto sys = static_cast<std::uint8_t>(ComputeCategory::system);
-    out.emit(EventKind::compute, c, c + t, sys, 1);
-    out.emit(EventKind::compute, c + t, c + t, sys, 0, 0, t);
+    out.emit(EventBuilder(EventKind::compute).span(c, c + t).tag(1).detail(sys));
+    out.emit(EventBuilder(EventKind::compute).at(c + t).waited(t).detail(sys));
   }
 
  private:
@@ -284,11 +284,14 @@ void loop_times(GroupRun& g, const AcrossLoop& al) {
       const double t = g.machine.scaled_time(g.members[k], al.call) *
                        (static_cast<double>(iters) / static_cast<double>(al.loop_size));
       const SimTime c = out.clock();
-      out.emit(EventKind::loop_block, c, c + t, 0, std::max(cnt, 1));
+      out.emit(EventBuilder(EventKind::loop_block).span(c, c + t).tag(std::max(cnt, 1)).detail(0));
     }
     const SimTime c = out.clock();
     const SimTime r = g.machine.scaled_time(g.members[k], al.ret);
-    out.emit(EventKind::compute, c, c + r, static_cast<std::uint8_t>(ComputeCategory::system), g.processors());
+    out.emit(EventBuilder(EventKind::compute)
+                 .span(c, c + r)
+                 .tag(g.processors())
+                 .detail(static_cast<std::uint8_t>(ComputeCategory::system)));
   }
 }
 
@@ -306,7 +309,7 @@ void spread(GroupRun& g, std::int32_t tag) {
   for (int m : g.members) {
     Emitter out{g.s, static_cast<LpId>(m)};
     const SimTime c = out.clock();
-    out.emit(EventKind::sync_all, c, c, g.kind(), tag, 0, latest - c);
+    out.emit(EventBuilder(EventKind::sync_all).at(c).waited(latest - c).tag(tag).detail(g.kind()));
   }
 }
 
