@@ -246,6 +246,9 @@ CommandLine parse(const std::vector<std::string>& args) {
     } else if (a == "--trace" || a == "--machine" || a == "--processors") {
       cl.sets.push_back(a.substr(2) + "=" + val(a));
       cl.origins.push_back(a);
+    } else if (a == "--program") {  // a skeleton is the trace format `program`
+      cl.sets.push_back("trace=program:" + val(a));
+      cl.origins.push_back(a);
     } else if (a == "--grid") {
       // Repeatable: --grid 2x2 --grid 4x4 runs both grids.
       const std::string g = val(a);

@@ -34,6 +34,8 @@
 #include "models/report/timeline_chrome.hpp"
 #include "models/report/timeline_paraver.hpp"
 #include "scenarios/config_error.hpp"
+#include "scenarios/program_file.hpp"
+#include "traces/skeleton/skeleton_trace.hpp"
 #include "traces/trace_format.hpp"
 
 namespace augur::tools {
@@ -287,6 +289,26 @@ class VariantLog {
   std::chrono::steady_clock::time_point start_{};
 };
 
+/// The scenario's skeleton expanded for the variant: its processors, its fixed parameter values,
+/// then its swept ones.
+std::unique_ptr<traces::MpTraceSource> open_program(const scenarios::Scenario& scenario,
+                                                    const scenarios::Variant& variant) {
+  if (variant.processors == 0) {
+    throw InputError(
+        fmt::format("{}: error: a program skeleton runs on any process count: give one (processors:, "
+                    "--processors)",
+                    variant.trace_path));
+  }
+  std::vector<std::pair<std::string, double>> values;
+  for (const auto& [name, text] : scenario.program_values)
+    values.emplace_back(name, scenarios::program_value(text, scenario.file, "program." + name));
+  for (const auto& [key, text] : variant.swept) {
+    if (key.starts_with("program."))
+      values.emplace_back(key.substr(8), scenarios::program_value(text, scenario.file, key));
+  }
+  return traces::skeleton::make_skeleton_trace(scenario.program, variant.processors, values);
+}
+
 /// One variant (run_variant without its log lines).
 models::report::VariantResult run_variant_quietly(const scenarios::Scenario& scenario,
                                                   const scenarios::Variant& variant, int index, std::size_t count,
@@ -305,7 +327,8 @@ models::report::VariantResult run_variant_quietly(const scenarios::Scenario& sce
   const traces::TraceFormat& format = *traces::find_trace_format(scenario.trace_format);
   if (format.model == traces::ProgramModel::dvm)
     return run_dvm_variant(scenario, variant, index, count, registry, options, progress, result);
-  const std::unique_ptr<traces::MpTraceSource> trace = format.open(variant.trace_path);
+  const std::unique_ptr<traces::MpTraceSource> trace =
+      scenario.program ? open_program(scenario, variant) : format.open(variant.trace_path);
   const int ranks = trace->rank_count();
   if (variant.processors != 0 && variant.processors != ranks) {
     throw InputError(fmt::format(
