@@ -179,6 +179,8 @@ TEST_CASE("skeleton: values an expression cannot take are positioned errors when
                        "test.yaml:2:19: error: the loop count must not be negative, got -1", ExprError);
   CHECK_THROWS_WITH_AS(expand("program:\n  - halo: {grid: [2, 2], bytes: 1}\n", 3, 0),
                        "test.yaml:2:5: error: the halo's grid has 4 processes but P = 3", ExprError);
+  CHECK_THROWS_WITH_AS(expand("program:\n  - compute: {flops: 2^70}\n", 1, 0),
+                       "test.yaml:2:22: error: flops must be at most 1e+18, got 1180591620717411303424", ExprError);
   CHECK_THROWS_WITH_AS(expand("parameters: {N: 1}\nprogram: [barrier]\n", 2, 0, {{"M", 1}}),
                        "test.yaml:1:1: error: the program has no parameter 'M'", ExprError);
 }

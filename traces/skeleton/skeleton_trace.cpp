@@ -15,7 +15,7 @@ namespace {
 
 constexpr double max_bytes = 1e18;  // a message or memory traffic of at most an exabyte
 constexpr double max_count = 4e9;   // loop iterations per entry
-constexpr double max_flops = 1e21;
+constexpr double max_flops = 1e18;  // below 2^63: eval_count converts to an integer
 
 /// One message of an exchange phase, before the final waitall.
 struct Message {
