@@ -13,6 +13,7 @@
 #include "engine/log.hpp"
 #include "engine/limits.hpp"
 #include "scenarios/machine_file.hpp"
+#include "scenarios/program_file.hpp"
 #include "scenarios/scenario_values.hpp"
 #include "scenarios/yaml_util.hpp"
 #include "traces/trace_format.hpp"
@@ -27,8 +28,9 @@ using namespace detail;  // the scenarios folder's shared values (scenario_value
 namespace {
 
 const std::vector<std::string>& scenario_keys() {
-  static const std::vector<std::string> keys = {"schema_version", "name",  "trace", "machine", "overrides",
-                                                "processors",     "grids", "sweep", "model",   "outputs"};
+  static const std::vector<std::string> keys = {"schema_version", "name",       "trace",   "machine",
+                                                "overrides",      "processors", "grids",   "sweep",
+                                                "model",          "outputs",    "program", "parameters"};
   return keys;
 }
 
@@ -37,6 +39,44 @@ const std::vector<std::string>& scenario_keys() {
 std::string resolve_path(const std::string& base_dir, const std::string& path) {
   if (base_dir.empty() || fs::path(path).is_absolute()) return path;
   return (fs::path(base_dir) / path).lexically_normal().string();
+}
+
+/// A program skeleton's parameter setting (`parameters:`, `program.N`): "" when `name` is a
+/// parameter of the scenario's program, else the error.
+std::string check_program_parameter(const Scenario& scenario, const std::string& name) {
+  if (!scenario.program) return "'program." + name + "' needs a program skeleton ('program:' or --program)";
+  const auto& names = scenario.program->names;
+  const auto end = names.begin() + static_cast<std::ptrdiff_t>(scenario.program->defaults.size());
+  if (std::find(names.begin(), end, name) != end) return {};
+  return "the program " + scenario.program->file + " has no parameter '" + name + "' (parameters: " +
+         (names.begin() == end ? std::string("none") : detail::join(std::vector<std::string>(names.begin(), end))) +
+         ")";
+}
+
+/// Loads the skeleton a `program` trace names (again when an override changed the path).
+void load_program(Scenario& scenario) {
+  if (scenario.trace_format != "program") {
+    scenario.program.reset();
+    return;
+  }
+  if (!scenario.program || scenario.program->file != scenario.trace_path)
+    scenario.program = load_program_file(scenario.trace_path);
+}
+
+/// `parameters: {N: 64}`: fixed values of the program's parameters.
+void parse_parameters(const std::string& file, const Entry& entry, Scenario& scenario) {
+  const MapReader map(file, entry.value, "'parameters'", entry.key_node);
+  for (const Entry& p : map.entries()) {
+    if (const std::string error = check_program_parameter(scenario, p.key); !error.empty())
+      fail_at(file, p.key_node, error);
+    const std::string text = detail::scalar_value(file, p);
+    try {
+      program_value(text, file, p.key);
+    } catch (const ConfigError& e) {
+      fail_at(file, p.value, e.message());
+    }
+    scenario.program_values.emplace_back(p.key, text);
+  }
 }
 
 /// What the scenario file said, with the nodes needed for errors found after the overrides.
@@ -172,6 +212,25 @@ std::vector<std::vector<int>> parse_grids(const std::string& file, const Entry& 
   return grids;
 }
 
+/// The values of a `program.<parameter>` sweep axis: constant expressions.
+std::vector<std::string> program_axis(const std::string& file, const Entry& axis) {
+  if (!axis.value.IsSequence() || axis.value.size() == 0)
+    fail_at(file, axis.value.IsNull() ? axis.key_node : axis.value,
+            "expected a non-empty list of values for '" + axis.key + "', found " + detail::describe_type(axis.value));
+  std::vector<std::string> values;
+  for (const YAML::Node& item : axis.value) {
+    if (!item.IsScalar())
+      fail_at(file, item, "expected a value for '" + axis.key + "', found " + detail::describe_type(item));
+    try {
+      program_value(item.Scalar(), file, axis.key);
+    } catch (const ConfigError& e) {
+      fail_at(file, item, e.message());
+    }
+    values.push_back(item.Scalar());
+  }
+  return values;
+}
+
 void parse_sweep(const std::string& file, const Entry& entry, Scenario& scenario, bool processors_given) {
   const MapReader map(file, entry.value, "'sweep'", entry.key_node);
   std::vector<std::string> candidates = machine_keys(scenario.machine, "");
@@ -187,6 +246,12 @@ void parse_sweep(const std::string& file, const Entry& entry, Scenario& scenario
       if (processors_given)
         fail_at(file, axis.key_node, "'processors' is given both at the top level and in 'sweep'; keep one");
       scenario.processors = parse_processors(file, axis);
+      continue;
+    }
+    if (axis.key.starts_with("program.")) {
+      if (const std::string error = check_program_parameter(scenario, axis.key.substr(8)); !error.empty())
+        fail_at(file, axis.key_node, error);
+      scenario.sweep.emplace_back(axis.key, program_axis(file, axis));
       continue;
     }
     const std::string param = axis.key.starts_with("machine.") ? axis.key.substr(8) : std::string();
@@ -254,9 +319,20 @@ Loaded parse_scenario(const detail::Document& document, const std::string& base_
   Scenario& scenario = loaded.scenario;
   scenario.file = file;
   if (const Entry* name = root.find("name")) scenario.name = detail::scalar_value(file, *name);
-  const Entry& trace = root.require("trace");
-  parse_trace(file, trace, base_dir, scenario);
-  loaded.trace_node = trace.value;
+  const Entry* program = root.find("program");
+  if (program != nullptr && root.find("trace") != nullptr)
+    fail_at(file, program->key_node, "give either 'trace' or 'program', not both");
+  if (program != nullptr) {
+    scenario.trace_format = "program";
+    scenario.trace_path = resolve_path(base_dir, detail::scalar_value(file, *program));
+    loaded.trace_node = program->value;
+  } else {
+    const Entry& trace = root.require("trace");
+    parse_trace(file, trace, base_dir, scenario);
+    loaded.trace_node = trace.value;
+  }
+  load_program(scenario);
+  if (const Entry* parameters = root.find("parameters")) parse_parameters(file, *parameters, scenario);
   // The machine comes first: overrides and sweep keys are validated against its model. A
   // `machine` sweep axis replaces the top-level key; its machines are resolved here too.
   const Entry* sweep_entry = root.find("sweep");
@@ -313,6 +389,16 @@ Scenario finish(Loaded loaded, const machines::MachineRegistry& registry, const 
       if (e.file() != set_file || i >= origins.size() || origins[i] == set_file) throw;
       throw ConfigError(origins[i], e.line(), e.col(), e.message());
     }
+  }
+  load_program(loaded.scenario);
+  for (const auto& [key, values] : loaded.scenario.sweep) {
+    if (!key.starts_with("program.")) continue;
+    if (const std::string e = check_program_parameter(loaded.scenario, key.substr(8)); !e.empty())
+      throw ConfigError(set_file, 0, 0, e);
+  }
+  for (const auto& [name, value] : loaded.scenario.program_values) {
+    if (const std::string e = check_program_parameter(loaded.scenario, name); !e.empty())
+      throw ConfigError(set_file, 0, 0, e);
   }
   const std::string error = placeholder_error(loaded.scenario);
   if (!error.empty()) {

@@ -2,6 +2,7 @@
 // This folder is the only code that includes yaml-cpp.
 #pragma once
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -9,6 +10,10 @@
 
 #include "machines/param.hpp"
 #include "machines/registry.hpp"
+
+namespace augur::traces::skeleton {
+struct Program;
+}
 
 namespace augur::scenarios {
 
@@ -68,6 +73,11 @@ struct Scenario {
   std::vector<std::pair<std::string, std::vector<std::string>>> sweep;  ///< key → values
   ModelOptions model;
   Outputs outputs;
+  /// The skeleton when trace_format is "program" (`program:`, --program), loaded with the scenario;
+  /// its fixed parameter values (`parameters:`, `--set program.N=64`) as written; sweep axes
+  /// `program.<parameter>` vary the others.
+  std::shared_ptr<const traces::skeleton::Program> program;
+  std::vector<std::pair<std::string, std::string>> program_values;
 
   /// Every variant: processors × the cartesian product of the sweep axes, in file order.
   /// Throws ConfigError for a sweep value the machine rejects.
@@ -105,7 +115,8 @@ Scenario load_scenario_text(const std::string& text, const std::string& file, co
                             const std::vector<std::string>& origins = {});
 /// Applies one `key=value` override to a scenario (keys: trace, machine, processors,
 /// machine.<param>, model.collectives, model.algorithms.<kind>, model.eager_transfer,
-/// outputs.json, sweep.machine, sweep.<key>). Throws ConfigError with file "--set".
+/// outputs.json, sweep.machine, sweep.<key>, program, program.<parameter>). Throws ConfigError with
+/// file "--set".
 void apply_override(Scenario& scenario, const std::string& assignment, const machines::MachineRegistry& registry);
 
 }  // namespace augur::scenarios

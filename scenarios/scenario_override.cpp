@@ -7,6 +7,7 @@
 
 #include "machines/registry.hpp"
 #include "scenarios/config_error.hpp"
+#include "scenarios/program_file.hpp"
 #include "scenarios/machine_file.hpp"
 #include "scenarios/scenario.hpp"
 #include "scenarios/scenario_values.hpp"
@@ -213,8 +214,29 @@ void set_param_axis(Scenario& scenario, const std::string& key, const std::strin
             "'; valid keys are: name, trace, machine, processors, machine.<parameter>, "
             "model.collectives, model.algorithms.<collective kind>, model.eager_transfer, "
             "outputs.json, outputs.text, outputs.event_log, sweep.processors, sweep.machine, "
+            "program, program.<parameter>, sweep.program.<parameter>, "
             "sweep.machine.<parameter> (parameters of machine model '" +
             scenario.machine.model + "': " + join(scenario.machine.params.names()) + ")");
+}
+
+/// `program.N=64` (a fixed value) or `sweep.program.N=32,64` (an axis; empty: removed). The name
+/// is checked once the overrides are applied (finish), when the program is known.
+void apply_program_override(Scenario& scenario, const std::string& key, const std::string& value) {
+  const bool axis = key.starts_with("sweep.");
+  const std::string name = key.substr(axis ? 14 : 8);
+  auto& fixed = scenario.program_values;
+  std::erase_if(fixed, [&](const auto& nv) { return nv.first == name; });
+  const auto found = find_axis(scenario, "program." + name);
+  if (found < scenario.sweep.size()) scenario.sweep.erase(scenario.sweep.begin() + static_cast<std::ptrdiff_t>(found));
+  if (!axis) {
+    program_value(value, set_file, key);
+    fixed.emplace_back(name, value);
+    return;
+  }
+  std::vector<std::string> values;
+  if (!split_values(value, values)) set_error("invalid list '" + value + "' for '" + key + "'");
+  for (const auto& v : values) program_value(v, set_file, key);
+  if (!values.empty()) scenario.sweep.emplace_back("program." + name, std::move(values));
 }
 
 }  // namespace
@@ -244,6 +266,11 @@ void apply_override(Scenario& scenario, const std::string& assignment, const mac
     return;
   } else if (key.starts_with("sweep.machine.") && some_machine_has(scenario, key.substr(14))) {
     set_param_axis(scenario, key, value);
+  } else if (key == "program") {
+    scenario.trace_format = "program";
+    scenario.trace_path = value;
+  } else if (key.starts_with("program.") || key.starts_with("sweep.program.")) {
+    apply_program_override(scenario, key, value);
   } else {
     unknown_key(scenario, key);
   }

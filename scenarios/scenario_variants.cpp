@@ -119,7 +119,7 @@ std::vector<Variant> Scenario::variants() const {
       for (std::size_t axis = 0; axis < sweep.size(); ++axis) {
         const auto& [key, values] = sweep[axis];
         const std::string& value = values[index[axis]];
-        if (axis != machine_axis) {
+        if (axis != machine_axis && !key.starts_with("program.")) {
           try {
             variant.machine.params.set(key.substr(8), value);
           } catch (const machines::ParamError& param_error) {

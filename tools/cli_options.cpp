@@ -212,6 +212,9 @@ bool parse_set_option(CommandLine& cl, const std::string& a, const OptionValue& 
   if (a == "--trace" || a == "--machine" || a == "--processors") {
     cl.sets.push_back(a.substr(2) + "=" + val());
     cl.origins.push_back(a);
+  } else if (a == "--program") {  // a skeleton is the trace format `program`
+    cl.sets.push_back("trace=program:" + val());
+    cl.origins.push_back(a);
   } else if (a == "--grid") {
     add_grid(cl, a, val());
   } else if (a == "--set") {

@@ -15,10 +15,11 @@ const std::vector<std::string>& command_names() {
 
 const std::vector<std::string>& option_names() {
   static const std::vector<std::string> names = {
-      "--help",       "--version",    "--trace",           "--machine",      "--processors", "--grid",   "--set",
-      "--json",       "--text",       "--detail",          "--depth",        "--procs",      "--extras", "--html",
-      "--csv",        "--sweep-json", "--event-log",       "--chrome-trace", "--paraver",    "--log",    "--jobs",
-      "--max-events", "--max-time",   "--characteristics", "--wait-states",  "--monitor",    "--shard",  "--partial"};
+      "--help",   "--version",    "--trace",      "--program",         "--machine",      "--processors", "--grid",
+      "--set",    "--json",       "--text",       "--detail",          "--depth",        "--procs",      "--extras",
+      "--html",   "--csv",        "--sweep-json", "--event-log",       "--chrome-trace", "--paraver",    "--log",
+      "--jobs",   "--max-events", "--max-time",   "--characteristics", "--wait-states",  "--monitor",    "--shard",
+      "--partial"};
   return names;
 }
 
@@ -38,6 +39,8 @@ const char* const run_help =
     "      dvm:PATH             Lib-DVM trace (.ptr, merged or raw <prog>0_0.ptr; also ptr:PATH) on\n"
     "                           the processor grids of --grid\n"
     "      synthetic:P=N,I=M    the benchmark workload generated on the fly (no files)\n"
+    "  --program FILE.yaml      a program skeleton instead of a trace (needs --processors; parameters:\n"
+    "                           --set program.N=64, sweep.program.N=32,64; traces/skeleton/README.md)\n"
     "  --machine NAME|PATH      a ready machine (augur info machines) or a YAML / Predictor .par file\n"
     "  --processors N[,N...]    processor counts (TI: one trace per count through {P})\n"
     "  --grid D1xD2...          DVM processor grid, repeatable: --grid 2x2 --grid 4x4\n"

@@ -34,7 +34,9 @@
 #include "models/report/timeline_chrome.hpp"
 #include "models/report/timeline_paraver.hpp"
 #include "scenarios/config_error.hpp"
+#include "scenarios/program_file.hpp"
 #include "tools/monitor/watcher.hpp"
+#include "traces/skeleton/skeleton_trace.hpp"
 #include "traces/trace_format.hpp"
 
 namespace augur::tools {
@@ -295,6 +297,26 @@ class VariantLog {
   std::chrono::steady_clock::time_point start_{};
 };
 
+/// The scenario's skeleton expanded for the variant: its processors, its fixed parameter values,
+/// then its swept ones.
+std::unique_ptr<traces::MpTraceSource> open_program(const scenarios::Scenario& scenario,
+                                                    const scenarios::Variant& variant) {
+  if (variant.processors == 0) {
+    throw InputError(
+        fmt::format("{}: error: a program skeleton runs on any process count: give one (processors:, "
+                    "--processors)",
+                    variant.trace_path));
+  }
+  std::vector<std::pair<std::string, double>> values;
+  for (const auto& [name, text] : scenario.program_values)
+    values.emplace_back(name, scenarios::program_value(text, scenario.file, "program." + name));
+  for (const auto& [key, text] : variant.swept) {
+    if (key.starts_with("program."))
+      values.emplace_back(key.substr(8), scenarios::program_value(text, scenario.file, key));
+  }
+  return traces::skeleton::make_skeleton_trace(scenario.program, variant.processors, values);
+}
+
 /// The message-passing program of `trace` on `machine` with the scenario's model options.
 std::unique_ptr<models::mp::MpProgram> make_mp_program(const scenarios::Scenario& scenario, const RunOptions& options,
                                                        traces::MpTraceSource& trace, machines::MachineModel& machine) {
@@ -382,7 +404,8 @@ models::report::VariantResult run_mp_variant(const scenarios::Scenario& scenario
                                              int index, std::size_t count, const machines::MachineRegistry& registry,
                                              const RunOptions& options, Progress* progress,
                                              const traces::TraceFormat& format, models::report::VariantResult result) {
-  const std::unique_ptr<traces::MpTraceSource> trace = format.open(variant.trace_path);
+  const std::unique_ptr<traces::MpTraceSource> trace =
+      scenario.program ? open_program(scenario, variant) : format.open(variant.trace_path);
   const int ranks = trace->rank_count();
   if (variant.processors != 0 && variant.processors != ranks) {
     throw InputError(fmt::format(

@@ -32,6 +32,11 @@ constexpr std::array formats{
                 "the benchmark workload generated on the fly, no files: synthetic:P=1024,I=200\n"
                 "(P ranks x I iterations: compute (1 + rank mod 4) ms, an eager 1000-byte ring,\n"
                 "an 8-byte allreduce every 10th iteration; tools/bench/README.md)"},
+    TraceFormat{"program", "", ProgramModel::message_passing, nullptr,
+                "a program skeleton (also --program FILE.yaml, scenario key program:): parameters and\n"
+                "phases (compute, halo, ring, pairwise, p2p, collectives, loop, region) whose sizes are\n"
+                "expressions of the parameters, P and rank, expanded on the fly for any process count\n"
+                "(traces/skeleton/README.md); set parameters with --set program.N=64"},
 };
 
 }  // namespace

@@ -21,7 +21,8 @@ struct TraceFormat {
   std::string_view name;   ///< canonical name, as a scenario's trace_format holds it
   std::string_view alias;  ///< another name accepted before the colon, or ""
   ProgramModel model;
-  /// Opens a message-passing trace (throws TraceError); null for formats of another model.
+  /// Opens a message-passing trace (throws TraceError); null for formats of another model and for
+  /// `program`, which the runner expands from the scenario's loaded skeleton.
   std::unique_ptr<MpTraceSource> (*open)(const std::string& path);
   std::string_view help;  ///< `augur info formats`' paragraph (lines of at most ~90 characters)
 };

@@ -228,8 +228,8 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("Every variant of every example builds its machine") {
-    for (const char* name :
-         {"default.yaml", "latency_sweep.yaml", "bus_vs_grid.yaml", "dvm_jacobi.yaml", "dvm_jacobi_machines.yaml"}) {
+    for (const char* name : {"default.yaml", "latency_sweep.yaml", "bus_vs_grid.yaml", "dvm_jacobi.yaml",
+                             "dvm_jacobi_machines.yaml", "wave3d.yaml"}) {
       CAPTURE(name);
       const Scenario scenario = scen::load_scenario_file(example(name), registry());
       for (const auto& variant : scenario.variants()) {
