@@ -24,7 +24,8 @@ TEST_SUITE("traces") {
     CHECK(find_trace_format("tii") == nullptr);
     CHECK(find_trace_format("") == nullptr);
     CHECK(augur::traces::trace_formats().front().name == "ti");  // the default of a bare path
-    CHECK(augur::traces::trace_format_names() == std::vector<std::string>{"ti", "ptr", "dvm", "otf2", "synthetic", "program"});
+    CHECK(augur::traces::trace_format_names() ==
+          std::vector<std::string>{"ti", "ptr", "dvm", "otf2", "synthetic", "program"});
   }
 
   TEST_CASE("The synthetic format opens its spec without files") {
