@@ -78,6 +78,4 @@ class ParamSet {
   std::map<std::string, ParamValue, std::less<>> values_;
 };
 
-using support::nearest_name;  // TRANSITIONAL: until scenario.cpp calls support:: itself
-
 }  // namespace augur::machines

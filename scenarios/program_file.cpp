@@ -140,7 +140,7 @@ class ProgramReader {
       return phase;
     }
     if (!fields.IsDefined() || fields.IsNull())
-      fail_at(file_, key_node, "'" + keyword + "' needs its fields: " + detail::join(s->keys));
+      fail_at(file_, key_node, "'" + keyword + "' needs its fields: " + support::join(s->keys));
     const MapReader map(file_, fields, "'" + keyword + "'", key_node);
     map.allow_only(s->keys);
     for (std::size_t i = 0; i < s->required; ++i) map.require(s->keys[i]);

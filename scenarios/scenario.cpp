@@ -49,7 +49,7 @@ std::string check_program_parameter(const Scenario& scenario, const std::string&
   const auto end = names.begin() + static_cast<std::ptrdiff_t>(scenario.program->defaults.size());
   if (std::find(names.begin(), end, name) != end) return {};
   return "the program " + scenario.program->file + " has no parameter '" + name + "' (parameters: " +
-         (names.begin() == end ? std::string("none") : detail::join(std::vector<std::string>(names.begin(), end))) +
+         (names.begin() == end ? std::string("none") : support::join(std::vector<std::string>(names.begin(), end))) +
          ")";
 }
 
@@ -103,7 +103,7 @@ void parse_trace(const std::string& file, const Entry& entry, const std::string&
     } else {
       format = traces::trace_formats().front().name;
     }
-    path = std::string(trim(text));
+    path = std::string(support::trim(text));
     if (path.empty()) fail_at(file, path_entry.value, "empty trace path");
   } else if (entry.value.IsScalar()) {
     const std::string error = split_trace_ref(entry.value.Scalar(), format, path);
@@ -120,7 +120,8 @@ void parse_trace(const std::string& file, const Entry& entry, const std::string&
 MachineDescription parse_machine(const std::string& file, const Entry& entry, const std::string& base_dir,
                                  const machines::MachineRegistry& registry) {
   if (entry.value.IsScalar())
-    return detail::resolve_machine_ref(std::string(trim(entry.value.Scalar())), base_dir, registry, file, entry.value);
+    return detail::resolve_machine_ref(std::string(support::trim(entry.value.Scalar())), base_dir, registry, file,
+                                       entry.value);
   if (entry.value.IsMap()) {
     MachineDescription machine =
         detail::parse_machine_map(file, entry.value, entry.key_node, detail::MachineForm::inline_map, registry);
@@ -166,7 +167,7 @@ std::vector<MachineDescription> parse_machine_axis(const std::string& file, cons
     if (!item.IsScalar())
       fail_at(file, item,
               "expected a machine name or path in the list of 'machine', found " + detail::describe_type(item));
-    refs.emplace_back(trim(item.Scalar()));
+    refs.emplace_back(support::trim(item.Scalar()));
     nodes.push_back(item);
   }
   return resolve_swept_machines(refs, nodes, base_dir, file, registry);
@@ -278,7 +279,7 @@ void parse_model(const std::string& file, const Entry& entry, ModelOptions& mode
   const MapReader map(file, entry.value, "'model'", entry.key_node);
   map.allow_only({"collectives", "algorithms", "eager_transfer"});
   if (const Entry* collectives = map.find("collectives")) {
-    model.collectives = std::string(trim(detail::scalar_value(file, *collectives)));
+    model.collectives = std::string(support::trim(detail::scalar_value(file, *collectives)));
     if (model.collectives.empty()) fail_at(file, collectives->value, "empty value for 'collectives'");
   }
   if (const Entry* algorithms = map.find("algorithms")) {
@@ -286,7 +287,7 @@ void parse_model(const std::string& file, const Entry& entry, ModelOptions& mode
     for (const Entry& kind : kinds.entries()) {
       if (!is_collective_kind(kind.key))
         fail_at(file, kind.key_node, detail::unknown_message(kind.key, collective_kind_names(), "collective kind"));
-      const std::string algorithm(trim(detail::scalar_value(file, kind)));
+      const std::string algorithm(support::trim(detail::scalar_value(file, kind)));
       if (algorithm.empty()) fail_at(file, kind.value, "empty algorithm name for '" + kind.key + "'");
       model.algorithms[kind.key] = algorithm;
     }

@@ -208,7 +208,7 @@ void set_param_axis(Scenario& scenario, const std::string& key, const std::strin
 
 /// The error of a key `--set` does not know: the nearest key, else every valid one.
 [[noreturn]] void unknown_key(const Scenario& scenario, const std::string& key) {
-  const std::string suggestion = machines::nearest_name(key, override_keys(scenario));
+  const std::string suggestion = support::nearest_name(key, override_keys(scenario));
   if (!suggestion.empty()) set_error("unknown key '" + key + "'; did you mean '" + suggestion + "'?");
   set_error("unknown key '" + key +
             "'; valid keys are: name, trace, machine, processors, machine.<parameter>, "
@@ -216,7 +216,7 @@ void set_param_axis(Scenario& scenario, const std::string& key, const std::strin
             "outputs.json, outputs.text, outputs.event_log, sweep.processors, sweep.machine, "
             "program, program.<parameter>, sweep.program.<parameter>, "
             "sweep.machine.<parameter> (parameters of machine model '" +
-            scenario.machine.model + "': " + join(scenario.machine.params.names()) + ")");
+            scenario.machine.model + "': " + support::join(scenario.machine.params.names()) + ")");
 }
 
 /// `program.N=64` (a fixed value) or `sweep.program.N=32,64` (an axis; empty: removed). The name
@@ -244,8 +244,8 @@ void apply_program_override(Scenario& scenario, const std::string& key, const st
 void apply_override(Scenario& scenario, const std::string& assignment, const machines::MachineRegistry& registry) {
   const auto equals = assignment.find('=');
   if (equals == std::string::npos) set_error("expected key=value, got '" + assignment + "'");
-  const std::string key(trim(std::string_view(assignment).substr(0, equals)));
-  const std::string value(trim(std::string_view(assignment).substr(equals + 1)));
+  const std::string key(support::trim(std::string_view(assignment).substr(0, equals)));
+  const std::string value(support::trim(std::string_view(assignment).substr(equals + 1)));
 
   if (key == "name") {
     scenario.name = value;

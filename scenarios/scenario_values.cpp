@@ -24,22 +24,15 @@ const std::vector<std::string>& eager_transfer_choices() {
   return choices;
 }
 
-std::string_view trim(std::string_view text) {
-  constexpr std::string_view blanks = " \t\r\n";
-  const auto first = text.find_first_not_of(blanks);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(blanks) - first + 1);
-}
-
 std::string split_trace_ref(std::string_view text, std::string& format, std::string& path) {
   format = traces::trace_formats().front().name;
-  path = std::string(trim(text));
+  path = std::string(support::trim(text));
   const auto colon = path.find(':');
   if (colon != std::string::npos && colon >= 2 &&
       std::all_of(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(colon),
                   [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; })) {
     format = path.substr(0, colon);
-    path = std::string(trim(std::string_view(path).substr(colon + 1)));
+    path = std::string(support::trim(std::string_view(path).substr(colon + 1)));
   }
   const traces::TraceFormat* known = traces::find_trace_format(format);
   if (known == nullptr) return unknown_message(format, traces::trace_format_names(), "trace format");
@@ -50,9 +43,9 @@ std::string split_trace_ref(std::string_view text, std::string& format, std::str
 
 std::string invalid_choice(std::string_view what, const std::string& value, const std::vector<std::string>& choices) {
   std::string message = "invalid " + std::string(what) + " '" + value + "'";
-  const std::string suggestion = machines::nearest_name(value, choices);
+  const std::string suggestion = support::nearest_name(value, choices);
   message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
-  return message + " Valid values are: " + join(choices);
+  return message + " Valid values are: " + support::join(choices);
 }
 
 std::vector<std::string> machine_keys(const MachineDescription& machine, const std::string& prefix) {
@@ -62,7 +55,7 @@ std::vector<std::string> machine_keys(const MachineDescription& machine, const s
 }
 
 bool split_values(std::string_view text, std::vector<std::string>& items) {
-  text = trim(text);
+  text = support::trim(text);
   auto wrapped = [](std::string_view body) {
     if (body.size() < 2 || body.front() != '[' || body.back() != ']') return false;
     int depth = 0;
@@ -72,7 +65,7 @@ bool split_values(std::string_view text, std::vector<std::string>& items) {
     }
     return true;
   };
-  if (wrapped(text)) text = trim(text.substr(1, text.size() - 2));
+  if (wrapped(text)) text = support::trim(text.substr(1, text.size() - 2));
   if (text.empty()) return true;
   int depth = 0;
   std::size_t start = 0;
@@ -81,7 +74,7 @@ bool split_values(std::string_view text, std::vector<std::string>& items) {
     if (c == '[') ++depth;
     if (c == ']' && --depth < 0) return false;
     if (c == ',' && depth == 0) {
-      const auto item = trim(text.substr(start, i - start));
+      const auto item = support::trim(text.substr(start, i - start));
       if (item.empty()) return false;
       items.emplace_back(item);
       start = i + 1;
@@ -121,7 +114,7 @@ std::string check_param_for_all(const Scenario& scenario, const std::string& par
     if (!machine->params.has(param)) {
       if (!axis) return unknown_message(param, machine->params.names());
       return "'" + param + "' is not a parameter of the swept machine '" + machine->name + "' (model '" +
-             machine->model + "'; its parameters are: " + join(machine->params.names()) +
+             machine->model + "'; its parameters are: " + support::join(machine->params.names()) +
              "); overrides and machine.<parameter> axes must suit every swept machine";
     }
     if (value.empty()) continue;

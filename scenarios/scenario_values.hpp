@@ -2,6 +2,7 @@
 // references, lists, choices and the checks of machine parameters against every machine of a
 // scenario (its machine and the machines of a `machine` sweep axis).
 #pragma once
+#include "support/strings.hpp"
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,9 +22,6 @@ bool is_collective_kind(std::string_view name);
 
 /// The values of `model.eager_transfer`.
 const std::vector<std::string>& eager_transfer_choices();
-
-/// `text` without leading and trailing blanks.
-std::string_view trim(std::string_view text);
 
 /// "ti:PATH" → {"ti", "PATH"}; "PATH" → {"ti", "PATH"}. A prefix is a format when it is a word of
 /// two or more lower-case letters, digits or underscores (so "C:/x" and "./a:b" stay paths).

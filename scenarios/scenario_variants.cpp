@@ -95,7 +95,7 @@ std::vector<Variant> Scenario::variants() const {
     for (std::size_t i = 0; same && i < names.size(); ++i) same = names[i] == swept_machines[i].name;
     if (!same)
       throw ConfigError(file, 0, 0,
-                        "the 'machine' sweep axis (" + detail::join(names) +
+                        "the 'machine' sweep axis (" + support::join(names) +
                             ") does not match the loaded swept machines; set it with 'sweep.machine'");
   }
 

@@ -79,8 +79,6 @@ ConfigError yaml_error(const std::string& file, const YAML::Exception& error, co
 /// "a map", "a list", "a scalar" or "nothing", for "expected …, found …" messages.
 std::string describe_type(const YAML::Node& node);
 
-using support::join;  // TRANSITIONAL: until scenario.cpp calls support:: itself
-
 /// "unknown key 'x'; did you mean 'y'?" — or, with no close candidate, "unknown key 'x'; valid
 /// keys are: a, b". `noun` replaces "key" ("collective kind").
 std::string unknown_message(std::string_view word, const std::vector<std::string>& candidates,

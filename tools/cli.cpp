@@ -295,7 +295,7 @@ int info(const CommandLine& cl, const machines::MachineRegistry& registry, std::
     info_collectives(out);
   } else {
     err << fmt::format("augur: error: unknown info topic '{}'{} (machines, formats, collectives)\n", what,
-                       did_you_mean(what, {"machines", "formats", "collectives"}));
+                       support::did_you_mean(what, {"machines", "formats", "collectives"}));
     return exit_bad_input;
   }
   return exit_ok;

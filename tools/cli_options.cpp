@@ -279,7 +279,7 @@ void parse_argument(CommandLine& cl, const std::string& a, bool has_inline, cons
     flag(cl.extras);
   } else if (!parse_set_option(cl, a, val) && !parse_checked_option(cl, a, val) && !parse_text_option(cl, a, val)) {
     if (a.rfind("-", 0) == 0 && a.size() > 1)
-      throw UsageError(fmt::format("unknown option '{}'{}", a, did_you_mean(a, option_names())));
+      throw UsageError(fmt::format("unknown option '{}'{}", a, support::did_you_mean(a, option_names())));
     cl.positional.push_back(a);
   }
 }
@@ -294,7 +294,7 @@ std::size_t parse_command(CommandLine& cl, const std::vector<std::string>& args)
   }
   if (!args.empty() && !args[0].starts_with("-") && !std::filesystem::exists(args[0])) {
     // Not a command and not a scenario file: a mistyped command, when it is close to one.
-    if (const std::string hint = did_you_mean(args[0], commands); !hint.empty())
+    if (const std::string hint = support::did_you_mean(args[0], commands); !hint.empty())
       throw UsageError(fmt::format("unknown command '{}'{}", args[0], hint));
   }
   return 0;

@@ -20,8 +20,6 @@ const std::vector<std::string>& command_names();
 /// Every option any command takes ("--trace", "--json", ...), for "did you mean".
 const std::vector<std::string>& option_names();
 
-using support::did_you_mean;  // TRANSITIONAL: until cli.cpp calls support:: itself
-
 /// The help of `command` ("run", "step", "check", "info", "predict"): what it does and every
 /// option it takes; "" for a command without its own help.
 std::string command_help(const std::string& command);

@@ -98,7 +98,7 @@ void info_machines(std::ostream& out, const machines::MachineRegistry& registry,
   std::vector<std::string> all = library;
   for (const auto& m : registry.all()) all.push_back(m.name);
   throw std::runtime_error(fmt::format("augur: error: unknown machine '{}'{} (augur info machines lists them)", name,
-                                       did_you_mean(name, all)));
+                                       support::did_you_mean(name, all)));
 }
 
 }  // namespace augur::tools
