@@ -3,25 +3,14 @@
 // (and jac/L200_int/jac.ptr for the interval calls) line for line.
 #include "tools/bench/synthetic_dvm_writer.hpp"
 
-#include <charconv>
-#include <cmath>
-#include <cstdio>
-#include <stdexcept>
+#include <string>
 
 #include "tools/bench/compressed_file.hpp"
-#include "traces/trace_error.hpp"
+#include "tools/bench/dvm_trace_text.hpp"
 
 namespace augur::bench {
 
-using traces::TraceError;
 namespace {
-
-/// Text is handed to the file (or compressor) in chunks of this size.
-constexpr std::size_t chunk_size = std::size_t{1} << 20;
-/// TIMEs are printed with 8 decimals: one tick is 10 ns.
-constexpr std::uint64_t ticks_per_second = 100'000'000;
-/// The source file named by every event line.
-constexpr std::string_view source_file = "jacobi.cdv";
 
 /// Handles the runtime would print (`%lx`); fixed, as a runtime reusing its objects prints them.
 namespace handle {
@@ -44,170 +33,18 @@ constexpr int init = 25, declare_a = 20, declare_b = 21, init_loop = 29, iterati
               loop2 = 48, loop2_end = 53, print = 54, iterations_end = 55, output = 57, exit = 59;
 }  // namespace src
 
-class Writer {
+class Writer : DvmTraceText {
  public:
-  Writer(const DvmJacobiSpec& spec, CompressedFile& file) : spec_(spec), file_(file) {
-    text_.reserve(chunk_size + 4096);
-  }
+  using DvmTraceText::DvmTraceText;
 
   WrittenDvmTrace run() {
-    preamble();
+    preamble(src::init);
     program();
     flush();
     return written_;
   }
 
  private:
-  // ------------------------------------------------------------------ text primitives
-  void flush() {
-    written_.text_bytes += text_.size();
-    file_.write(text_);
-    text_.clear();
-  }
-  void raw(std::string_view s) { text_.append(s); }
-  void number(std::int64_t v) {
-    char buffer[24];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, v);
-    text_.append(buffer, result.ptr);
-  }
-  void end_line() {
-    text_ += '\n';
-    ++written_.lines;
-    if (text_.size() >= chunk_size) flush();
-  }
-  void line(std::string_view s) {
-    raw(s);
-    end_line();
-  }
-  /// `seconds.dddddddd` of a tick count (exact: no floating point).
-  void time(std::uint64_t ticks) {
-    number(static_cast<std::int64_t>(ticks / ticks_per_second));
-    char digits[8];
-    std::uint64_t frac = ticks % ticks_per_second;
-    for (int i = 7; i >= 0; --i) {
-      digits[i] = static_cast<char>('0' + frac % 10);
-      frac /= 10;
-    }
-    text_ += '.';
-    text_.append(digits, 8);
-  }
-  /// `call_NAME   TIME=… LINE=…     FILE=…` with the runtime's column widths.
-  void header(std::string_view prefix, std::string_view name, std::uint64_t ticks, int source_line) {
-    const std::size_t label = prefix.size() + name.size();
-    raw(prefix);
-    raw(name);
-    text_.append(label < 27 ? 27 - label : 1, ' ');
-    raw("TIME=");
-    time(ticks);
-    raw(" LINE=");
-    const std::size_t before = text_.size();
-    number(source_line);
-    const std::size_t width = text_.size() - before;
-    text_.append(width < 6 ? 7 - width : 1, ' ');
-    raw("FILE=");
-    raw(source_file);
-    end_line();
-  }
-  /// `NAME[0]=v; NAME[1]=v;  ` over the D dimensions.
-  void array(std::string_view name, std::int64_t value) {
-    array_of(name, [value](int) { return value; });
-  }
-  template <typename F>
-  void array_of(std::string_view name, F value) {
-    for (int d = 0; d < spec_.rank; ++d) {
-      if (d > 0) raw(" ");
-      raw(name);
-      raw("[");
-      number(d);
-      raw("]=");
-      number(value(d));
-      raw(";");
-    }
-    raw("  ");
-    end_line();
-  }
-
-  // ------------------------------------------------------------------ times
-  /// An overhead TIME of 1 to 21 us from a fixed LCG (same text on every machine).
-  std::uint64_t overhead() {
-    state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
-    return 100 + (state_ >> 33) % 2000;
-  }
-  std::uint64_t work(std::int64_t elements) const {
-    const double ticks =
-        std::round(static_cast<double>(elements) * spec_.element_time * static_cast<double>(ticks_per_second));
-    return ticks < 1 ? 1 : static_cast<std::uint64_t>(ticks);
-  }
-  std::int64_t elements(std::int64_t per_dim) const {
-    std::int64_t n = 1;
-    for (int d = 0; d < spec_.rank; ++d) n *= per_dim;
-    return n;
-  }
-
-  // ------------------------------------------------------------------ frames
-  enum class Charge : std::uint8_t { regular, silent, io };
-
-  /// A call line and its parameter lines (`params` writes them), then a blank line.
-  template <typename Params>
-  void call(std::string_view name, std::uint64_t ticks, int source_line, Params params) {
-    header("call_", name, ticks, source_line);
-    params();
-    end_line();
-    frame_ticks_ = ticks;
-  }
-  void call(std::string_view name, std::uint64_t ticks, int source_line) {
-    call(name, ticks, source_line, [] {});
-  }
-  /// The matching ret line and its parameter lines; a blank line unless `last`.
-  template <typename Params>
-  void ret(std::string_view name, std::uint64_t ticks, int source_line, Params params, Charge charge = Charge::regular,
-           bool last = false) {
-    header("ret_", name, ticks, source_line);
-    params();
-    if (!last) end_line();
-    ++written_.calls;
-    written_.time_ticks += frame_ticks_ + ticks;
-    if (charge == Charge::silent) written_.silent_ticks += frame_ticks_ + ticks;
-    if (charge == Charge::io) written_.io_ret_ticks += ticks;
-  }
-  void ret(std::string_view name, std::uint64_t ticks, int source_line, Charge charge = Charge::regular) {
-    ret(
-        name, ticks, source_line, [] {}, charge);
-  }
-
-  void preamble() {
-    line("RTS VERSION = 2889");
-    for (const char* part : {"syspar  ", "sysdebug", "systrace", "trcevent", "usrdebug", "statist "}) {
-      raw(part);
-      line(" file version = 2889 (min vers = 2889)");
-    }
-    line("ProcCount=1  HasCurrent=1  CentralProc=0  IOProc=0");
-    line("ProcPowerMeasuring:  PPMeasureCount=10  PPMeasureTime=0.000002");
-    line("Applied processes number = 1     Input/output processes number = 0");
-    line("Applied:                         Input/output:");
-    line("N     IN     NAME              N  IN     NAME");
-    line("0_0    0      0                 -");
-    line("ProcCount=1;      PSRank=3;      PSSize= 1 1 1;");
-    line("VProcCount=0;");
-    line("MasterProc=0(0);   IOProc=0(0);   CentralProc=0(0);   MeanProcTime=0.000002;");
-    line("IntProcNumber  ExtProcNumber  ProcIdent  ProcWeight");
-    line("0              0            0        1.00");
-    for (int d = 0; d < 3; ++d) {
-      raw("CoordWeight[");
-      number(d);
-      line("]= 1.00(1.00)  ");
-    }
-    line("MaxMsgLength  MsgBufLength  MsgBuf1Length  MaxMsgSendNumber  ChanNumber  Dupl");
-    line("0             0             0                0           0       0");
-    line("0");
-    line("MPS=MPI;  Non-standard run;");
-    header("call_", "mps_Barrier", overhead(), src::init);
-    header("ret_", "mps_Barrier", overhead(), src::init);
-    line("Tm=0.000000  Tirecv=0.000001  Twrecv=0.000001");
-    header("ret_", "dvm_Init", overhead(), src::init);
-    end_line();
-  }
-
   void interval(std::string_view name, int source_line, std::string_view params) {
     call(name, overhead(), source_line, [&] { line(params); });
     ret(name, overhead(), source_line);
@@ -215,9 +52,38 @@ class Writer {
 
   void program() {
     const std::int64_t n = spec_.size;
-    const int rank = spec_.rank;
     if (spec_.intervals) interval("bsloop_", src::declare_a, "nfrag=-1;");
-    // The processor system, the template and its distribution.
+    distribute_template();
+    // The arrays A (aligned with the template) and B (aligned with A).
+    create_array(handle::a_header, handle::a_handle, 3, src::declare_a);
+    align_array(handle::a_header, handle::a_handle, handle::amv_ptr, handle::amv, "AMView", handle::a_data,
+                src::declare_a);
+    create_array(handle::b_header, handle::b_handle, 2, src::declare_b);
+    align_array(handle::b_header, handle::b_handle, handle::a_header, handle::a_handle, "DisArray", handle::b_data,
+                src::declare_b);
+    printf_call(src::declare_b, "Format=JAC1 STARTED");
+    // The initialising loop over the whole arrays.
+    parallel_loop_header(src::init_loop, "12ff24", handle::a_header, handle::a_handle, 0, n - 1);
+    loop_body("12ff24", src::init_loop, elements(n));
+    end_loop("12ff24", src::init_loop);
+
+    if (spec_.intervals) interval("bsloop_", src::iterations, "nfrag=1;");
+    for (std::uint64_t it = 0; it < spec_.iterations; ++it) iteration();
+    if (spec_.intervals) {
+      std::string params = "nfrag=1; nline=" + std::to_string(src::iterations);
+      interval("enloop_", src::iterations_end, params);
+    }
+
+    write_result();
+    header("Event_", "dvm_exit", overhead(), src::exit);
+    line("rc=0;");
+    trailer();
+  }
+
+  /// The processor system, the template and its distribution.
+  void distribute_template() {
+    const std::int64_t n = spec_.size;
+    const int rank = spec_.rank;
     call("getam_", overhead(), src::declare_a);
     ret("getam_", overhead(), src::declare_a, [&] {
       raw("AMRef=");
@@ -280,27 +146,11 @@ class Writer {
       line("ProcCount=1  HasCurrent=1  CentralProc=0  IOProc=0");
     });
     ret("distr_", overhead(), src::declare_a, [&] { line("IsLocal=1;"); });
-    // The arrays A (aligned with the template) and B (aligned with A).
-    create_array(handle::a_header, handle::a_handle, 3, src::declare_a);
-    align_array(handle::a_header, handle::a_handle, handle::amv_ptr, handle::amv, "AMView", handle::a_data,
-                src::declare_a);
-    create_array(handle::b_header, handle::b_handle, 2, src::declare_b);
-    align_array(handle::b_header, handle::b_handle, handle::a_header, handle::a_handle, "DisArray", handle::b_data,
-                src::declare_b);
-    printf_call(src::declare_b, "Format=JAC1 STARTED");
-    // The initialising loop over the whole arrays.
-    parallel_loop_header(src::init_loop, "12ff24", handle::a_header, handle::a_handle, 0, n - 1);
-    loop_body("12ff24", src::init_loop, elements(n));
-    end_loop("12ff24", src::init_loop);
+  }
 
-    if (spec_.intervals) interval("bsloop_", src::iterations, "nfrag=1;");
-    for (std::uint64_t it = 0; it < spec_.iterations; ++it) iteration();
-    if (spec_.intervals) {
-      std::string params = "nfrag=1; nline=" + std::to_string(src::iterations);
-      interval("enloop_", src::iterations_end, params);
-    }
-
-    // The result written to a file, then the end of the program.
+  /// The result written to a file.
+  void write_result() {
+    const std::int64_t n = spec_.size;
     call("dvm_fopen", overhead(), src::output, [&] { line("Filename=jacobi.dat; Type=wb;"); });
     ret(
         "dvm_fopen", overhead(), src::output,
@@ -329,15 +179,18 @@ class Writer {
           line(";");
         },
         Charge::io, true);
-    header("Event_", "dvm_exit", overhead(), src::exit);
-    line("rc=0;");
-    trailer();
   }
 
   void iteration() {
+    reduction_loop();
+    shadow_loop();
+    printf_call(src::print, "Format=it=%4i   eps=%f");
+  }
+
+  /// Loop 1 on A: eps = max |B - A|; A = B (a MAX reduction of one double).
+  void reduction_loop() {
     const std::int64_t n = spec_.size;
     const std::int64_t inner = elements(n - 2);
-    // Loop 1 on A: eps = max |B - A|; A = B (a MAX reduction of one double).
     if (spec_.intervals) interval("bploop_", src::loop1, "nfrag=2");
     parallel_loop_header(src::loop1, "12ff10", handle::a_header, handle::a_handle, 1, n - 2);
     call("crtrg_", overhead(), src::loop1, [&] { line("StaticSign=1; DelRedSign=1;"); });
@@ -405,8 +258,12 @@ class Writer {
       std::string params = "nfrag=2; nline=" + std::to_string(src::loop1);
       interval("enloop_", src::loop1_end, params);
     }
+  }
 
-    // Loop 2 on B: B = mean of A's neighbours, after renewing A's shadow edges.
+  /// Loop 2 on B: B = mean of A's neighbours, after renewing A's shadow edges.
+  void shadow_loop() {
+    const std::int64_t n = spec_.size;
+    const std::int64_t inner = elements(n - 2);
     if (spec_.intervals) interval("bploop_", src::loop2, "nfrag=3");
     call("crtpl_", overhead(), src::loop2, [&] {
       raw("Rank=");
@@ -458,7 +315,6 @@ class Writer {
       std::string params = "nfrag=3; nline=" + std::to_string(src::loop2);
       interval("enloop_", src::loop2_end, params);
     }
-    printf_call(src::print, "Format=it=%4i   eps=%f");
   }
 
   void create_array(std::string_view header_ref, std::string_view handle_ref, int redistr, int source_line) {
@@ -610,76 +466,9 @@ class Writer {
     line("    TaskTime=0.015100;   TaskTraceTime=0.005687;");
     line("  SystemTime=0.028387; SystemTraceTime=0.017946;");
   }
-
-  const DvmJacobiSpec& spec_;
-  CompressedFile& file_;
-  std::string text_;
-  WrittenDvmTrace written_;
-  std::uint64_t state_ = 0x2545F4914F6CDD1DULL;
-  std::uint64_t frame_ticks_ = 0;
 };
 
-[[noreturn]] void spec_error(std::string_view text, const std::string& message) {
-  throw TraceError("dvm-jacobi:" + std::string(text), 0, message);
-}
-
 }  // namespace
-
-DvmJacobiSpec parse_dvm_jacobi_spec(std::string_view text) {
-  DvmJacobiSpec spec;
-  bool have_n = false, have_i = false;
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    const std::size_t comma = rest.find(',');
-    const std::string_view item = rest.substr(0, comma);
-    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    const std::size_t eq = item.find('=');
-    if (eq == std::string_view::npos) spec_error(text, "expected KEY=VALUE, got '" + std::string(item) + "'");
-    const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
-    auto integer = [&](std::int64_t lo, std::int64_t hi) {
-      std::int64_t v = 0;
-      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (error != std::errc{} || end != value.data() + value.size() || v < lo || v > hi) {
-        spec_error(text, "'" + std::string(key) + "' must be an integer in " + std::to_string(lo) + ".." +
-                             std::to_string(hi) + ", got '" + std::string(value) + "'");
-      }
-      return v;
-    };
-    if (key == "N") {
-      spec.size = integer(3, std::int64_t{1} << 40);
-      have_n = true;
-    } else if (key == "I") {
-      spec.iterations = static_cast<std::uint64_t>(integer(0, std::int64_t{1} << 40));
-      have_i = true;
-    } else if (key == "D") {
-      spec.rank = static_cast<int>(integer(1, 3));
-    } else if (key == "t") {
-      double v = 0;
-      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (error != std::errc{} || end != value.data() + value.size() || !(v > 0) || !std::isfinite(v)) {
-        spec_error(text, "'t' must be a positive number of seconds, got '" + std::string(value) + "'");
-      }
-      spec.element_time = v;
-    } else if (key == "intervals") {
-      spec.intervals = integer(0, 1) == 1;
-    } else {
-      spec_error(text, "unknown key '" + std::string(key) + "' (valid keys: N, I, D, t, intervals)");
-    }
-  }
-  if (!have_n || !have_i) spec_error(text, "N and I are required (e.g. N=1000,I=200)");
-  double volume = 1;
-  for (int d = 0; d < spec.rank; ++d) volume *= static_cast<double>(spec.size);
-  if (volume > 9e15) spec_error(text, "N^D is too large");
-  return spec;
-}
-
-std::string to_string(const DvmJacobiSpec& spec) {
-  char t[32];
-  const auto result = std::to_chars(t, t + sizeof t, spec.element_time);
-  return "N=" + std::to_string(spec.size) + ",I=" + std::to_string(spec.iterations) +
-         ",D=" + std::to_string(spec.rank) + ",t=" + std::string(t, result.ptr) +
-         ",intervals=" + (spec.intervals ? "1" : "0");
-}
 
 WrittenDvmTrace write_dvm_jacobi(const DvmJacobiSpec& spec, const std::string& path, int level) {
   CompressedFile file(path, compression_of(path), level);
