@@ -93,19 +93,10 @@ Index portions(const Across31Loop& loop, Index m, Index n, Index pp, Index w, do
   return std::max<Index>(1, std::min(q, n));
 }
 
-Plan plan(const View& v, double ts, double tb) {
-  const Across31Loop& loop = v.loop;
-  Plan pl;
-  int first = 0;
-  while (first < v.positions && !v.has(first)) ++first;
-  std::array<Index, max_rank> dmax{};
-  for (int k = 0; k < max_rank; ++k) {
-    dmax[k] = v.size(first, k);
-    for (int i = first + 1; i < v.positions; ++i)
-      if (v.has(i) && v.size(i, k) > dmax[k]) dmax[k] = v.size(i, k);
-  }
-  // Parallel pipelines: neighbours with identical blocks (1) or differing only along axes
-  // without a shadow (2).
+/// Parallel pipelines per grid axis, from the first block `first`: neighbours with identical
+/// blocks (1) or differing only along axes without a shadow (2); 0 otherwise.
+std::array<int, max_rank> parallel_pipelines(const View& v, int first) {
+  std::array<int, max_rank> mult_is{};
   for (int x = 0; x < max_rank; ++x) {
     const Index i0 = v.stride(x);
     if (v.p[x] <= 1 || first + i0 >= v.positions) continue;
@@ -118,8 +109,23 @@ Plan plan(const View& v, double ts, double tb) {
       }
       r = 2;
     }
-    pl.mult_is[x] = r;
+    mult_is[x] = r;
   }
+  return mult_is;
+}
+
+Plan plan(const View& v, double ts, double tb) {
+  const Across31Loop& loop = v.loop;
+  Plan pl;
+  int first = 0;
+  while (first < v.positions && !v.has(first)) ++first;
+  std::array<Index, max_rank> dmax{};
+  for (int k = 0; k < max_rank; ++k) {
+    dmax[k] = v.size(first, k);
+    for (int i = first + 1; i < v.positions; ++i)
+      if (v.has(i) && v.size(i, k) > dmax[k]) dmax[k] = v.size(i, k);
+  }
+  pl.mult_is = parallel_pipelines(v, first);
   std::array<int, max_rank> mm{1, 1, 1, 1};  // 1: every block has the same bounds along the axis
   for (int i = 0; i < v.positions; ++i) {
     const int r = static_cast<int>(loop.blocks[static_cast<std::size_t>(i)].size());

@@ -88,6 +88,38 @@ std::string legend_name(const std::string& name) {
   return at < name.size() ? name.substr(0, at) + "\u2026" : name;
 }
 
+/// One series `k` of a line plot: its polyline, a marker per finite point, its legend line at
+/// height `ly` from `left`; `px` and `py` place a point.
+template <typename Px, typename Py>
+void line_series(std::string& s, const LinePlot& plot, std::size_t k, Px px, Py py, double left, double ly) {
+  const std::size_t n = plot.x_labels.size();
+  const PlotSeries& ser = plot.series[k];
+  auto pts = ser.points;
+  std::sort(pts.begin(), pts.end());
+  std::string path;
+  for (const auto& [x, y] : pts) {
+    if (!std::isfinite(y)) continue;
+    path += fmt::format("{}{:.1f},{:.1f}", path.empty() ? "" : " ", px(x), py(y));
+  }
+  s += fmt::format("<g class=\"series\" data-name=\"{}\">\n", xml_escape(ser.name));
+  if (pts.size() > 1) {
+    s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", path, palette(k));
+  }
+  for (const auto& [x, y] : pts) {
+    if (!std::isfinite(y)) continue;
+    s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"><title>{}: {} = {}</title></circle>\n",
+                     px(x), py(y), palette(k), xml_escape(ser.name),
+                     x < n ? xml_escape(plot.x_labels[x]) : std::string(),
+                     xml_escape(plot.percent ? fmt::format("{:.1f} %", 100 * y) : fmt::format("{:.6g}", y)));
+  }
+  s += "</g>\n";
+  s += fmt::format(
+      "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"3\"/>\n", left,
+      ly, left + 20, palette(k));
+  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"legend\">{}</text>\n", left + 26, ly + 4,
+                   xml_escape(legend_name(ser.name)));
+}
+
 }  // namespace
 
 std::string svg_line_plot(const LinePlot& plot) {
@@ -144,34 +176,8 @@ std::string svg_line_plot(const LinePlot& plot) {
       "{0:.1f})\">{1}</text>\n",
       (top + bottom) / 2, xml_escape(plot.y_title));
   // Lines, markers and the legend.
-  for (std::size_t k = 0; k < plot.series.size(); ++k) {
-    const PlotSeries& ser = plot.series[k];
-    auto pts = ser.points;
-    std::sort(pts.begin(), pts.end());
-    std::string path;
-    for (const auto& [x, y] : pts) {
-      if (!std::isfinite(y)) continue;
-      path += fmt::format("{}{:.1f},{:.1f}", path.empty() ? "" : " ", px(x), py(y));
-    }
-    s += fmt::format("<g class=\"series\" data-name=\"{}\">\n", xml_escape(ser.name));
-    if (pts.size() > 1) {
-      s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", path, palette(k));
-    }
-    for (const auto& [x, y] : pts) {
-      if (!std::isfinite(y)) continue;
-      s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"><title>{}: {} = {}</title></circle>\n",
-                       px(x), py(y), palette(k), xml_escape(ser.name),
-                       x < n ? xml_escape(plot.x_labels[x]) : std::string(),
-                       xml_escape(plot.percent ? fmt::format("{:.1f} %", 100 * y) : fmt::format("{:.6g}", y)));
-    }
-    s += "</g>\n";
-    const double ly = legend_top + legend_line * static_cast<double>(k);
-    s += fmt::format(
-        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"3\"/>\n", left,
-        ly, left + 20, palette(k));
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"legend\">{}</text>\n", left + 26, ly + 4,
-                     xml_escape(legend_name(ser.name)));
-  }
+  for (std::size_t k = 0; k < plot.series.size(); ++k)
+    line_series(s, plot, k, px, py, left, legend_top + legend_line * static_cast<double>(k));
   return s + "</svg>\n";
 }
 

@@ -351,6 +351,29 @@ void ChromeTrace::flow(const MatchedMessage& m) {
   fmt::format_to(out, ",\"pid\":0,\"tid\":{}}}", m.dst);
 }
 
+// The opening of a collective's slice on its LP (closed by end_collective).
+void ChromeTrace::begin_collective(const engine::Event& e, std::int64_t at_ns) {
+  const std::string name = collective_name(e.detail);
+  auto out = std::back_inserter(buf_);
+  begin_event();
+  fmt::format_to(out, "{{\"name\":\"{}\",\"cat\":\"collective\",\"ph\":\"B\",\"ts\":", name);
+  append_us(buf_, at_ns);
+  fmt::format_to(out, ",\"pid\":0,\"tid\":{},\"args\":{{", e.lp);
+  if (e.peer >= 0) fmt::format_to(out, "\"root\":{},", e.peer);
+  fmt::format_to(out, "\"bytes\":{}}}}}", e.bytes);
+  lps_[e.lp].open.push_back(e.detail);
+}
+
+// An instant event where an LP enters or leaves a region.
+void ChromeTrace::region_mark(const engine::Event& e, std::int64_t at_ns) {
+  auto out = std::back_inserter(buf_);
+  begin_event();
+  fmt::format_to(out, "{{\"name\":\"{} {}\",\"cat\":\"region\",\"ph\":\"i\",\"s\":\"t\",\"ts\":",
+                 e.kind == EventKind::interval_enter ? "enter region" : "leave region", e.tag);
+  append_us(buf_, at_ns);
+  fmt::format_to(out, ",\"pid\":0,\"tid\":{}}}", e.lp);
+}
+
 void ChromeTrace::on_event(const engine::Event& e) {
   if (closed_ || e.lp >= lps_.size()) return;
   ++events_;
@@ -358,7 +381,6 @@ void ChromeTrace::on_event(const engine::Event& e) {
   s.last = e.clock_after;
   const std::int64_t b = to_ns(e.clock_before);
   const std::int64_t a = to_ns(e.clock_after);
-  auto out = std::back_inserter(buf_);
   switch (e.kind) {
     case EventKind::compute:
       if (a > b) {
@@ -401,17 +423,9 @@ void ChromeTrace::on_event(const engine::Event& e) {
       communication(e, comm_args(e, name.c_str()));
       break;
     }
-    case EventKind::collective_begin: {
-      const std::string name = collective_name(e.detail);
-      begin_event();
-      fmt::format_to(out, "{{\"name\":\"{}\",\"cat\":\"collective\",\"ph\":\"B\",\"ts\":", name);
-      append_us(buf_, b);
-      fmt::format_to(out, ",\"pid\":0,\"tid\":{},\"args\":{{", e.lp);
-      if (e.peer >= 0) fmt::format_to(out, "\"root\":{},", e.peer);
-      fmt::format_to(out, "\"bytes\":{}}}}}", e.bytes);
-      s.open.push_back(e.detail);
+    case EventKind::collective_begin:
+      begin_collective(e, b);
       break;
-    }
     case EventKind::collective_end:
       if (!s.open.empty()) {
         end_collective(e.lp, a);
@@ -419,11 +433,7 @@ void ChromeTrace::on_event(const engine::Event& e) {
       break;
     case EventKind::interval_enter:
     case EventKind::interval_exit:
-      begin_event();
-      fmt::format_to(out, "{{\"name\":\"{} {}\",\"cat\":\"region\",\"ph\":\"i\",\"s\":\"t\",\"ts\":",
-                     e.kind == EventKind::interval_enter ? "enter region" : "leave region", e.tag);
-      append_us(buf_, b);
-      fmt::format_to(out, ",\"pid\":0,\"tid\":{}}}", e.lp);
+      region_mark(e, b);
       break;
     case EventKind::finish:
       break;

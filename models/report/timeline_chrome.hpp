@@ -143,7 +143,9 @@ class ChromeTrace final : public engine::Observer {
   void slice(const char* name, const char* cat, engine::LpId lp, std::int64_t begin_ns, std::int64_t end_ns,
              const std::string& args);
   void communication(const engine::Event& e, const std::string& args);
+  void begin_collective(const engine::Event& e, std::int64_t at_ns);
   void end_collective(engine::LpId lp, std::int64_t at_ns);
+  void region_mark(const engine::Event& e, std::int64_t at_ns);
   void flow(const MatchedMessage& m);
   void flush();
   void close(engine::SimTime end);
