@@ -161,7 +161,7 @@ static_assert(WaitStateAnalyzer::region_limit <= 0x10000, "a phase keeps its reg
 static_assert(WaitStateAnalyzer::region_limit + WaitStateAnalyzer::location_limit <= 0xffff,
               "with the `location` regions, an LP keeps its current region + 1 in 16 bits");
 static_assert(WaitStateAnalyzer::history_bytes(16) == 800 && WaitStateAnalyzer::history_bytes(4) == 248,
-              "the bytes per LP of models/README.md");
+              "the bytes per LP of docs/analysis.md");
 
 // The region of the phases between a call of code `before` and one of code `after`: created the
 // first time the pair is seen (no name is built before the report asks for it).

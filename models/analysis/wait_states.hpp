@@ -211,7 +211,7 @@ class WaitStateAnalyzer final : public engine::Observer, public engine::Prefetch
     /// Calls so far of the codes with slots 0 to 6 (slot_): their numbers in the names.
     std::array<std::uint32_t, inline_ordinals> ordinals{};
   };
-  static_assert(sizeof(LpHead) == 64, "the per-LP header of models/README.md: one cache line");
+  static_assert(sizeof(LpHead) == 64, "the per-LP header of docs/analysis.md: one cache line");
   /// A region: a pair of call codes and where it first ran on its lowest rank, or a `location`
   /// region (file and line); its attributions.
   struct Region {

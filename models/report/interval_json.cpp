@@ -1,5 +1,5 @@
 // The JSON interval report: every figure of every interval under stable, readable keys (listed
-// in models/README.md), numbers at full precision, nested intervals under "intervals".
+// in docs/reports.md), numbers at full precision, nested intervals under "intervals".
 #include "models/report/interval_report.hpp"
 #include "models/report/interval_report_internal.hpp"
 

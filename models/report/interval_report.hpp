@@ -90,7 +90,7 @@ std::string interval_text(const analysis::IntervalTree& tree, const IntervalRepo
 // JSON (interval_json.cpp)
 
 /// One interval (of the subtree of `root`, nullptr: the tree's root) as JSON with stable keys,
-/// nested intervals under `intervals`; numbers at full precision (keys in models/README.md).
+/// nested intervals under `intervals`; numbers at full precision (keys in docs/reports.md).
 nlohmann::ordered_json interval_json(const analysis::IntervalTree& tree, const IntervalReportMeta& meta,
                                      const analysis::Interval* root = nullptr);
 /// A document for a run report: `program`, `machine`, `grid`, `processor_count` and
