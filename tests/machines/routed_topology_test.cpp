@@ -6,8 +6,13 @@
 #include <stdexcept>
 
 #include "machines/network/flow_network.hpp"
+#include "machines/network/network_machine.hpp"
 #include "machines/network/topology.hpp"
 
+using augur::machines::flow_network_params;
+using augur::machines::FlowNetworkMachine;
+using augur::machines::ParamError;
+using augur::machines::ParamSet;
 using namespace augur::machines::network;
 
 namespace {
@@ -122,5 +127,21 @@ TEST_SUITE("machines") {
     // SimGrid's route needs router g of chassis 0 for group g
     CHECK_THROWS_AS(Topology::dragonfly(parse_dragonfly("5,1;1,1;4,1;1"), {1e9, 0, Sharing::shared}, {}),
                     std::invalid_argument);
+  }
+
+  TEST_CASE("flow_network: a fat tree or dragonfly too small or ill-shaped is a parameter error") {
+    ParamSet params(flow_network_params(), "flow_network");
+    params.set("topology", "fat_tree");
+    CHECK_THROWS_WITH_AS(FlowNetworkMachine(params, 4), "parameter 'fat_tree_down': a fat tree has 1 to 16 levels",
+                         ParamError);
+    params.set("fat_tree_down", "[2, 2]");
+    params.set("fat_tree_up", "[1, 2]");
+    CHECK(FlowNetworkMachine(params, 4).topology().hosts() == 4);  // parallel [] = all 1
+    CHECK_THROWS_WITH_AS(FlowNetworkMachine(params, 5),
+                         "parameter 'topology': the fat_tree holds 4 hosts, 5 are needed", ParamError);
+    params.set("topology", "dragonfly");
+    params.set("dragonfly_groups", "[2, 1]");
+    CHECK_THROWS_WITH_AS(FlowNetworkMachine(params, 4), "parameter 'dragonfly_chassis': expected [count, links]",
+                         ParamError);
   }
 }
