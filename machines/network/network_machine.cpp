@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 namespace augur::machines {
@@ -15,10 +16,19 @@ std::vector<ParamSpec> flow_network_params() {
   specs.push_back({"topology",
                    UnitKind::choice,
                    "cluster",
-                   "cluster (private links, optional backbone) or torus",
-                   {"cluster", "torus"}});
+                   "cluster (private links, optional backbone), torus, fat_tree or dragonfly",
+                   {"cluster", "torus", "fat_tree", "dragonfly"}});
   specs.push_back({"hosts", UnitKind::count, "0", "cluster hosts; 0 = as many as the processes need", {}});
   specs.push_back({"dims", UnitKind::int_list, "[]", "torus extents, coordinate 0 fastest (product = hosts)", {}});
+  specs.push_back({"fat_tree_down", UnitKind::int_list, "[]", "fat tree: children per switch, per level", {}});
+  specs.push_back({"fat_tree_up", UnitKind::int_list, "[]", "fat tree: parents per node, per level", {}});
+  specs.push_back({"fat_tree_parallel", UnitKind::int_list, "[]", "fat tree: links to each parent; [] = all 1", {}});
+  specs.push_back({"dragonfly_groups", UnitKind::int_list, "[]", "dragonfly: [groups, links between 2 groups]", {}});
+  specs.push_back(
+      {"dragonfly_chassis", UnitKind::int_list, "[]", "dragonfly: [chassis per group, links between 2]", {}});
+  specs.push_back(
+      {"dragonfly_routers", UnitKind::int_list, "[]", "dragonfly: [routers per chassis, links between 2]", {}});
+  specs.push_back({"dragonfly_hosts", UnitKind::count, "1", "dragonfly: hosts per router", {}});
   specs.push_back(
       {"link_bandwidth", UnitKind::bandwidth, "10GBps", "bandwidth of a private (torus: neighbour) link", {}});
   specs.push_back({"link_latency", UnitKind::time, "0.5us", "latency of a private (torus: neighbour) link", {}});
@@ -86,6 +96,45 @@ network::NetworkOptions options_of(const ParamSet& params) {
   return o;
 }
 
+std::vector<int> ints(const ParamSet& params, const std::string& name) {
+  std::vector<int> out;
+  for (double d : params.list(name)) out.push_back(static_cast<int>(d));
+  return out;
+}
+
+/// The dragonfly's shape from its three pairs and the hosts per router.
+network::DragonflyShape dragonfly_of(const ParamSet& params) {
+  std::vector<int> n;
+  for (const char* name : {"dragonfly_groups", "dragonfly_chassis", "dragonfly_routers"}) {
+    const auto pair = ints(params, name);
+    if (pair.size() != 2) throw ParamError(std::string("parameter '") + name + "': expected [count, links]");
+    n.insert(n.end(), pair.begin(), pair.end());
+  }
+  return {n[0], n[1], n[2], n[3], n[4], n[5], static_cast<int>(params.integer("dragonfly_hosts"))};
+}
+
+/// A fat tree or a dragonfly (SimGrid's shapes); std::invalid_argument becomes a ParamError.
+network::Topology shaped_topology(const ParamSet& params, Link link, Link loopback, int needed) {
+  const bool fat = params.text("topology") == "fat_tree";
+  network::Topology t;
+  try {
+    if (fat) {
+      network::FatTreeShape shape{ints(params, "fat_tree_down"), ints(params, "fat_tree_up"),
+                                  ints(params, "fat_tree_parallel")};
+      if (shape.parallel.empty()) shape.parallel.assign(shape.down.size(), 1);
+      t = network::Topology::fat_tree(shape, link, loopback);
+    } else {
+      t = network::Topology::dragonfly(dragonfly_of(params), link, loopback);
+    }
+  } catch (const std::invalid_argument& error) {
+    throw ParamError(std::string("parameter '") + (fat ? "fat_tree_down" : "dragonfly_groups") + "': " + error.what());
+  }
+  if (t.hosts() < needed)
+    throw ParamError("parameter 'topology': the " + params.text("topology") + " holds " + std::to_string(t.hosts()) +
+                     " hosts, " + std::to_string(needed) + " are needed");
+  return t;
+}
+
 network::Topology topology_of(const ParamSet& params, int processors) {
   const int ppn = static_cast<int>(params.integer("processes_per_node"));
   if (ppn < 1) throw ParamError("parameter 'processes_per_node': a host holds at least 1 process");
@@ -94,6 +143,8 @@ network::Topology topology_of(const ParamSet& params, int processors) {
   const Link loopback{params.number("loopback_bandwidth"), params.number("loopback_latency"), Sharing::fatpipe};
   if (!(link.bandwidth > 0)) throw ParamError("parameter 'link_bandwidth': must be positive");
   const int needed = (processors + ppn - 1) / ppn;
+  if (params.text("topology") == "fat_tree" || params.text("topology") == "dragonfly")
+    return shaped_topology(params, link, loopback, needed);
   if (params.text("topology") == "torus") {
     std::vector<int> dims;
     for (double d : params.list("dims")) dims.push_back(static_cast<int>(d));

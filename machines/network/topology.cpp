@@ -54,6 +54,14 @@ void Topology::route(int src, int dst, Route& out) const {
     torus_route(src, dst, out);
     return;
   }
+  if (kind_ == Kind::fat_tree) {
+    fat_tree_route(src, dst, out);
+    return;
+  }
+  if (kind_ == Kind::dragonfly) {
+    dragonfly_route(src, dst, out);
+    return;
+  }
   // cluster: up the source's private link, the backbone, down the destination's
   out.push_back({static_cast<std::uint32_t>(src), false});
   if (backbone_ >= 0) out.push_back({static_cast<std::uint32_t>(backbone_), false});

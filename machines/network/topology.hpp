@@ -1,9 +1,11 @@
 // Routed topologies built from links: SimGrid's <cluster> (private links, optional backbone and
-// loopback) and its torus (any dimensions, wrap-around, dimension-order routing).
+// loopback), its torus (any dimensions, wrap-around, dimension-order routing), its fat tree and
+// its dragonfly (fat_tree.cpp, dragonfly.cpp).
 #pragma once
 #include <vector>
 
 #include "machines/network/flow_network.hpp"
+#include "machines/network/shapes.hpp"
 
 namespace augur::machines::network {
 
@@ -16,6 +18,13 @@ class Topology {
   /// A torus of Π dims hosts, coordinate 0 fastest, one link per host and dimension to its
   /// successor (wrapping); routes correct the dimensions in order, each the shorter way round.
   static Topology torus(std::vector<int> dims, Link link, Link loopback);
+  /// SimGrid's FAT_TREE cluster: every switch link is `link` (splitduplex: one capacity per
+  /// direction, else shared); routes go up to the nearest common ancestor and down, the up-link
+  /// and parallel link chosen as SimGrid's FatTreeZone does (d-mod-k).
+  static Topology fat_tree(const FatTreeShape& shape, Link link, Link loopback);
+  /// SimGrid's DRAGONFLY cluster: host links `link`, green, black and blue links that many times
+  /// its bandwidth; minimal routes as SimGrid's DragonflyZone builds them (groups ≤ routers).
+  static Topology dragonfly(const DragonflyShape& shape, Link link, Link loopback);
 
   int hosts() const { return hosts_; }
   const std::vector<Link>& links() const { return links_; }
@@ -23,12 +32,14 @@ class Topology {
   void route(int src, int dst, Route& out) const;
 
  private:
-  enum class Kind { cluster, torus };
+  enum class Kind { cluster, torus, fat_tree, dragonfly };
   void torus_route(int src, int dst, Route& out) const;
+  void fat_tree_route(int src, int dst, Route& out) const;
+  void dragonfly_route(int src, int dst, Route& out) const;
   Kind kind_ = Kind::cluster;
   int hosts_ = 0;
   std::vector<Link> links_;
-  std::vector<int> dims_;
+  std::vector<int> dims_;    ///< torus: extents; fat tree: down, up, parallel; dragonfly: its shape
   int backbone_ = -1;        ///< cluster: the backbone's link, −1 = none
   int loopback_first_ = -1;  ///< the first host's loopback link, −1 = none
 };

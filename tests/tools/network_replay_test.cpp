@@ -1,7 +1,7 @@
 // TI traces replayed on the flow_network model against SimGrid 3.32's `smpirun -replay` on the
 // same platforms (tools/bench/network_compare.sh writes the table; the figures below are
-// SimGrid's printed "Simulation time"): the sample cluster and a 4x4x4 TORUS cluster, under
-// network/model CM02 (crosstraffic 0) and SMPI (SimGrid's default).
+// SimGrid's printed "Simulation time"): the sample cluster, a 4x4x4 TORUS cluster, a FAT_TREE
+// and a DRAGONFLY, under network/model CM02 (crosstraffic 0) and SMPI (SimGrid's default).
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -41,5 +41,15 @@ TEST_SUITE("integration") {
     // against 0.371553 s and 0.365010 s on the non-blocking cluster.
     CHECK(predicted("prk-transpose-4", "torus_4x4x4", "") == doctest::Approx(0.386213).epsilon(3e-6));
     CHECK(predicted("prk-transpose-4", "torus_4x4x4", cm02) == doctest::Approx(0.379732).epsilon(3e-6));
+  }
+
+  TEST_CASE("flow_network reproduces SimGrid on a 2:1 oversubscribed fat tree and a dragonfly") {
+    // <cluster topology="FAT_TREE" topo_parameters="2;8,8;1,4;1,1"> (16 ranks on 2 edge switches
+    // of 8 hosts, 4 up-links each) and topology="DRAGONFLY" topo_parameters="2,1;2,1;4,1;4",
+    // links 10GBps / 0.5us, tools/bench/network_compare.sh: SimGrid's times below.
+    CHECK(predicted("prk-transpose-16", "platform_fat_tree_64", "") == doctest::Approx(0.121027).epsilon(2e-5));
+    CHECK(predicted("prk-transpose-16", "platform_fat_tree_64", cm02) == doctest::Approx(0.109961).epsilon(2e-5));
+    CHECK(predicted("prk-transpose-8", "platform_dragonfly_64", "") == doctest::Approx(0.242192).epsilon(1e-5));
+    CHECK(predicted("prk-transpose-8", "platform_dragonfly_64", cm02) == doctest::Approx(0.229770).epsilon(1e-5));
   }
 }

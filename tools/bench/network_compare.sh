@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # augur's flow_network model against SimGrid 3.32's `smpirun -replay` on the same traces and the
 # same platforms (docs/network.md): the sample cluster (../shared/ti-samples/platform.xml,
-# machines/library/platform_cluster_64_flow.yaml) and a 4x4x4 torus (a SimGrid TORUS cluster,
-# machines/library/torus_4x4x4.yaml), each under network/model CM02 (no cross-traffic) and SMPI
+# machines/library/platform_cluster_64_flow.yaml), a 4x4x4 torus (a SimGrid TORUS cluster,
+# torus_4x4x4.yaml), a 2-level fat tree with 2:1 oversubscription (FAT_TREE "2;8,8;1,4;1,1",
+# platform_fat_tree_64.yaml) and a dragonfly (DRAGONFLY "2,1;2,1;4,1;4",
+# platform_dragonfly_64.yaml), each under network/model CM02 (no cross-traffic) and SMPI
 # (SimGrid's default). Prints a table: trace, platform, model, SimGrid's time, augur's, the
 # relative difference.
-#   tools/bench/network_compare.sh AUGUR [TRACE…]    (default: the PRK samples of 4 and 8 ranks)
+#   [PLATFORMS="fattree dragonfly"] tools/bench/network_compare.sh AUGUR [TRACE…]
+#   (default: every platform; the PRK samples of 4 and 8 ranks)
 set -euo pipefail
 augur=$(realpath "${1:?usage: network_compare.sh AUGUR [TRACE...]}")
 shift
@@ -23,6 +26,12 @@ cat > "$scratch/torus.xml" <<'XML'
            speed="1Gf" core="1" bw="10GBps" lat="0.5us" loopback_bw="10GBps" loopback_lat="0us"/>
 </platform>
 XML
+sed -e 's/id="torus" topology="TORUS" topo_parameters="4,4,4"/id="fattree" topology="FAT_TREE" topo_parameters="2;8,8;1,4;1,1"/' \
+  "$scratch/torus.xml" > "$scratch/fattree.xml"
+sed -e 's/id="torus" topology="TORUS" topo_parameters="4,4,4"/id="dragonfly" topology="DRAGONFLY" topo_parameters="2,1;2,1;4,1;4"/' \
+  "$scratch/torus.xml" > "$scratch/dragonfly.xml"
+grep -q FAT_TREE "$scratch/fattree.xml" && grep -q DRAGONFLY "$scratch/dragonfly.xml"
+platforms=(${PLATFORMS:-cluster torus fattree dragonfly})
 printf '| trace | platform | model | SimGrid s | augur s | difference |\n|---|---|---|---|---|---|\n'
 for t in "${traces[@]}"; do
   dir="$scratch/$t"
@@ -30,9 +39,13 @@ for t in "${traces[@]}"; do
   for f in "$shared/ti-samples/$t"/rank*.txt.zst; do zstd -dqf "$f" -o "$dir/$(basename "$f" .zst)"; done
   cp "$shared/ti-samples/$t/trace.txt" "$dir/"
   np=$(wc -l < "$dir/trace.txt")
-  for platform in cluster torus; do
-    if [ "$platform" = cluster ]; then xml="$shared/ti-samples/platform.xml"; yaml=platform_cluster_64_flow
-    else xml="$scratch/torus.xml"; yaml=torus_4x4x4; fi
+  for platform in "${platforms[@]}"; do
+    case $platform in
+      cluster) xml="$shared/ti-samples/platform.xml"; yaml=platform_cluster_64_flow ;;
+      torus) xml="$scratch/torus.xml"; yaml=torus_4x4x4 ;;
+      fattree) xml="$scratch/fattree.xml"; yaml=platform_fat_tree_64 ;;
+      dragonfly) xml="$scratch/dragonfly.xml"; yaml=platform_dragonfly_64 ;;
+    esac
     for model in CM02 SMPI; do
       cfg=(--cfg=network/model:$model)
       set_=(--set machine.network_model=$model)
