@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <sstream>
+#include <string>
+
 using namespace augur::calibrate;
 
 TEST_CASE("fit_line recovers latency and bandwidth from exact points") {
@@ -47,6 +51,30 @@ TEST_CASE("parse_stream takes the best rate of each function") {
   CHECK(r.at("Triad") == doctest::Approx(12650.3));
 }
 
+TEST_CASE("real osu_latency output (tests/data/calibrate/osu_latency_hpcx_ib.txt)") {
+  const std::string path = AUGUR_SOURCE_DIR "/tests/data/calibrate/osu_latency_hpcx_ib.txt";
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const auto pts = parse_osu(text.str(), path);
+  REQUIRE(pts.size() == 24);  // sizes 0, 1, 2, 4, ..., 4 MiB
+  CHECK(pts.front().size == 0);
+  CHECK(pts.front().value == doctest::Approx(1.55));
+  CHECK(pts.back().size == 4194304);
+  CHECK(pts.back().value == doctest::Approx(351.24));
+}
+
+TEST_CASE("real STREAM output (tests/data/calibrate/stream_omp.txt)") {
+  const std::string path = AUGUR_SOURCE_DIR "/tests/data/calibrate/stream_omp.txt";
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const auto r = parse_stream(text.str(), path);
+  REQUIRE(r.size() == 4);
+  CHECK(r.at("Triad") == doctest::Approx(26564.8));
+  CHECK(r.at("Scale") == doctest::Approx(21224.7));
+}
+
 TEST_CASE("broken inputs give file:line: error:") {
   auto message = [](auto f) {
     try {
@@ -56,8 +84,7 @@ TEST_CASE("broken inputs give file:line: error:") {
     }
     return std::string("no error");
   };
-  CHECK(message([] { parse_osu("# h\n1 0.2\nx 0.3\n", "a.txt"); }) ==
-        "a.txt:3: error: expected a positive number, got 'x'");
+  CHECK(message([] { parse_osu("# h\n1 0.2\nx 0.3\n", "a.txt"); }) == "a.txt:3: error: expected a size >= 0, got 'x'");
   CHECK(message([] { parse_osu("1 0.2\n2\n", "b.txt"); }) == "b.txt:2: error: expected 'size value', got '2'");
   CHECK(message([] { parse_osu("4 0.2\n2 0.3\n", "c.txt"); }) == "c.txt:2: error: sizes must increase");
   CHECK(message([] { parse_osu("# only a header\n", "d.txt"); }) ==

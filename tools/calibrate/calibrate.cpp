@@ -18,11 +18,13 @@ std::vector<std::string> words(const std::string& line) {
   return out;
 }
 
-double number(const std::string& word, const std::string& file, int line) {
+// A finite positive number (or zero when `allow_zero`).
+double number(const std::string& word, const std::string& file, int line, bool allow_zero = false) {
   char* end = nullptr;
   const double v = std::strtod(word.c_str(), &end);
-  if (end == word.c_str() || *end != '\0' || !std::isfinite(v) || v <= 0)
-    fail(file, line, "expected a positive number, got '" + word + "'");
+  if (end == word.c_str() || *end != '\0' || !std::isfinite(v) || v < 0 || (v == 0 && !allow_zero))
+    fail(file, line,
+         std::string(allow_zero ? "expected a size >= 0" : "expected a positive number") + ", got '" + word + "'");
   return v;
 }
 
@@ -37,7 +39,7 @@ std::vector<Point> parse_osu(std::string_view text, const std::string& file) {
     const auto w = words(line);
     if (w.empty() || w[0][0] == '#') continue;
     if (w.size() < 2) fail(file, lineno, "expected 'size value', got '" + line + "'");
-    const Point p{number(w[0], file, lineno), number(w[1], file, lineno)};
+    const Point p{number(w[0], file, lineno, true), number(w[1], file, lineno)};
     if (!points.empty() && p.size <= points.back().size) fail(file, lineno, "sizes must increase");
     points.push_back(p);
   }

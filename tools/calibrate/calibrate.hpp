@@ -20,7 +20,7 @@ struct Point {
 };
 
 // The data rows of an osu_latency / osu_bw / osu_bibw output ("# ..." lines are headers).
-// Sizes must be positive and strictly increasing, values finite and positive.
+// Sizes must be ≥ 0 and strictly increasing, values finite and positive.
 std::vector<Point> parse_osu(std::string_view text, const std::string& file);
 
 // Least-squares line t(n) = latency + n / bandwidth over (size, seconds) points:
@@ -32,7 +32,8 @@ struct Line {
 };
 Line fit_line(const std::vector<Point>& seconds_by_size);
 
-// STREAM's "Copy: / Scale: / Add: / Triad:" rows: function name → best rate in MB/s.
+// STREAM's "Copy: / Scale: / Add: / Triad:" rows: function name → best rate in MB/s
+// (of the last such row, when the output holds several runs).
 std::map<std::string, double> parse_stream(std::string_view text, const std::string& file);
 
 }  // namespace augur::calibrate
