@@ -17,4 +17,8 @@ enum ExitStatus : int {
 /// `err`, stepping commands from `in`.
 int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err);
 
+struct CommandLine;
+/// `augur calibrate KIND=FILE...` (tools/calibrate.cpp).
+int calibrate_command(const CommandLine& cl, std::ostream& out, std::ostream& err);
+
 }  // namespace augur::tools

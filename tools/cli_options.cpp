@@ -25,6 +25,7 @@ const char* const usage_text =
     "  augur check SCENARIO [--set k=v]  validate a scenario and its machine, list the variants\n"
     "  augur info [machines [NAME] | formats | collectives]\n"
     "  augur merge SHARD... [options]   join the shard files of augur run --shard into its reports\n"
+    "  augur calibrate KIND=FILE...     a machine file from OSU micro-benchmark and STREAM outputs\n"
     "  augur version                    the version of augur\n"
     "  augur COMMAND --help             the options of one command (run, step, check, info, merge)\n"
     "  augur predict PAR TRACE OUT.html [D1 D2 ...] [options]\n"
@@ -339,6 +340,8 @@ void check_arguments(CommandLine& cl) {
     check_predict_arguments(cl);
   } else if (cl.command == "merge") {
     check_merge_arguments(cl);
+  } else if (cl.command == "calibrate") {
+    if (!cl.options.empty()) throw UsageError(fmt::format("{} is not an option of calibrate", cl.options[0]));
   } else if (cl.command != "info" && !cl.positional.empty()) {
     if (cl.positional.size() > 1) throw UsageError(fmt::format("unexpected argument '{}'", cl.positional[1]));
     cl.scenario = cl.positional[0];

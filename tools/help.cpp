@@ -9,7 +9,8 @@ namespace augur::tools {
 std::string_view version() { return models::report::augur_version(); }
 
 const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"run", "step", "check", "info", "predict", "merge", "version", "help"};
+  static const std::vector<std::string> names = {"run",   "step",      "check",   "info", "predict",
+                                                 "merge", "calibrate", "version", "help"};
   return names;
 }
 
@@ -74,6 +75,12 @@ const char* const run_help =
     "                           to FILE for augur merge (the reports are merge's; tools/slurm/)\n"
     "exit status: 0 every variant completed, 1 a run deadlocked or failed, 2 bad input\n";
 
+const char* const calibrate_help =
+    "usage: augur calibrate osu_latency=FILE [osu_bw=FILE] [stream=FILE]\n"
+    "  Writes a loggp_smp machine (YAML) on standard output: latency = intercept of the\n"
+    "  least-squares line through osu_latency's (size, time) rows; bandwidth = osu_bw's best\n"
+    "  rate (else 1 / the line's slope); stream= adds node.memory_levels DRAM (Triad's rate).\n";
+
 const char* const merge_help =
     "usage: augur merge SHARD... [--json FILE] [--text FILE] [--html FILE] [--csv FILE] [--sweep-json FILE]\n"
     "                  [--detail] [--depth N] [--procs LIST]\n"
@@ -104,6 +111,7 @@ std::string command_help(const std::string& command) {
   }
   if (command == "check") return check_help;
   if (command == "merge") return merge_help;
+  if (command == "calibrate") return calibrate_help;
   if (command == "info") return info_help;
   return {};
 }
