@@ -68,7 +68,9 @@ int calibrate_command(const CommandLine& cl, std::ostream& out, std::ostream& er
       const std::string& f = files.at("stream");
       const auto rates = calibrate::parse_stream(read_text(f), f);
       const auto triad = rates.contains("Triad") ? rates.at("Triad") : rates.begin()->second;
-      yaml << "node:\n  memory_levels:\n" << fmt::format("    - {{name: DRAM, bw_per_node: {:.6g}MBps}}\n", triad);
+      // A comment, not a key: the machine models price compute by flops until the roofline node
+      // model (spec 7.5) reads `node:`; the file must stay one `augur run` accepts.
+      yaml << fmt::format("# STREAM Triad, DRAM bandwidth per node: {:.6g}MBps ({})\n", triad, f);
     }
     out << yaml.str();
     return exit_ok;

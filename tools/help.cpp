@@ -79,7 +79,7 @@ const char* const calibrate_help =
     "usage: augur calibrate osu_latency=FILE [osu_bw=FILE] [stream=FILE]\n"
     "  Writes a loggp_smp machine (YAML) on standard output: latency = intercept of the\n"
     "  least-squares line through osu_latency's (size, time) rows; bandwidth = osu_bw's best\n"
-    "  rate (else 1 / the line's slope); stream= adds node.memory_levels DRAM (Triad's rate).\n";
+    "  rate (else 1 / the line's slope); stream= adds Triad's DRAM bandwidth as a comment.\n";
 
 const char* const merge_help =
     "usage: augur merge SHARD... [--json FILE] [--text FILE] [--html FILE] [--csv FILE] [--sweep-json FILE]\n"
