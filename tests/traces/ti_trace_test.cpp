@@ -87,9 +87,43 @@ std::string read_error(const std::string& path) {
   return "(no error)";
 }
 
-void check_kind(const Rec& rec, MpOpKind kind, std::uint64_t line) {
-  CHECK(rec.r.kind == kind);
-  CHECK(rec.r.line == line);
+/// A record as a test expects it: every field, the defaults those of a record that does not use it.
+struct Want {
+  MpOpKind kind = MpOpKind::compute;
+  std::uint64_t line = 0;
+  std::int32_t peer = -1;
+  std::int32_t peer2 = -1;
+  std::int32_t tag = 0;
+  std::int32_t root = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t bytes2 = 0;
+  std::uint64_t count = 0;
+  double amount = 0;
+  std::vector<std::uint64_t> counts = {};
+  std::string text = {};
+};
+
+/// Checks `got` (the records of `rank`) against `want`, field by field.
+void check_records(const std::vector<Rec>& got, const std::vector<Want>& want, int rank) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const MpRecord& r = got[i].r;
+    const Want& w = want[i];
+    CAPTURE(w.line);
+    CHECK(r.rank == rank);
+    CHECK(r.kind == w.kind);
+    CHECK(r.line == w.line);
+    CHECK(r.peer == w.peer);
+    CHECK(r.peer2 == w.peer2);
+    CHECK(r.tag == w.tag);
+    CHECK(r.root == w.root);
+    CHECK(r.bytes == w.bytes);
+    CHECK(r.bytes2 == w.bytes2);
+    CHECK(r.count == w.count);
+    CHECK(r.amount == w.amount);
+    CHECK(got[i].counts == w.counts);
+    CHECK(got[i].text == w.text);
+  }
 }
 
 }  // namespace
@@ -98,202 +132,60 @@ TEST_SUITE("unit") {
   TEST_CASE("TiTrace parses every action kind with its fields") {
     const auto ranks = read_all(fixtures + "all_actions.txt");
     REQUIRE(ranks.size() == 4);
-    const std::vector<Rec>& r0 = ranks[0];
-    REQUIRE(r0.size() == 40);
-    for (const Rec& rec : r0) CHECK(rec.r.rank == 0);
-    std::size_t i = 0;
-    auto next = [&](MpOpKind kind, std::uint64_t line) -> const MpRecord& {
-      const Rec& rec = r0.at(i++);
-      CAPTURE(line);
-      check_kind(rec, kind, line);
-      return rec.r;
-    };
-    auto counts = [&]() { return r0.at(i - 1).counts; };
+    using K = MpOpKind;
     using V = std::vector<std::uint64_t>;
-
-    next(MpOpKind::init, 3);
-    CHECK(next(MpOpKind::compute, 5).amount == 1.95198e+06);
-    CHECK(next(MpOpKind::sleep, 6).amount == 0.25);
-    {
-      const MpRecord& m = next(MpOpKind::send, 7);  // 35 doubles
-      CHECK(m.peer == 1);
-      CHECK(m.tag == 4);
-      CHECK(m.bytes == 280);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::isend, 9);  // 2880 ints
-      CHECK(m.peer == 2);
-      CHECK(m.tag == 7000);
-      CHECK(m.bytes == 11520);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::recv, 10);
-      CHECK(m.peer == 3);
-      CHECK(m.tag == 10);
-      CHECK(m.bytes == 8);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::irecv, 11);  // 405 longs
-      CHECK(m.peer == 1);
-      CHECK(m.tag == 7003);
-      CHECK(m.bytes == 3240);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::recv, 12);  // any source, 3 MPI_BYTE
-      CHECK(m.peer == -1);
-      CHECK(m.tag == 5);
-      CHECK(m.bytes == 3);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::wait, 13);
-      CHECK(m.peer == 0);
-      CHECK(m.peer2 == 2);
-      CHECK(m.tag == 7000);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::test, 14);
-      CHECK(m.peer == 1);
-      CHECK(m.peer2 == 0);
-      CHECK(m.tag == 7003);
-    }
-    CHECK(next(MpOpKind::waitall, 15).count == 12);
-    CHECK(next(MpOpKind::waitall, 16).count == 0);
-    {
-      const MpRecord& m = next(MpOpKind::send_recv, 17);  // 250000 doubles out, 125000 ints in
-      CHECK(m.peer == 3);
-      CHECK(m.bytes == 2'000'000);
-      CHECK(m.peer2 == 1);
-      CHECK(m.bytes2 == 500'000);
-      CHECK(m.tag == 0);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::send_recv, 18);  // default type: MPI_BYTE
-      CHECK(m.peer == 1);
-      CHECK(m.bytes == 10);
-      CHECK(m.peer2 == 2);
-      CHECK(m.bytes2 == 20);
-    }
-    next(MpOpKind::barrier, 19);
-    {
-      const MpRecord& m = next(MpOpKind::bcast, 20);  // 1 x UINT32_T
-      CHECK(m.bytes == 4);
-      CHECK(m.root == 2);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::bcast, 21);  // old form
-      CHECK(m.bytes == 7);
-      CHECK(m.root == 0);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::reduce, 22);
-      CHECK(m.bytes == 8);
-      CHECK(m.amount == 0);
-      CHECK(m.root == 3);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::reduce, 23);
-      CHECK(m.bytes == 5);
-      CHECK(m.amount == 100);
-      CHECK(m.root == 0);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::allreduce, 24);
-      CHECK(m.bytes == 40);
-      CHECK(m.amount == 0);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::allreduce, 25);
-      CHECK(m.bytes == 2);
-      CHECK(m.amount == 68351849);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::alltoall, 26);  // 131072 COMPLEX16 out, 65536 INT in
-      CHECK(m.bytes == 2'097'152);
-      CHECK(m.bytes2 == 262'144);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::alltoallv, 27);  // send doubles, receive ints
-      CHECK(m.bytes == 800);
-      CHECK(m.bytes2 == 200);
-      CHECK(counts() == V{80, 160, 240, 320, 4, 8, 12, 16});
-    }
-    {
-      const MpRecord& m = next(MpOpKind::gather, 28);
-      CHECK(m.bytes == 6360);
-      CHECK(m.bytes2 == 3180);
-      CHECK(m.root == 1);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::gather, 29);
-      CHECK(m.bytes == 10);
-      CHECK(m.bytes2 == 20);
-      CHECK(m.root == 0);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::gatherv, 30);
-      CHECK(m.bytes == 40);
-      CHECK(m.root == 2);
-      CHECK(counts() == V{4, 8, 12, 16});
-    }
-    {
-      const MpRecord& m = next(MpOpKind::scatter, 31);
-      CHECK(m.bytes == 24);
-      CHECK(m.bytes2 == 56);
-      CHECK(m.root == 3);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::scatterv, 32);
-      CHECK(m.bytes2 == 72);
-      CHECK(m.root == 1);
-      CHECK(counts() == V{4, 8, 12, 16});
-    }
-    {
-      const MpRecord& m = next(MpOpKind::allgather, 33);
-      CHECK(m.bytes == 24);
-      CHECK(m.bytes2 == 16);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::allgatherv, 34);
-      CHECK(m.bytes == 8);
-      CHECK(counts() == V{40, 48, 56, 64});
-    }
-    {
-      const MpRecord& m = next(MpOpKind::reduce_scatter, 35);
-      CHECK(m.amount == 1000);
-      CHECK(counts() == V{4, 8, 12, 16});
-    }
-    {
-      const MpRecord& m = next(MpOpKind::scan, 36);
-      CHECK(m.bytes == 24);
-      CHECK(m.amount == 10);
-    }
-    {
-      const MpRecord& m = next(MpOpKind::exscan, 37);  // 4 floats
-      CHECK(m.bytes == 16);
-      CHECK(m.amount == 20);
-    }
-    CHECK(next(MpOpKind::comm_size, 38).count == 4);
-    next(MpOpKind::comm_split, 39);
-    next(MpOpKind::comm_dup, 40);
-    {
-      const MpRecord& m = next(MpOpKind::location, 41);
-      CHECK(r0.at(i - 1).text == "main.c");
-      CHECK(m.count == 42);
-    }
-    CHECK(next(MpOpKind::compute, 42).amount == 50000);  // tab-separated, read like strtod
-    CHECK(next(MpOpKind::send, 43).bytes == 50000);
-    next(MpOpKind::finalize, 45);
-    CHECK(i == r0.size());
-
-    const std::vector<std::pair<std::uint64_t, std::uint64_t>> others{{4, 46}, {8, 47}, {44, 48}};
-    for (int r = 1; r < 4; ++r) {
-      CAPTURE(r);
-      const std::vector<Rec>& rec = ranks[static_cast<std::size_t>(r)];
-      REQUIRE(rec.size() == 2);
-      check_kind(rec[0], MpOpKind::init, others[static_cast<std::size_t>(r - 1)].first);
-      check_kind(rec[1], MpOpKind::finalize, others[static_cast<std::size_t>(r - 1)].second);
-      CHECK(rec[1].r.rank == r);
-    }
+    // Rank 0's records, every field: sizes are count x datatype size (the comments name them).
+    const std::vector<Want> want{
+        {.kind = K::init, .line = 3},
+        {.kind = K::compute, .line = 5, .amount = 1.95198e+06},
+        {.kind = K::sleep, .line = 6, .amount = 0.25},
+        {.kind = K::send, .line = 7, .peer = 1, .tag = 4, .bytes = 280},        // 35 doubles
+        {.kind = K::isend, .line = 9, .peer = 2, .tag = 7000, .bytes = 11520},  // 2880 ints
+        {.kind = K::recv, .line = 10, .peer = 3, .tag = 10, .bytes = 8},        // 1 double
+        {.kind = K::irecv, .line = 11, .peer = 1, .tag = 7003, .bytes = 3240},  // 405 longs
+        {.kind = K::recv, .line = 12, .peer = -1, .tag = 5, .bytes = 3},        // any source, 3 bytes
+        {.kind = K::wait, .line = 13, .peer = 0, .peer2 = 2, .tag = 7000},
+        {.kind = K::test, .line = 14, .peer = 1, .peer2 = 0, .tag = 7003},
+        {.kind = K::waitall, .line = 15, .count = 12},
+        {.kind = K::waitall, .line = 16, .count = 0},
+        // 250000 doubles out, 125000 ints in; then the default type, MPI_BYTE
+        {.kind = K::send_recv, .line = 17, .peer = 3, .peer2 = 1, .bytes = 2'000'000, .bytes2 = 500'000},
+        {.kind = K::send_recv, .line = 18, .peer = 1, .peer2 = 2, .bytes = 10, .bytes2 = 20},
+        {.kind = K::barrier, .line = 19},
+        {.kind = K::bcast, .line = 20, .root = 2, .bytes = 4},  // 1 x UINT32_T
+        {.kind = K::bcast, .line = 21, .root = 0, .bytes = 7},  // old form
+        {.kind = K::reduce, .line = 22, .root = 3, .bytes = 8},
+        {.kind = K::reduce, .line = 23, .root = 0, .bytes = 5, .amount = 100},
+        {.kind = K::allreduce, .line = 24, .bytes = 40},
+        {.kind = K::allreduce, .line = 25, .bytes = 2, .amount = 68351849},
+        {.kind = K::alltoall, .line = 26, .bytes = 2'097'152, .bytes2 = 262'144},  // 131072 COMPLEX16, 65536 INT
+        {.kind = K::alltoallv,
+         .line = 27,
+         .bytes = 800,
+         .bytes2 = 200,  // send doubles, receive ints
+         .counts = V{80, 160, 240, 320, 4, 8, 12, 16}},
+        {.kind = K::gather, .line = 28, .root = 1, .bytes = 6360, .bytes2 = 3180},
+        {.kind = K::gather, .line = 29, .root = 0, .bytes = 10, .bytes2 = 20},
+        {.kind = K::gatherv, .line = 30, .root = 2, .bytes = 40, .counts = V{4, 8, 12, 16}},
+        {.kind = K::scatter, .line = 31, .root = 3, .bytes = 24, .bytes2 = 56},
+        {.kind = K::scatterv, .line = 32, .root = 1, .bytes2 = 72, .counts = V{4, 8, 12, 16}},
+        {.kind = K::allgather, .line = 33, .bytes = 24, .bytes2 = 16},
+        {.kind = K::allgatherv, .line = 34, .bytes = 8, .counts = V{40, 48, 56, 64}},
+        {.kind = K::reduce_scatter, .line = 35, .amount = 1000, .counts = V{4, 8, 12, 16}},
+        {.kind = K::scan, .line = 36, .bytes = 24, .amount = 10},
+        {.kind = K::exscan, .line = 37, .bytes = 16, .amount = 20},  // 4 floats
+        {.kind = K::comm_size, .line = 38, .count = 4},
+        {.kind = K::comm_split, .line = 39},
+        {.kind = K::comm_dup, .line = 40},
+        {.kind = K::location, .line = 41, .count = 42, .text = "main.c"},
+        {.kind = K::compute, .line = 42, .amount = 50000},  // tab-separated, read like strtod
+        {.kind = K::send, .line = 43, .peer = 1, .bytes = 50000},
+        {.kind = K::finalize, .line = 45},
+    };
+    check_records(ranks[0], want, 0);
+    check_records(ranks[1], {{.kind = K::init, .line = 4}, {.kind = K::finalize, .line = 46}}, 1);
+    check_records(ranks[2], {{.kind = K::init, .line = 8}, {.kind = K::finalize, .line = 47}}, 2);
+    check_records(ranks[3], {{.kind = K::init, .line = 44}, {.kind = K::finalize, .line = 48}}, 3);
   }
 
   TEST_CASE("TiTrace reads the old grammar") {
