@@ -127,6 +127,7 @@ std::string variant_block(const VariantResult& v, const SweepRow& r) {
   if (v.outcome != "completed") write_message(out, v);
   out += fmt::format("  predicted time {} s, efficiency {:.1f} %, {}\n", seconds_text(v.predicted_time_s),
                      100.0 * r.efficiency, count_of(v.events, "event"));
+  if (v.static_estimate) out += "  " + static_line(*v.static_estimate, v.predicted_time_s) + "\n";
   out += wrap_text(lost_line(r), summary_columns, "  ", "    ");
   if (!v.lps.empty() || v.wait_operations == WaitOperations::dvm) out += "  " + wait_line(v) + "\n";
   if (v.intervals) write_phases(out, *v.intervals);
