@@ -235,6 +235,8 @@ void write_static_text(std::ostream& out, const StaticEstimate& e, double simula
   out << "\n";
 }
 
+double static_time(const StaticEstimate& e) { return chosen_time(e, e.program); }
+
 std::string static_line(const StaticEstimate& e, double simulated) {
   const double predicted = chosen_time(e, e.program);
   std::string line =

@@ -54,6 +54,9 @@ void apply_static_formulas(StaticFigures& f, const machines::MachineModel& machi
 /// the simulated time beside the static one at the chosen level with their difference.
 void write_static_text(std::ostream& out, const StaticEstimate& e, double simulated, std::size_t max_rows);
 
+/// The program's static time at the memory level the simulation used (the only time without a node).
+double static_time(const StaticEstimate& e);
+
 /// One line for the summary: "static estimate (seed 002, DRAM) T s; simulated - static = D s (X %)".
 std::string static_line(const StaticEstimate& e, double simulated);
 

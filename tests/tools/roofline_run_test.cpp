@@ -74,6 +74,22 @@ TEST_SUITE("roofline") {
     CHECK(v["static"]["processes"][1]["flops"].get<double>() == doctest::Approx(3.4e9));
   }
 
+  TEST_CASE("the sweep table has the static time beside the simulated one") {
+    const auto dir = augur::test::scratch_dir("augur_roofline_", "csv");
+    augur::test::write_file((dir / "p.yaml").string(), streaming);
+    const auto r = augur::test::run_augur("run --program " + (dir / "p.yaml").string() + " --machine " + machine +
+                                          " --processors 1,2 --csv " + (dir / "t.csv").string());
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    const std::string csv = augur::test::slurp(dir / "t.csv");
+    CHECK(csv.find(",lost_s,static_s,trace\n") != std::string::npos);
+    // Simulated 0.1 s (compute-bound at L1) on 1 and 2 processes; static 0.1 s alone (no network:
+    // T_comm = 0), 0.1 s + 2 calls (init, finalize) × 1 us (loggp_smp's latency) on 2.
+    CHECK(csv.find("\n1,1,node_cluster,loggp_smp,default,completed,0.1,1,0.1,0,0,0,0,0,0.1,") != std::string::npos);
+    CHECK(csv.find("\n2,2,node_cluster,loggp_smp,default,completed,0.1,1,0.2,0,0,0,0,0,0.100002,") !=
+          std::string::npos);
+    CHECK(r.out.find("static_s") != std::string::npos);  // the summary's sweep table
+  }
+
   TEST_CASE("a machine without a node prices flops alone, as before") {
     // The default machine (1 Gflop/s): 1e9 / 1e9 = 1 s whatever the bytes.
     const auto dir = augur::test::scratch_dir("augur_roofline_", "plain");
