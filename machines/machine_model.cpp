@@ -34,7 +34,9 @@ MachineModel::MachineModel(const ParamSet& params, int processors)
     : processors_(processors),
       cpu_speed_(params.number("cpu_speed")),
       power_(params.list("power")),
-      eager_threshold_(static_cast<std::uint64_t>(params.number("eager_threshold"))) {
+      eager_threshold_(static_cast<std::uint64_t>(params.number("eager_threshold"))),
+      node_(params.node()),
+      memory_level_(params.memory_level()) {
   if (processors_ < 1) throw ParamError("a machine needs at least 1 processor, not " + std::to_string(processors));
   if (!(cpu_speed_ > 0))
     throw ParamError("parameter 'cpu_speed': must be positive, not " +
@@ -56,6 +58,14 @@ SimTime MachineModel::compute_time(int proc, double flops) const {
   // t = flops / (cpu_speed · power[proc])
   return flops / (cpu_speed_ * power(proc));
 }
+
+SimTime MachineModel::compute_time(int proc, const ComputeWork& work) const {
+  if (!node_) return compute_time(proc, work.flops);
+  // t = max((flops + Σ calls·cost) / perf, bytes / min(bw_core, bw_node / active)) / power[proc]
+  return roofline_time(*node_, work, memory_level_, active_cores(*node_, proc, processors_)) / power(proc);
+}
+
+double MachineModel::flop_rate(int proc) const { return (node_ ? node_->perf_per_core : cpu_speed_) * power(proc); }
 
 SimTime MachineModel::scaled_time(int proc, SimTime seconds) const {
   // t = recorded seconds / power[proc]; without a power list every processor's is 1, and x / 1 is x

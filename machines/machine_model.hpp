@@ -3,12 +3,14 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/collective_kind.hpp"
 #include "engine/sim_time.hpp"
 #include "machines/param.hpp"
+#include "machines/roofline/roofline.hpp"
 
 namespace augur::machines {
 
@@ -99,6 +101,19 @@ class MachineModel {
 
   /// Time of `flops` of computation on `proc`: flops / (cpu_speed · power[proc]).
   virtual SimTime compute_time(int proc, double flops) const;
+  /// Time of a compute block that states its memory traffic and math-function calls (spec §7.5):
+  /// on a machine with a roofline node, roofline_time(node, work, memory level, cores of proc's
+  /// node that run a process) / power[proc]; without one, compute_time(proc, work.flops) — the
+  /// bytes and calls are not priced.
+  SimTime compute_time(int proc, const ComputeWork& work) const;
+  /// The roofline node (spec §7.5), if the machine declares one, and the chosen memory level.
+  const std::optional<NodeSpec>& node() const { return node_; }
+  std::size_t memory_level() const { return memory_level_; }
+  /// The flop rate of `proc`: the node's performance per core (with a node) or cpu_speed, times
+  /// power[proc].
+  double flop_rate(int proc) const;
+  /// power[proc]: the speed of `proc` relative to the processor that recorded the trace.
+  double relative_power(int proc) const { return power(proc); }
   /// A recorded duration replayed on `proc`: seconds / power[proc].
   virtual SimTime scaled_time(int proc, SimTime seconds) const;
 
@@ -122,6 +137,8 @@ class MachineModel {
   double cpu_speed_ = 1e9;
   std::vector<double> power_;
   std::uint64_t eager_threshold_ = 65536;
+  std::optional<NodeSpec> node_;
+  std::size_t memory_level_ = 0;
 };
 
 /// The seed's srmem_ broadcast (spec 6.2 I/O, Predictor 2.53 ModelIO srmem): position i of P is

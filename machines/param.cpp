@@ -57,6 +57,8 @@ ParamSet::ParamSet(const std::vector<ParamSpec>& specs, std::string model_name)
 void ParamSet::unknown_name(std::string_view name) const {
   std::string message = "unknown parameter '" + std::string(name) + "'";
   if (!model_name_.empty()) message += " of machine model '" + model_name_ + "'";
+  if (name == kMemoryLevelParam)
+    throw ParamError(message + ": the machine declares no node (a `node:` map with memory levels)");
   const auto valid = names();
   const std::string suggestion = support::nearest_name(name, valid);
   if (!suggestion.empty())
@@ -142,7 +144,21 @@ ParamValue ParamSet::parse_value(const ParamSpec& spec, std::string_view text) c
   return value;
 }
 
+void ParamSet::set_node(NodeSpec node) {
+  validate(node);
+  node_ = std::move(node);
+  memory_level_ = node_->levels.size() - 1;
+}
+
 void ParamSet::set(std::string_view name, std::string_view text) {
+  if (name == kMemoryLevelParam && node_) {
+    try {
+      memory_level_ = level_index(*node_, support::trim(text));
+    } catch (const NodeSpecError& error) {
+      throw ParamError("parameter 'memory_level': " + std::string(error.what()));
+    }
+    return;
+  }
   const ParamSpec* declared = spec(name);
   if (declared == nullptr) unknown_name(name);
   values_.find(name)->second = parse_value(*declared, text);
@@ -160,7 +176,9 @@ void ParamSet::set_list(std::string_view name, const std::vector<std::string>& i
   set(name, "[" + support::join(items) + "]");
 }
 
-bool ParamSet::has(std::string_view name) const { return spec(name) != nullptr; }
+bool ParamSet::has(std::string_view name) const {
+  return spec(name) != nullptr || (name == kMemoryLevelParam && node_);
+}
 
 const ParamSpec* ParamSet::spec(std::string_view name) const {
   for (const auto& declared : specs_)
@@ -203,6 +221,11 @@ std::vector<std::pair<std::string, std::string>> ParamSet::describe() const {
     }
     lines.emplace_back(name, std::move(text));
   }
+  if (node_) {
+    lines.emplace_back(std::string(kMemoryLevelParam), node_->levels[memory_level_].name);
+    lines.emplace_back("node", format_node(*node_));
+    std::sort(lines.begin(), lines.end());
+  }
   return lines;
 }
 
@@ -210,6 +233,7 @@ std::vector<std::string> ParamSet::names() const {
   std::vector<std::string> sorted;
   sorted.reserve(specs_.size());
   for (const auto& declared : specs_) sorted.push_back(declared.name);
+  if (node_) sorted.emplace_back(kMemoryLevelParam);
   std::sort(sorted.begin(), sorted.end());
   return sorted;
 }

@@ -3,12 +3,14 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "machines/roofline/roofline.hpp"
 #include "machines/units.hpp"
 #include "support/edit_distance.hpp"
 
@@ -69,6 +71,16 @@ class ParamSet {
   /// Names of the declared parameters.
   std::vector<std::string> names() const;
 
+  /// The roofline node of the machine (`node:` of a machine file), if it declares one.
+  const std::optional<NodeSpec>& node() const { return node_; }
+  /// Declares the node (validated: NodeSpecError). With a node the set gains the parameter
+  /// `memory_level` (a level name; its default is the last level); without one, `memory_level`
+  /// is an unknown parameter. Both appear in describe() only when a node is declared, so the
+  /// reports of machines without one are unchanged.
+  void set_node(NodeSpec node);
+  /// Index in node()->levels of the chosen memory level (`memory_level`); 0 without a node.
+  std::size_t memory_level() const { return memory_level_; }
+
  private:
   const ParamValue& value(std::string_view name) const;
   ParamValue parse_value(const ParamSpec& spec, std::string_view text) const;
@@ -76,6 +88,11 @@ class ParamSet {
   std::vector<ParamSpec> specs_;
   std::string model_name_;
   std::map<std::string, ParamValue, std::less<>> values_;
+  std::optional<NodeSpec> node_;
+  std::size_t memory_level_ = 0;
 };
+
+/// The name of the node-level pseudo-parameter (ParamSet::set_node).
+inline constexpr std::string_view kMemoryLevelParam = "memory_level";
 
 }  // namespace augur::machines

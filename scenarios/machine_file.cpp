@@ -20,7 +20,7 @@ namespace {
 
 /// The keys of a machine map that are not parameters of the model.
 const std::vector<std::string>& fixed_machine_keys() {
-  static const std::vector<std::string> keys = {"schema_version", "model", "description", "name"};
+  static const std::vector<std::string> keys = {"schema_version", "model", "description", "name", "node"};
   return keys;
 }
 
@@ -111,9 +111,13 @@ MachineDescription parse_machine_map(const std::string& file, const YAML::Node& 
   if (const Entry* description = map.find("description")) machine.description = scalar_value(file, *description);
   if (const Entry* name = map.find("name")) machine.name = scalar_value(file, *name);
 
+  if (const Entry* node_entry = map.find("node")) machine.params.set_node(parse_node(file, *node_entry));
+
   const auto& fixed = fixed_machine_keys();
   for (const Entry& entry : map.entries()) {
     if (std::find(fixed.begin(), fixed.end(), entry.key) != fixed.end()) continue;
+    if (entry.key == machines::kMemoryLevelParam && !machine.params.node())
+      fail_at(file, entry.key_node, "'memory_level' chooses a level of the machine's node: declare a `node:` map");
     if (!machine.params.has(entry.key)) {
       std::vector<std::string> candidates = fixed;
       for (const auto& param : machine.params.names()) candidates.push_back(param);
@@ -134,6 +138,7 @@ std::optional<MachineDescription> parse_flat_machine(const std::vector<FlatEntry
   const std::string_view* version = value_of("schema_version");
   const std::string_view* model = value_of("model");
   if (version == nullptr || model == nullptr || *version != std::to_string(schema_version)) return std::nullopt;
+  if (value_of("node") != nullptr) return std::nullopt;  // a map: read (or rejected) as YAML
   const machines::MachineModelInfo* info = registry.find(*model);
   if (info == nullptr) return std::nullopt;
   MachineDescription machine;

@@ -38,6 +38,11 @@ std::optional<MachineDescription> parse_flat_machine(const std::vector<FlatEntry
 /// ParamSet::set, a list through ParamSet::set_list. Bad values are reported at the value.
 void set_param(const std::string& file, machines::ParamSet& params, const Entry& entry);
 
+/// The `node:` entry of a machine map (node_file.cpp): cores, performance (per core), memory
+/// (a list of levels, fastest first: name, bandwidth_per_core and/or bandwidth_per_node, capacity)
+/// and math (function: flops per call). Errors at the offending key or value.
+machines::NodeSpec parse_node(const std::string& file, const Entry& entry);
+
 /// The text of one value for a parameter (a scalar, or a list written back as "[a, b]").
 std::string param_value_text(const std::string& file, const YAML::Node& node, const std::string& what);
 

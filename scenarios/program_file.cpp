@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 
+#include "machines/roofline/roofline.hpp"
 #include "scenarios/machine_file.hpp"
 #include "scenarios/yaml_util.hpp"
 
@@ -34,7 +35,7 @@ struct PhaseSyntax {
 
 const std::vector<PhaseSyntax>& phase_syntax() {
   static const std::vector<PhaseSyntax> table = {
-      {"compute", PhaseKind::compute, MpOpKind::compute, {"flops", "bytes"}, 1},
+      {"compute", PhaseKind::compute, MpOpKind::compute, {"flops", "bytes", "loads", "stores", "math"}, 1},
       {"halo", PhaseKind::halo, MpOpKind::compute, {"bytes", "dims", "grid", "periodic"}, 1},
       {"ring", PhaseKind::ring, MpOpKind::compute, {"bytes", "tag"}, 1},
       {"pairwise", PhaseKind::pairwise, MpOpKind::compute, {"bytes"}, 1},
@@ -160,6 +161,9 @@ class ProgramReader {
       if (e.key == "body") phase.body = phases(e.value, e.key_node, "body");
       if (e.key == "periodic") phase.periodic = boolean(e);
       if (e.key == "bytes") bytes(phase, e);
+      if (e.key == "loads") phase.loads = expr(e.value, e.key_node, program_.names);
+      if (e.key == "stores") phase.stores = expr(e.value, e.key_node, program_.names);
+      if (e.key == "math") math(phase, e);
       if (e.key == "dims") {
         phase.ndims = detail::positive_int(file_, e.value, "dimension count");
         if (phase.ndims > traces::skeleton::max_halo_dims) fail_at(file_, e.value, "a halo has 1 to 3 dimensions");
@@ -181,6 +185,23 @@ class ProgramReader {
       return;
     }
     for (const YAML::Node& face : e.value) phase.faces.push_back(expr(face, e.key_node, halo_names_));
+  }
+
+  /// `math: {sin: EXPR, ...}`: calls per math function (machines::MathFn names).
+  void math(Phase& phase, const Entry& e) {
+    static_assert(machines::kMathFnCount == traces::kMathCallKinds, "MpRecord counts follow machines::MathFn");
+    const MapReader map(file_, e.value, "'math'", e.key_node);
+    phase.math.assign(machines::kMathFnCount, Expr::constant(0));
+    for (const Entry& call : map.entries()) {
+      machines::MathFn fn{};
+      if (!machines::parse_math_fn(call.key, fn)) {
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < machines::kMathFnCount; ++i)
+          names.emplace_back(machines::math_fn_name(static_cast<machines::MathFn>(i)));
+        fail_at(file_, call.key_node, detail::unknown_message(call.key, names, "math function"));
+      }
+      phase.math[static_cast<std::size_t>(fn)] = expr(call.value, call.key_node, program_.names);
+    }
   }
 
   void grid(Phase& phase, const Entry& e) {

@@ -447,6 +447,9 @@ models::report::VariantResult run_mp_variant(const scenarios::Scenario& scenario
   if (waits) waits->release_history();
   result.lps = stats.take_lps();
   result.warnings = program->warnings();
+  if (scenario.program && run.outcome == engine::RunOutcome::completed)  // seed 002's closed forms, beside the run
+    result.static_estimate = std::make_shared<models::report::StaticEstimate>(
+        models::report::static_estimate(*open_program(scenario, variant), *machine));
   take_wait_states(waits, result);
   if (waits) {
     if (auto w = short_history_warning(*waits, ranks)) result.warnings.push_back(std::move(*w));

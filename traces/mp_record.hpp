@@ -1,6 +1,7 @@
 // The typed record of a message-passing trace, produced by readers (TI today) and consumed by
 // models/mp. Sizes are in bytes (readers apply datatypes), compute in flops, sleep in seconds.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -42,11 +43,17 @@ enum class MpOpKind : std::uint8_t {
   location,
 };
 
+/// Entries of a compute record's `counts` when it states math-function calls (machines::MathFn).
+inline constexpr std::size_t kMathCallKinds = 8;
+
 /// The trace keyword of a kind ("sendRecv", "reducescatter").
 std::string_view to_string(MpOpKind kind);
 
 /// One action of one rank. Field use per kind:
-/// - compute: amount = flops; sleep: amount = seconds
+/// - compute: amount = flops; bytes = memory traffic (loaded and stored), bytes2 = the part of it
+///   stored; counts = math-function calls (empty, or kMathCallKinds entries in the order sin, cos,
+///   tan, exp, log, sqrt, pow, div: machines::MathFn) — only program skeletons fill these three
+/// - sleep: amount = seconds
 /// - send/isend: peer = dst, tag, bytes; recv/irecv: peer = src (-1 any), tag, bytes
 /// - wait/test: peer = src, peer2 = dst, tag (the request key); waitall: count = handles
 /// - send_recv: peer = dst, bytes = send bytes, peer2 = src, bytes2 = recv bytes

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "machines/units.hpp"
+
 namespace augur::machines {
 
 namespace {
@@ -62,6 +64,28 @@ double total_flops(const NodeSpec& node, const ComputeWork& work) {
   double flops = work.flops;
   for (std::size_t i = 0; i < kMathFnCount; ++i) flops += work.math_calls[i] * node.math_cost[i];
   return flops;
+}
+
+std::string format_node(const NodeSpec& node) {
+  std::string text =
+      std::to_string(node.cores) + " cores x " + format_quantity(node.perf_per_core, UnitKind::flop_rate);
+  for (const MemoryLevel& level : node.levels) {
+    text += "; " + level.name + " " + format_quantity(level.bw_per_core, UnitKind::bandwidth) + "/core " +
+            format_quantity(level.bw_per_node, UnitKind::bandwidth) + "/node";
+    if (level.capacity > 0) text += " " + format_quantity(level.capacity, UnitKind::bytes);
+  }
+  std::string costs;
+  for (std::size_t i = 0; i < kMathFnCount; ++i)
+    if (node.math_cost[i] > 0)
+      costs += (costs.empty() ? "; " : ", ") + std::string(kNames[i]) + " " +
+               format_quantity(node.math_cost[i], UnitKind::real);
+  return text + costs;
+}
+
+int active_cores(const NodeSpec& node, int proc, int processes) {
+  // Node k holds ranks [k·cores, min((k+1)·cores, P)).
+  const int first = (std::max(proc, 0) / node.cores) * node.cores;
+  return std::clamp(processes - first, 1, node.cores);
 }
 
 double core_bandwidth(const NodeSpec& node, std::size_t level, int active_cores) {

@@ -1,7 +1,8 @@
 // The roofline node model of spec §7.5 (seed 002): a node has cores of a given performance,
 // memory levels with a per-core and a per-node bandwidth, and math-function costs in flops.
 // A compute block takes max(flops_total / perf, bytes / bw) at the chosen memory level, where
-// the cores active on a node share its bandwidth. Pure functions; no machine model uses it yet.
+// the cores active on a node share its bandwidth. Pure functions; MachineModel::compute_time prices compute blocks with
+// them.
 #pragma once
 #include <array>
 #include <stdexcept>
@@ -59,6 +60,14 @@ std::size_t level_index(const NodeSpec& node, std::string_view name);
 
 /// flops + Σ math_calls · math_cost: the flops a block costs on `node`.
 double total_flops(const NodeSpec& node, const ComputeWork& work);
+
+/// One line for reports: "20 cores × 5.3Gflops; L1 100GBps/core 2TBps/node; DRAM ... 256GiB; sin 39 ...".
+std::string format_node(const NodeSpec& node);
+
+/// Cores of its node that run a process when `processes` processes fill nodes of `node.cores`
+/// cores in rank order (ranks 0..cores−1 on the first node, …): the processes that share the
+/// node bandwidth with process `proc`.
+int active_cores(const NodeSpec& node, int proc, int processes);
 
 /// Bandwidth one core gets at `level` when `active_cores` cores of its node run:
 /// min(bw_per_core, bw_per_node / active_cores). `active_cores` is clamped to [1, cores].

@@ -8,6 +8,7 @@ namespace augur::models::mp {
 /// Kinds of executable operation.
 enum class OpKind : std::uint8_t {
   compute,      ///< amount = flops
+  timed,        ///< a compute block already priced (roofline node): amount = seconds
   sleep,        ///< amount = seconds
   send,         ///< blocking send: peer = dst, tag, bytes (eager or rendezvous by size)
   recv,         ///< blocking receive: peer = src, tag, bytes
@@ -24,7 +25,7 @@ struct Op {
   std::int32_t peer = -1;
   std::int32_t tag = 0;
   std::uint64_t bytes = 0;  ///< message size (send/recv kinds)
-  double amount = 0;        ///< flops (compute) or seconds (sleep)
+  double amount = 0;        ///< flops (compute) or seconds (timed, sleep)
 };
 static_assert(sizeof(Op) <= 32, "ops are copied per step: keep them small");
 

@@ -283,6 +283,10 @@ StepResult MpProgram::run_op(LpId lp, const Op& op, engine::Scheduler& s) {
       emit(s, lp, EventBuilder(EventKind::compute).span(before, clock));
       return StepResult::advanced;
     }
+    case OpKind::timed:
+      clock += op.amount;
+      emit(s, lp, EventBuilder(EventKind::compute).span(before, clock));
+      return StepResult::advanced;
     case OpKind::sleep:
       clock += op.amount;
       emit(s, lp, EventBuilder(EventKind::sleep).span(before, clock));

@@ -47,6 +47,17 @@ CollectiveCall collective_call(engine::CollectiveKind kind, const traces::MpReco
   return call;
 }
 
+/// A compute record on a machine with a roofline node: its flops, memory bytes and
+/// math-function calls (`counts`, in machines::MathFn order) priced by the node.
+engine::SimTime node_time(const machines::MachineModel& machine, LpId lp, const traces::MpRecord& rec) {
+  machines::ComputeWork work;
+  work.flops = rec.amount;
+  work.bytes = static_cast<double>(rec.bytes);
+  for (std::size_t i = 0; i < rec.counts.size() && i < machines::kMathFnCount; ++i)
+    work.math_calls[i] = static_cast<double>(rec.counts[i]);
+  return machine.compute_time(static_cast<int>(lp), work);
+}
+
 }  // namespace
 
 StepResult MpProgram::start_record(LpId lp, engine::Scheduler& s) {
@@ -70,6 +81,7 @@ StepResult MpProgram::start_record(LpId lp, engine::Scheduler& s) {
     case MpOpKind::location:
       return replay_location(lp, rec, s);
     case MpOpKind::compute:
+      if (machine_.node()) return run_op(lp, Op{OpKind::timed, -1, 0, 0, node_time(machine_, lp, rec)}, s);
       return run_op(lp, Op{OpKind::compute, -1, 0, 0, rec.amount}, s);
     case MpOpKind::sleep:
       return run_op(lp, Op{OpKind::sleep, -1, 0, 0, rec.amount}, s);

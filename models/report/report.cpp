@@ -199,6 +199,7 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
       more_ranks(out, n, v.lps.size());
       row("total", totals(v.lps));
     }
+    if (v.static_estimate) write_static_text(out, *v.static_estimate, v.predicted_time_s, max_rows);
     if (v.intervals) {
       // The characteristics in the analyzer's layout; with many processors the per-processor part
       // shows the first max_rows unless a processor list was given.

@@ -16,6 +16,7 @@
 #include "models/analysis/wait_states.hpp"
 #include "models/report/interval_report.hpp"
 #include "models/report/run_stats.hpp"
+#include "models/report/static_estimate.hpp"
 
 namespace augur::models::report {
 
@@ -56,6 +57,9 @@ struct VariantResult {
   analysis::IntegrateRule intervals_rule = analysis::IntegrateRule::predictor;
   const analysis::Interval* interval_root = nullptr;
   std::string grid;
+  /// The static estimate of a program-skeleton run (seed 002), beside the simulated time; null
+  /// for traces.
+  std::shared_ptr<const StaticEstimate> static_estimate;
 };
 
 /// snake_case name of operation kind `i` of `v.waits_by_operation` ("point_to_point", "allreduce",

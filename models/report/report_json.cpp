@@ -186,6 +186,7 @@ Json variant_json(const VariantResult& v, bool whole) {
     if (!v.grid.empty()) j["grid"] = v.grid;
     j["characteristics"] = interval_report_json(*v.intervals, interval_meta(v), v.interval_root);
   }
+  if (v.static_estimate) j["static"] = static_json(*v.static_estimate, v.predicted_time_s);
   j["warnings"] = v.warnings;
   round_numbers(j);
   return j;

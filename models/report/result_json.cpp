@@ -260,6 +260,75 @@ void tree_from_json(const json& j, VariantResult& v) {
   v.intervals = std::move(tree);
 }
 
+/// The fields of one StaticFigures, in a fixed order (shared by the writer and the reader).
+template <class Visit, class Figures>
+void visit_figures(Visit& visit, Figures& f) {
+  visit(f.flops);
+  visit(f.bytes_loaded);
+  visit(f.bytes_stored);
+  visit(f.messages);
+  visit(f.bytes_sent);
+  visit(f.bytes_received);
+  visit(f.mpi_calls);
+  visit(f.t_comm);
+}
+
+/// The static estimate as one flat array: the level count and names, the chosen level, latency,
+/// bandwidth, the process count, then the program's figures and each process's (figures, time count,
+/// times).
+json static_to_json(const VariantResult& v) {
+  if (!v.static_estimate) return nullptr;
+  const StaticEstimate& e = *v.static_estimate;
+  Writer w;
+  w(static_cast<std::uint64_t>(e.levels.size()));
+  for (const std::string& l : e.levels) w(l);
+  w(static_cast<std::uint64_t>(e.chosen));
+  w(e.latency);
+  w(e.bandwidth);
+  w(static_cast<std::uint64_t>(e.processes.size()));
+  const auto figures = [&w](const StaticFigures& f) {
+    StaticFigures copy = f;
+    visit_figures(w, copy);
+    w(static_cast<std::uint64_t>(f.time.size()));
+    for (const double t : f.time) w(t);
+  };
+  figures(e.program);
+  for (const StaticFigures& f : e.processes) figures(f);
+  return std::move(w.out);
+}
+
+void static_from_json(const json& j, VariantResult& v) {
+  if (j.is_null()) return;
+  auto e = std::make_shared<StaticEstimate>();
+  Reader r{j};
+  std::uint64_t n = 0;
+  r(n);
+  if (n > j.size()) throw std::invalid_argument("a static estimate has too few fields");
+  e->levels.resize(n);
+  for (std::string& l : e->levels) r(l);
+  std::uint64_t chosen = 0;
+  r(chosen);
+  if (!e->levels.empty() && chosen >= e->levels.size()) throw std::invalid_argument("bad memory level index");
+  e->chosen = chosen;
+  r(e->latency);
+  r(e->bandwidth);
+  r(n);
+  if (n > j.size()) throw std::invalid_argument("a static estimate has too few fields");
+  e->processes.resize(n);
+  const auto figures = [&r, &j](StaticFigures& f) {
+    visit_figures(r, f);
+    std::uint64_t times = 0;
+    r(times);
+    if (times > j.size()) throw std::invalid_argument("a static estimate has too few fields");
+    f.time.resize(times);
+    for (double& t : f.time) r(t);
+  };
+  figures(e->program);
+  for (StaticFigures& f : e->processes) figures(f);
+  r.finish();
+  v.static_estimate = std::move(e);
+}
+
 }  // namespace
 
 json result_to_json(const VariantResult& v) {
@@ -291,6 +360,7 @@ json result_to_json(const VariantResult& v) {
   j["warnings"] = v.warnings;
   j["intervals"] = tree_to_json(v);
   j["grid"] = v.grid;
+  j["static"] = static_to_json(v);
   return j;
 }
 
@@ -324,6 +394,7 @@ VariantResult result_from_json(const json& j) {
     v.warnings = j.at("warnings").get<std::vector<std::string>>();
     tree_from_json(j.at("intervals"), v);
     v.grid = j.at("grid").get<std::string>();
+    if (j.contains("static")) static_from_json(j.at("static"), v);
     return v;
   } catch (const json::exception& e) {
     throw std::invalid_argument(e.what());

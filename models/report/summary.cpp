@@ -127,6 +127,7 @@ std::string variant_block(const VariantResult& v, const SweepRow& r) {
   if (v.outcome != "completed") write_message(out, v);
   out += fmt::format("  predicted time {} s, efficiency {:.1f} %, {}\n", seconds_text(v.predicted_time_s),
                      100.0 * r.efficiency, count_of(v.events, "event"));
+  if (v.static_estimate) out += "  " + static_line(*v.static_estimate, v.predicted_time_s) + "\n";
   out += wrap_text(lost_line(r), summary_columns, "  ", "    ");
   if (!v.lps.empty() || v.wait_operations == WaitOperations::dvm) out += "  " + wait_line(v) + "\n";
   if (v.intervals) write_phases(out, *v.intervals);
@@ -201,7 +202,10 @@ std::string sweep_text(const std::vector<VariantResult>& variants) {
   out += fmt::format(" {:<{}}", "machine", machine_width);
   for (std::size_t i = 0; i < keys.size(); ++i) out += fmt::format(" {:>{}}", keys[i], key_widths[i]);
   out += fmt::format(" {:>12} {:>6} {:>11} {:>11} {:>11}", "time_s", "eff_%", "transfer_s", "wait_s", "idle_s");
-  out += dvm ? fmt::format(" {:>11}\n", "insuff_s") : "\n";
+  out += dvm ? fmt::format(" {:>11}", "insuff_s") : "";
+  const bool skeleton =
+      std::any_of(rows.begin(), rows.end(), [](const SweepRow& r) { return !std::isnan(r.static_s); });
+  out += skeleton ? fmt::format(" {:>12}\n", "static_s") : "\n";
   for (const SweepRow& r : rows) {
     out += fmt::format("{:>7} {:>5}", r.variant, r.processors);
     if (dvm) out += fmt::format(" {:>5}", r.grid);
@@ -215,7 +219,9 @@ std::string sweep_text(const std::vector<VariantResult>& variants) {
     }
     out += fmt::format(" {:>12} {:>6.1f} {:>11} {:>11} {:>11}", seconds_text(r.predicted_time_s), 100.0 * r.efficiency,
                        seconds_text(r.transfer_s), seconds_text(r.wait_s), seconds_text(r.idle_s));
-    out += dvm ? fmt::format(" {:>11}\n", seconds_text(r.insufficient_s)) : "\n";
+    out += dvm ? fmt::format(" {:>11}", seconds_text(r.insufficient_s)) : "";
+    if (skeleton) out += fmt::format(" {:>12}", std::isnan(r.static_s) ? std::string("-") : seconds_text(r.static_s));
+    out += "\n";
     if (r.outcome != "completed") out += fmt::format("{:>7} (run ended by {})\n", "", r.outcome);
   }
   return out;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <string_view>
@@ -47,21 +48,27 @@ std::string swept_value(const SweepRow& r, const std::string& key) {
 }
 
 const char* const number_columns[] = {"predicted_time_s", "efficiency",     "compute_s", "transfer_s", "wait_s",
-                                      "idle_s",           "insufficient_s", "sleep_s",   "lost_s"};
+                                      "idle_s",           "insufficient_s", "sleep_s",   "lost_s",     "static_s"};
 constexpr std::size_t insufficient_column = 6;
+constexpr std::size_t static_column = 9;
 
-// The number columns shown: insufficient_s only when some variant is a DVM one.
-std::vector<std::size_t> shown_columns(bool dvm) {
+bool any_static(const std::vector<VariantResult>& variants) {
+  return std::any_of(variants.begin(), variants.end(), [](const VariantResult& v) { return v.static_estimate; });
+}
+
+// The number columns shown: insufficient_s only when some variant is a DVM one, static_s when
+// some variant ran a program skeleton.
+std::vector<std::size_t> shown_columns(bool dvm, bool skeleton) {
   std::vector<std::size_t> shown;
   for (std::size_t i = 0; i < std::size(number_columns); ++i) {
-    if (i != insufficient_column || dvm) shown.push_back(i);
+    if ((i != insufficient_column || dvm) && (i != static_column || skeleton)) shown.push_back(i);
   }
   return shown;
 }
 
 std::vector<double> numbers(const SweepRow& r) {
   return {r.predicted_time_s, r.efficiency,     r.compute_s, r.transfer_s, r.wait_s,
-          r.idle_s,           r.insufficient_s, r.sleep_s,   r.lost_s};
+          r.idle_s,           r.insufficient_s, r.sleep_s,   r.lost_s,     r.static_s};
 }
 
 bool any_grid(const std::vector<VariantResult>& variants) {
@@ -95,6 +102,7 @@ std::vector<SweepRow> sweep_rows(const std::vector<VariantResult>& variants) {
     r.trace = v.trace;
     r.grid = v.grid;
     r.predicted_time_s = v.predicted_time_s;
+    if (v.static_estimate) r.static_s = static_time(*v.static_estimate);
     if (v.lps.empty() && v.intervals) {
       // A DVM run: the characteristics of the whole program (Main), as the analyzer gives them.
       const analysis::IntervalTotals& t = v.intervals->root().totals;
@@ -131,7 +139,7 @@ std::vector<SweepRow> sweep_rows(const std::vector<VariantResult>& variants) {
 std::string sweep_csv(const std::vector<VariantResult>& variants) {
   const auto keys = swept_keys(variants);
   const bool dvm = any_grid(variants);
-  const auto shown = shown_columns(dvm);
+  const auto shown = shown_columns(dvm, any_static(variants));
   std::string out = dvm ? "variant,processors,grid,machine,model" : "variant,processors,machine,model";
   for (const auto& k : keys) out += "," + csv_field(k);
   out += ",collectives,outcome";
@@ -144,7 +152,8 @@ std::string sweep_csv(const std::vector<VariantResult>& variants) {
     for (const auto& k : keys) out += "," + csv_field(swept_value(r, k));
     out += fmt::format(",{},{}", csv_field(r.collectives), csv_field(r.outcome));
     const auto nums = numbers(r);
-    for (std::size_t c : shown) out += fmt::format(",{}", round_noise(nums[c]));
+    for (std::size_t c : shown)
+      out += std::isnan(nums[c]) ? std::string(",") : fmt::format(",{}", round_noise(nums[c]));
     out += "," + csv_field(r.trace) + "\n";
   }
   return out;
@@ -156,7 +165,7 @@ nlohmann::ordered_json sweep_json(const std::string& scenario, const std::vector
   doc["generator"] = generator();
   doc["scenario"] = scenario;
   const bool dvm = any_grid(variants);
-  const auto shown = shown_columns(dvm);
+  const auto shown = shown_columns(dvm, any_static(variants));
   nlohmann::ordered_json columns = nlohmann::ordered_json::array();
   for (const char* c : {"variant", "processors", "grid", "machine", "model", "swept", "collectives", "outcome"}) {
     if (dvm || std::string_view(c) != "grid") columns.push_back(c);
@@ -178,7 +187,12 @@ nlohmann::ordered_json sweep_json(const std::string& scenario, const std::vector
     j["collectives"] = r.collectives;
     j["outcome"] = r.outcome;
     const auto nums = numbers(r);
-    for (std::size_t c : shown) j[number_columns[c]] = nums[c];
+    for (std::size_t c : shown) {
+      if (std::isnan(nums[c]))
+        j[number_columns[c]] = nullptr;
+      else
+        j[number_columns[c]] = nums[c];
+    }
     j["trace"] = r.trace;
     rows.push_back(std::move(j));
   }

@@ -2,6 +2,7 @@
 // swept parameters → predicted time, efficiency and the lost-time components — as CSV and JSON.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,9 @@ struct SweepRow {
   double insufficient_s = 0;  ///< DVM: insufficient parallelism (0 for message-passing runs)
   double sleep_s = 0;
   double lost_s = 0;  ///< transfer + wait + idle + insufficient
+  /// Program skeletons: seed 002's static estimate at the chosen memory level (static_estimate.hpp);
+  /// NaN for traces.
+  double static_s = std::numeric_limits<double>::quiet_NaN();
   /// The series this row belongs to in the scalability plot: the machine, the swept values and,
   /// for DVM rows, the grid's dimensions ("platform_cluster_64", "loggp latency=10us",
   /// "dvm_mvs 2-D"), so that grids 4 and 2x2 lie on different lines.
@@ -49,12 +53,13 @@ std::vector<SweepRow> sweep_rows(const std::vector<VariantResult>& variants);
 /// The CSV text: a header line then one line per variant (RFC 4180 quoting; numbers rounded
 /// to significant_digits, json_numbers.hpp, in the shortest form that reads back exactly). Columns: variant,
 /// processors, [grid], machine, model, one column per swept key, collectives, outcome, predicted_time_s, efficiency,
-/// compute_s, transfer_s, wait_s, idle_s, [insufficient_s], sleep_s, lost_s, trace. The bracketed columns are there
-/// when some variant is a DVM one (has a grid).
+/// compute_s, transfer_s, wait_s, idle_s, [insufficient_s], sleep_s, lost_s, [static_s], trace. The bracketed
+/// columns are there when some variant is a DVM one (has a grid), and when some variant ran a program skeleton
+/// (static_s: its static estimate, empty for the others).
 std::string sweep_csv(const std::vector<VariantResult>& variants);
 /// The JSON document: schema_version, generator, scenario, columns[], rows[] (one object per
 /// variant with the CSV's columns, the swept values under "swept"; `grid` and
-/// `insufficient_s` as in the CSV).
+/// `insufficient_s`, `static_s` as in the CSV; static_s null for a variant without it).
 nlohmann::ordered_json sweep_json(const std::string& scenario, const std::vector<VariantResult>& variants);
 
 /// Write sweep_csv / sweep_json to `path`; throw std::runtime_error naming the file.

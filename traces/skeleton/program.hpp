@@ -14,7 +14,7 @@ namespace augur::traces::skeleton {
 
 /// What a phase does. The records each one expands to are listed in skeleton_trace.hpp.
 enum class PhaseKind : std::uint8_t {
-  compute,     ///< flops (and memory bytes)
+  compute,     ///< flops (and memory bytes, math-function calls)
   halo,        ///< exchange with the neighbours on a d-dimensional process grid
   ring,        ///< exchange with rank - 1 and rank + 1 (mod P)
   pairwise,    ///< all-to-all as P - 1 sendRecv steps
@@ -31,11 +31,15 @@ struct Phase {
   MpOpKind op = MpOpKind::barrier;  ///< collective: which one
   Expr flops = Expr::constant(0);   ///< compute, reduce, allreduce, reduce_scatter, scan, exscan
   Expr bytes = Expr::constant(0);   ///< compute: memory bytes; exchanges and collectives: message bytes
-  Expr root = Expr::constant(0);    ///< rooted collectives
-  Expr count = Expr::constant(1);   ///< loop: iterations
-  Expr to = Expr::constant(-1);     ///< p2p: destination rank (negative: none)
-  Expr from = Expr::constant(-1);   ///< p2p: source rank (negative: none)
-  std::int32_t tag = 0;             ///< ring, p2p
+  Expr loads = Expr::constant(0);   ///< compute: bytes read from memory (besides `bytes`)
+  Expr stores = Expr::constant(0);  ///< compute: bytes written to memory (besides `bytes`)
+  /// compute: calls of each math function, in MpRecord's order (kMathCallKinds), or empty.
+  std::vector<Expr> math;
+  Expr root = Expr::constant(0);   ///< rooted collectives
+  Expr count = Expr::constant(1);  ///< loop: iterations
+  Expr to = Expr::constant(-1);    ///< p2p: destination rank (negative: none)
+  Expr from = Expr::constant(-1);  ///< p2p: source rank (negative: none)
+  std::int32_t tag = 0;            ///< ring, p2p
   /// halo: bytes of the faces across each dimension (parsed with the names dim0, dim1, … added,
   /// the grid's extents), the grid's dimension count, its extents (empty: chosen like
   /// MPI_Dims_create), and whether it wraps around.

@@ -116,6 +116,19 @@ class SkeletonTrace final : public MpTraceSource {
     return false;
   }
 
+  /// A compute record: flops, memory traffic (bytes + loads + stores; bytes2 = stores) and the
+  /// math-function calls.
+  void compute(const Phase& p, MpRecord& out) {
+    out.amount = static_cast<double>(p.flops.eval_count(values_, "flops", max_flops));
+    out.bytes2 = p.stores.eval_count(values_, "stores", max_bytes);
+    out.bytes =
+        p.bytes.eval_count(values_, "bytes", max_bytes) + p.loads.eval_count(values_, "loads", max_bytes) + out.bytes2;
+    if (p.math.empty()) return;
+    counts_.resize(p.math.size());
+    for (std::size_t i = 0; i < p.math.size(); ++i) counts_[i] = p.math[i].eval_count(values_, "calls", max_count);
+    out.counts = counts_;
+  }
+
   /// Record `step` of phase `p` for `rank`; false after its last one.
   bool emit(const Phase& p, int rank, std::uint64_t step, MpRecord& out) {
     switch (p.kind) {
@@ -123,7 +136,7 @@ class SkeletonTrace final : public MpTraceSource {
         if (step > 0) return false;
         out.kind = MpOpKind::compute;
         out.amount = static_cast<double>(p.flops.eval_count(values_, "flops", max_flops));
-        out.bytes = p.bytes.eval_count(values_, "bytes", max_bytes);
+        compute(p, out);
         return true;
       case PhaseKind::region:
         out.kind = MpOpKind::location;

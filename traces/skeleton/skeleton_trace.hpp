@@ -17,7 +17,8 @@ namespace augur::traces::skeleton {
 ///
 /// Records of rank r (`line` counts them from 1, as the lines of a TI rank file):
 ///   `init`, then the phases, then `finalize`
-///   compute     `compute flops` (bytes: memory traffic, in MpRecord::bytes)
+///   compute     `compute flops`; MpRecord::bytes = bytes + loads + stores (memory traffic),
+///               bytes2 = stores, counts = the math-function calls (when `math:` is given)
 ///   ring        `irecv (r-1) mod P tag bytes`, `isend (r+1) mod P tag bytes`, `waitall 2`
 ///   halo        per dimension k and side (lower, upper) with a neighbour: `irecv` from it (tag
 ///               2k+1 from the lower, 2k from the upper), then the `isend`s (tag 2k+1 to the
