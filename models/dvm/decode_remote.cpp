@@ -108,6 +108,19 @@ void waitcp(Decoder& d) {
   d.st.copy_flags.erase(it);
 }
 
+/// The messages of T in row-major order (sender by sender) differ from their order in the
+/// transposed matrix (receiver by receiver): the bus would stamp them in another order.
+bool order_differs(const TransferMatrix& m) {
+  std::vector<std::pair<int, int>> by_sender, by_receiver;
+  for (int p = 0; p < m.size(); ++p)
+    for (int q = 0; q < m.size(); ++q)
+      if (m.at(p, q) > 0) by_sender.emplace_back(p, q);
+  for (int q = 0; q < m.size(); ++q)
+    for (int p = 0; p < m.size(); ++p)
+      if (m.at(p, q) > 0) by_receiver.emplace_back(p, q);
+  return by_sender != by_receiver;
+}
+
 void crtrbl(Decoder& d) {
   auto arr = d.st.arrays.find(d.c.handle("RemArrayHeader"));
   DvmProgram::Op& op = d.new_op(OpType::remote_buffer, analysis::OpKind::remote_access);
@@ -124,6 +137,13 @@ void crtrbl(Decoder& d) {
   regions.resize(static_cast<std::size_t>(da.system().processor_count()), Block::empty_of_rank(da.rank()));
   op.matrix = copy_distributed_matrix(da.system(), da.blocks(d.fid()), regions, da.type_size(), Sources::every)
                   .to_root(da.system());
+  // Predictor 2.53's CopyUpdateDistr fills transfer[receiver][holder]: the seed's bus serves its
+  // time stamps in that order (difference Q2; `augur predict` with an old-format .par reproduces
+  // it).
+  if (d.seed_cost() && order_differs(op.matrix)) {
+    d.st.met(Difference::remote_buffer_order);
+    if (d.options.quirks) op.matrix = op.matrix.transposed();
+  }
 }
 
 void buffer_access(Decoder& d) {

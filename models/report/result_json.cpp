@@ -291,6 +291,8 @@ json result_to_json(const VariantResult& v) {
   j["warnings"] = v.warnings;
   j["intervals"] = tree_to_json(v);
   j["grid"] = v.grid;
+  j["report_grid"] = v.report_grid;
+  j["differences"] = v.differences;
   return j;
 }
 
@@ -324,6 +326,8 @@ VariantResult result_from_json(const json& j) {
     v.warnings = j.at("warnings").get<std::vector<std::string>>();
     tree_from_json(j.at("intervals"), v);
     v.grid = j.at("grid").get<std::string>();
+    v.report_grid = j.value("report_grid", std::string());
+    v.differences = j.value("differences", std::vector<std::string>());
     return v;
   } catch (const json::exception& e) {
     throw std::invalid_argument(e.what());

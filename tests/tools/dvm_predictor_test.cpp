@@ -299,7 +299,14 @@ TEST_SUITE("golden") {
     MESSAGE("differing numbers:\n" << unexpected(c, {}));
     CHECK(c.runs == 100);
     CHECK(c.numbers == 7680);
-    CHECK(c.numbers_equal >= 7667);
+    // tsk on 4x4 is equal (Q1, psview_ overwrites the current system under predict); what is left
+    // is gausf's microsecond (docs/dvm-model.md, "Fidelity"): mvs 4x4 total, eth75 2x2
+    // synchronisation twice, eth75 4x4 total.
+    const std::set<std::string> known = {"gausf|N10_std|mvs|4x4|1|total", "gausf|N10_std|eth75|2x2|1|synch",
+                                         "gausf|N10_std|eth75|2x2|1|Remote_access_synch",
+                                         "gausf|N10_std|eth75|4x4|1|total"};
+    CHECK(unexpected(c, known).empty());
+    CHECK(c.numbers_equal >= 7676);
   }
 
   TEST_CASE("augur predict reproduces Predictor 3.1 on the ACROSS program sor") {
@@ -314,7 +321,9 @@ TEST_SUITE("golden") {
     MESSAGE("predict 2.53: numbers equal: " << c.numbers_equal << " of " << c.numbers << "\n" << per_program(c));
     MESSAGE("differing numbers:\n" << unexpected(c, {}));
     CHECK(c.numbers == 4800);
-    CHECK(c.numbers_equal >= 4785);
+    // Every number: the remote-buffer matrices are transposed as 2.53 fills them (Q2).
+    CHECK(c.differing.empty());
+    CHECK(c.numbers_equal == 4800);
     const Comparison sor = compare_with("programs/sor/figures.tsv", "2.53h", 3, pars253(), "predict");
     MESSAGE("predict sor 2.53: numbers equal: " << sor.numbers_equal << " of " << sor.numbers << "\n"
                                                 << per_program(sor));
