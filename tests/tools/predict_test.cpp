@@ -183,6 +183,32 @@ TEST_SUITE("golden") {
     CHECK(run.out.find("    " + q1.front() + "\n") != std::string::npos);
   }
 
+  TEST_CASE("augur run names 2.53's remote-buffer direction where it changes the bus's order") {
+    // gausf's matrix lies on a template replicated along grid dimension 1: on 2x2 a receiver has
+    // two holders, so 2.53's receiver-by-holder matrix orders the bus's messages otherwise (Q2);
+    // on the 1-D grid 4 every receiver has one holder in the same order: nothing to name.
+    const std::string gausf = samples + "/programs/gausf/N10_std/gausf.ptr";
+    const std::string old_bus = samples + "/oracle/pars/old_ethernet.par";
+    const augur::test::TempDir d;
+    for (const char* grid : {"2x2", "4"}) {
+      const std::string json = (d.path / (std::string(grid) + ".json")).string();
+      const AugurRun r =
+          run_augur("run --trace 'dvm:" + gausf + "' --machine '" + old_bus + "' --grid " + grid + " --json " + json);
+      REQUIRE_MESSAGE(r.status == 0, r.err);
+      const auto met = nlohmann::json::parse(slurp(json))
+                           .at("variants")
+                           .at(0)
+                           .at("differences_from_predictor")
+                           .get<std::vector<std::string>>();
+      if (std::string(grid) == "2x2") {
+        REQUIRE(met.size() == 1);
+        CHECK(met.front().starts_with("Q2 remote buffers: 2.53 fills the transfer matrix receiver by holder"));
+      } else {
+        CHECK(met.empty());
+      }
+    }
+  }
+
   TEST_CASE("augur predict gives Main the line of the trace's first event as Predictor 3.1 does") {
     // Predictor 3.1 (TraceLine::first_line_number): the root interval's line and file are those of
     // the first trace line carrying TIME, LINE and FILE, preamble included: jac1d.ptr's
