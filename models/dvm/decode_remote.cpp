@@ -1,5 +1,7 @@
 // Decoding remote access: copies between arrays (arrcpy_, aarrcp_ and its waitcp_) and remote
 // buffers (crtrbl_, whose messages are priced when it runs, then loadrb_ and waitrb_).
+#include <algorithm>
+
 #include "models/dvm/decode.hpp"
 
 namespace augur::models::dvm {
@@ -40,7 +42,15 @@ void write_shares(Decoder& d, const DistributedArray& w, const CopySide& side, c
       dims.push_back(make_range(side.init[k], side.last[k], 1));
   }
   const Block write(dims);
-  const Index total = write.empty() ? 0 : write.volume();
+  Index total = write.empty() ? 0 : write.volume();
+  // Predictor 3.1's GetLSSize is 0 for a range with a negative bound (FromInitIndexArray = −1,
+  // "the whole dimension"), so its write split charges nobody (difference Q3): `augur predict`
+  // does the same, `augur run` splits by the region as written.
+  const bool negative = std::any_of(dims.begin(), dims.end(), [](const Range& r) { return !r.empty() && r.lo < 0; });
+  if (negative && total != 0) {
+    d.st.met(Difference::negative_write_region);
+    if (d.options.quirks) total = 0;
+  }
   const bool replicated = to != nullptr && to->fully_replicated();
   auto share = std::make_shared<std::vector<double>>(ps.members.size(), 0.0);
   auto insuff = std::make_shared<std::vector<bool>>(ps.members.size(), false);

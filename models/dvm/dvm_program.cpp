@@ -348,7 +348,7 @@ std::vector<std::string> DvmProgram::differences() const {
 }
 
 const char* difference_id(Difference d) {
-  static constexpr std::array<const char*, difference_count> ids = {"Q1", "Q2"};
+  static constexpr std::array<const char*, difference_count> ids = {"Q1", "Q2", "Q3"};
   return ids[static_cast<std::size_t>(d)];
 }
 
@@ -356,6 +356,8 @@ const char* difference_text(Difference d) {
   static constexpr std::array<const char*, difference_count> texts = {
       "psview_: 3.1 overwrites the current processor system with the view; augur keeps it and makes the view current",
       "remote buffers: 2.53 fills the transfer matrix receiver by holder; augur holder by receiver (3.1)",
+      "arrcpy_: 3.1 gives a written region with a negative bound (Init -1) size 0 and charges its user time to "
+      "nobody; augur splits it by the region as written",
   };
   return texts[static_cast<std::size_t>(d)];
 }

@@ -40,10 +40,11 @@ enum class CostStyle : std::uint8_t {
 /// The documented differences between augur's DVM model and the original Predictor that a run
 /// can meet (docs/dvm-model.md, "augur predict and augur run"; the id is `difference_id`).
 enum class Difference : std::uint8_t {
-  psview_overwrite,     ///< Q1: 3.1's psview_ overwrites the current system with the view
-  remote_buffer_order,  ///< Q2: 2.53 fills remote-buffer matrices receiver by holder
+  psview_overwrite,       ///< Q1: 3.1's psview_ overwrites the current system with the view
+  remote_buffer_order,    ///< Q2: 2.53 fills remote-buffer matrices receiver by holder
+  negative_write_region,  ///< Q3: 3.1 sizes an arrcpy_ region with a negative bound 0 (no user time split)
 };
-inline constexpr std::size_t difference_count = 2;
+inline constexpr std::size_t difference_count = 3;
 /// "Q1" …: the difference's id in docs/dvm-model.md.
 const char* difference_id(Difference d);
 /// One line: what the original does and what `augur run` does instead.
@@ -60,7 +61,8 @@ struct DvmOptions {
   bool memoise = true;
   /// `augur predict`: reproduce the original Predictor's quirks that augur's model corrects
   /// (docs/dvm-model.md, "augur predict and augur run"): 3.1's psview_ overwrite of the current
-  /// system; 2.53's remote-buffer direction.
+  /// system (Q1), its size 0 for arrcpy_ regions with a negative bound (Q3); 2.53's remote-buffer
+  /// direction (Q2).
   bool quirks = false;
 };
 
