@@ -244,6 +244,7 @@ int predict(const CommandLine& cl, const machines::MachineRegistry& registry, st
   opts.max_time = cl.max_time;
   opts.wait_states = cl.wait_states;
   opts.machine_params = !cl.json.empty();
+  opts.dvm_quirks = true;
   const auto results = run_scenario(sc, registry, opts);
   const models::report::VariantResult& v = results.front();
   // 3.1 writes its report only after a whole run; a run stopped by --max-events/--max-time is
@@ -252,7 +253,7 @@ int predict(const CommandLine& cl, const machines::MachineRegistry& registry, st
     models::report::IntervalReportMeta meta;
     meta.program = v.trace;
     meta.machine = v.machine_name;
-    meta.grid = v.grid;
+    meta.grid = v.report_grid.empty() ? v.grid : v.report_grid;
     meta.processors = v.processors;
     meta.title = html;  // 3.1: html_title = argv[3]
     models::report::HtmlReportOptions options;

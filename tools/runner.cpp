@@ -222,6 +222,7 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   const bool predictor31 = variant.machine.model == "dvm_cluster";
   dvm.cost = predictor31 ? models::dvm::CostStyle::predictor31 : models::dvm::CostStyle::seed;
   dvm.fidelity = models::dvm::Fidelity::predictor;
+  dvm.quirks = options.dvm_quirks;
   auto tree = std::make_shared<models::analysis::IntervalTree>(processors);
   models::dvm::DvmProgram program(reader, *machine, *tree, dvm);
   engine::Scheduler scheduler(static_cast<std::uint32_t>(processors));
@@ -261,6 +262,8 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   result.predicted_time_s = run.end_time;
   result.events = run.events;
   result.interval_root = program.report_root();
+  result.report_grid = scenarios::grid_name(program.root_extents());
+  result.differences = program.differences();
   result.intervals = std::move(tree);
   result.intervals_rule = models::analysis::IntegrateRule::predictor;
   result.wait_operations = models::report::WaitOperations::dvm;

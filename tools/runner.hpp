@@ -53,6 +53,8 @@ struct RunOptions {
   /// `--shard K/N`: run only the variants whose 0-based position is K modulo N.
   std::size_t shard = 0;
   std::size_t shards = 1;
+  /// `augur predict`: DVM runs reproduce the original Predictor's quirks (DvmOptions::quirks).
+  bool dvm_quirks = false;
 };
 
 /// Live progress of a scenario run, shared by variants running in parallel.

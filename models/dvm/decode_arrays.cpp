@@ -29,7 +29,17 @@ void psview(Decoder& d) {
   std::vector<int> sz(sizes.begin(), sizes.end());
   const auto idx = add_system(d.st, ProcessorSystem::view(d.current_system().system, sz));
   if (auto ref = d.c.find_handle("PSRef", DvmSide::ret)) d.st.ps_by_ref[*ref] = idx;
-  // The original overwrites the current system with the view (Predictor 3.1 psview_).
+  if (sz != d.current_system().system.sizes()) d.st.met(Difference::psview_overwrite);
+  if (d.options.quirks) {
+    // Predictor 3.1 (`augur predict`, difference Q1): `*currentVM = *vm` overwrites the current
+    // system object itself with the view, before the call's own time is booked; every name of
+    // that system (the root's PSRef, the task stack, the Processors cell) sees the view from now
+    // on. The view's PSRef names a copy, as in 3.1.
+    d.st.systems[d.st.current_ps] = d.st.systems[idx];
+    d.a.ps = d.st.current_ps;
+    return;
+  }
+  // augur: the view is a system of its own and becomes current; the system it views is unchanged.
   d.st.current_ps = idx;
 }
 

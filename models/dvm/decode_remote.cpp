@@ -1,5 +1,7 @@
 // Decoding remote access: copies between arrays (arrcpy_, aarrcp_ and its waitcp_) and remote
 // buffers (crtrbl_, whose messages are priced when it runs, then loadrb_ and waitrb_).
+#include <algorithm>
+
 #include "models/dvm/decode.hpp"
 
 namespace augur::models::dvm {
@@ -40,7 +42,15 @@ void write_shares(Decoder& d, const DistributedArray& w, const CopySide& side, c
       dims.push_back(make_range(side.init[k], side.last[k], 1));
   }
   const Block write(dims);
-  const Index total = write.empty() ? 0 : write.volume();
+  Index total = write.empty() ? 0 : write.volume();
+  // Predictor 3.1's GetLSSize is 0 for a range with a negative bound (FromInitIndexArray = −1,
+  // "the whole dimension"), so its write split charges nobody (difference Q3): `augur predict`
+  // does the same, `augur run` splits by the region as written.
+  const bool negative = std::any_of(dims.begin(), dims.end(), [](const Range& r) { return !r.empty() && r.lo < 0; });
+  if (negative && total != 0) {
+    d.st.met(Difference::negative_write_region);
+    if (d.options.quirks) total = 0;
+  }
   const bool replicated = to != nullptr && to->fully_replicated();
   auto share = std::make_shared<std::vector<double>>(ps.members.size(), 0.0);
   auto insuff = std::make_shared<std::vector<bool>>(ps.members.size(), false);
@@ -108,6 +118,19 @@ void waitcp(Decoder& d) {
   d.st.copy_flags.erase(it);
 }
 
+/// The messages of T in row-major order (sender by sender) differ from their order in the
+/// transposed matrix (receiver by receiver): the bus would stamp them in another order.
+bool order_differs(const TransferMatrix& m) {
+  std::vector<std::pair<int, int>> by_sender, by_receiver;
+  for (int p = 0; p < m.size(); ++p)
+    for (int q = 0; q < m.size(); ++q)
+      if (m.at(p, q) > 0) by_sender.emplace_back(p, q);
+  for (int q = 0; q < m.size(); ++q)
+    for (int p = 0; p < m.size(); ++p)
+      if (m.at(p, q) > 0) by_receiver.emplace_back(p, q);
+  return by_sender != by_receiver;
+}
+
 void crtrbl(Decoder& d) {
   auto arr = d.st.arrays.find(d.c.handle("RemArrayHeader"));
   DvmProgram::Op& op = d.new_op(OpType::remote_buffer, analysis::OpKind::remote_access);
@@ -124,6 +147,13 @@ void crtrbl(Decoder& d) {
   regions.resize(static_cast<std::size_t>(da.system().processor_count()), Block::empty_of_rank(da.rank()));
   op.matrix = copy_distributed_matrix(da.system(), da.blocks(d.fid()), regions, da.type_size(), Sources::every)
                   .to_root(da.system());
+  // Predictor 2.53's CopyUpdateDistr fills transfer[receiver][holder]: the seed's bus serves its
+  // time stamps in that order (difference Q2; `augur predict` with an old-format .par reproduces
+  // it).
+  if (d.seed_cost() && order_differs(op.matrix)) {
+    d.st.met(Difference::remote_buffer_order);
+    if (d.options.quirks) op.matrix = op.matrix.transposed();
+  }
 }
 
 void buffer_access(Decoder& d) {

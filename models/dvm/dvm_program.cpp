@@ -6,6 +6,7 @@
 #include "models/dvm/dvm_program.hpp"
 
 #include <algorithm>
+#include <array>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -334,5 +335,31 @@ void DvmProgram::close_intervals() {
 }
 
 const analysis::Interval* DvmProgram::report_root() const { return &tree_.current(); }
+
+const std::vector<int>& DvmProgram::root_extents() const { return state_->systems.front().system.sizes(); }
+
+std::vector<std::string> DvmProgram::differences() const {
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k < difference_count; ++k) {
+    const auto d = static_cast<Difference>(k);
+    if ((state_->differences >> k) & 1u) out.push_back(fmt::format("{} {}", difference_id(d), difference_text(d)));
+  }
+  return out;
+}
+
+const char* difference_id(Difference d) {
+  static constexpr std::array<const char*, difference_count> ids = {"Q1", "Q2", "Q3"};
+  return ids[static_cast<std::size_t>(d)];
+}
+
+const char* difference_text(Difference d) {
+  static constexpr std::array<const char*, difference_count> texts = {
+      "psview_: 3.1 overwrites the current processor system with the view; augur keeps it and makes the view current",
+      "remote buffers: 2.53 fills the transfer matrix receiver by holder; augur holder by receiver (3.1)",
+      "arrcpy_: 3.1 gives a written region with a negative bound (Init -1) size 0 and charges its user time to "
+      "nobody; augur splits it by the region as written",
+  };
+  return texts[static_cast<std::size_t>(d)];
+}
 
 }  // namespace augur::models::dvm

@@ -37,6 +37,19 @@ enum class CostStyle : std::uint8_t {
   seed,
 };
 
+/// The documented differences between augur's DVM model and the original Predictor that a run
+/// can meet (docs/dvm-model.md, "augur predict and augur run"; the id is `difference_id`).
+enum class Difference : std::uint8_t {
+  psview_overwrite,       ///< Q1: 3.1's psview_ overwrites the current system with the view
+  remote_buffer_order,    ///< Q2: 2.53 fills remote-buffer matrices receiver by holder
+  negative_write_region,  ///< Q3: 3.1 sizes an arrcpy_ region with a negative bound 0 (no user time split)
+};
+inline constexpr std::size_t difference_count = 3;
+/// "Q1" …: the difference's id in docs/dvm-model.md.
+const char* difference_id(Difference d);
+/// One line: what the original does and what `augur run` does instead.
+const char* difference_text(Difference d);
+
 /// Options of a DVM run.
 struct DvmOptions {
   std::vector<int> grid;  ///< the root processor system, e.g. {2, 2}
@@ -46,6 +59,11 @@ struct DvmOptions {
   /// a waitrd_'s holders) until a call changes the geometry; false recomputes them every time
   /// (same results, for tests).
   bool memoise = true;
+  /// `augur predict`: reproduce the original Predictor's quirks that augur's model corrects
+  /// (docs/dvm-model.md, "augur predict and augur run"): 3.1's psview_ overwrite of the current
+  /// system (Q1), its size 0 for arrcpy_ regions with a negative bound (Q3); 2.53's remote-buffer
+  /// direction (Q2).
+  bool quirks = false;
 };
 
 /// The engine-event contract of the DVM model (what the characteristics observer reads):
@@ -84,6 +102,12 @@ class DvmProgram final : public engine::Program {
   void close_intervals();
   /// The interval the original's report starts from: the one current at the end of the trace.
   const analysis::Interval* report_root() const;
+  /// The root system's extents at the end of the run: the grid, unless 3.1's psview_ overwrote
+  /// it (`quirks`; the Processors cell of 3.1's report).
+  const std::vector<int>& root_extents() const;
+  /// The documented differences from the original this run met, in id order, one line each:
+  /// "Q1 psview_: …" (difference_id, difference_text).
+  std::vector<std::string> differences() const;
   /// Where each processor is in the program: the analysis::statement_key of the call it is replaying (0
   /// before its first call), set when it steps and kept while it waits in a group operation, so
   /// an observer can read it at any event. One entry per processor; the vector lives as long as

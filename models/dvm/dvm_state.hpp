@@ -271,6 +271,10 @@ struct DvmProgram::State {
   std::vector<char> io_trafic;                   ///< per interval id
   std::vector<std::vector<int>> active_at_exit;  ///< per interval id
   std::uint64_t decoded = 0;
+  /// The documented differences from the original that this run met (bit = Difference):
+  /// corrected under `augur run`, reproduced under `augur predict`.
+  std::uint32_t differences = 0;
+  void met(Difference d) { differences |= 1u << static_cast<unsigned>(d); }
 
   Op& op(std::uint64_t index) {
     if (index < ops_base) return retained.at(index);

@@ -27,6 +27,13 @@ TransferMatrix& TransferMatrix::operator+=(const TransferMatrix& other) {
   return *this;
 }
 
+TransferMatrix TransferMatrix::transposed() const {
+  TransferMatrix t(n_);
+  for (int p = 0; p < n_; ++p)
+    for (int q = 0; q < n_; ++q) t.bytes_[t.index(q, p)] = bytes_[index(p, q)];
+  return t;
+}
+
 TransferMatrix TransferMatrix::to_root(const ProcessorSystem& system) const {
   int count = 1;
   for (int s : system.root_sizes()) count *= s;

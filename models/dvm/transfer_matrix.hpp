@@ -28,6 +28,8 @@ class TransferMatrix {
   TransferMatrix& operator+=(const TransferMatrix& other);
   /// The same transfers numbered by the root system's processors (size = root processor count).
   TransferMatrix to_root(const ProcessorSystem& system) const;
+  /// T'[q][p] = T[p][q] (Predictor 2.53's remote-buffer matrices, receiver by holder).
+  TransferMatrix transposed() const;
   bool operator==(const TransferMatrix&) const = default;
 
  private:

@@ -222,6 +222,11 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
       write_interval_text(out, *v.intervals, interval_meta(v), v.interval_root, options);
     }
     if (!v.lps.empty() || v.wait_operations == WaitOperations::dvm) write_waits_text(out, v, max_rows);
+    if (!v.differences.empty()) {
+      out << "\n  Documented differences from the original Predictor met by this run (docs/dvm-model.md;\n"
+             "  augur run corrects them, augur predict reproduces them):\n";
+      for (const std::string& d : v.differences) out << "    " << d << "\n";
+    }
     for (const std::string& w : v.warnings) out << "  " << w << "\n";
   }
 }

@@ -60,6 +60,12 @@ struct VariantResult {
   /// The static estimate of a program-skeleton run (seed 002), beside the simulated time; null
   /// for traces.
   std::shared_ptr<const StaticEstimate> static_estimate;
+  /// DVM: the Processors cell of Predictor 3.1's report, the root system at the end ("1" when
+  /// `augur predict` reproduced 3.1's psview_ overwrite; else `grid`).
+  std::string report_grid;
+  /// DVM: the documented differences from the original Predictor this run met, one line each,
+  /// "Q1 psview_: …" (docs/dvm-model.md): corrected by `augur run`, reproduced by `augur predict`.
+  std::vector<std::string> differences;
 };
 
 /// snake_case name of operation kind `i` of `v.waits_by_operation` ("point_to_point", "allreduce",

@@ -183,7 +183,11 @@ Json variant_json(const VariantResult& v, bool whole) {
   j["processors"] = std::move(procs);
   if (!v.waits.empty()) j["wait_states"] = wait_states_json(v, whole);
   if (v.intervals) {
-    if (!v.grid.empty()) j["grid"] = v.grid;
+    if (!v.grid.empty()) {
+      j["grid"] = v.grid;
+      // The documented differences from the original Predictor this DVM run met ("Q1 psview_: …").
+      j["differences_from_predictor"] = v.differences;
+    }
     j["characteristics"] = interval_report_json(*v.intervals, interval_meta(v), v.interval_root);
   }
   if (v.static_estimate) j["static"] = static_json(*v.static_estimate, v.predicted_time_s);

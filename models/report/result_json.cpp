@@ -361,6 +361,8 @@ json result_to_json(const VariantResult& v) {
   j["intervals"] = tree_to_json(v);
   j["grid"] = v.grid;
   j["static"] = static_to_json(v);
+  j["report_grid"] = v.report_grid;
+  j["differences"] = v.differences;
   return j;
 }
 
@@ -395,6 +397,8 @@ VariantResult result_from_json(const json& j) {
     tree_from_json(j.at("intervals"), v);
     v.grid = j.at("grid").get<std::string>();
     if (j.contains("static")) static_from_json(j.at("static"), v);
+    v.report_grid = j.value("report_grid", std::string());
+    v.differences = j.value("differences", std::vector<std::string>());
     return v;
   } catch (const json::exception& e) {
     throw std::invalid_argument(e.what());

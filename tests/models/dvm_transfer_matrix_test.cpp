@@ -81,6 +81,17 @@ TEST_SUITE("unit") {
     CHECK(show(root) == "7>6:8");
   }
 
+  TEST_CASE("DvmTransferMatrix transposed swaps sender and receiver (2.53's remote buffers)") {
+    TransferMatrix t(3);
+    t.add(0, 2, 4);
+    t.add(1, 2, 6);
+    t.add(2, 0, 1);
+    // T'[q][p] = T[p][q]: processor 2's two holders become two receivers of 2's bytes.
+    CHECK(show(t.transposed()) == "0>2:1 2>0:4 2>1:6");
+    CHECK(t.transposed().total() == t.total());
+    CHECK(t.transposed().transposed() == t);
+  }
+
   TEST_CASE("DvmUpdate is empty when no block changes") {
     const Template t = distributed({8, 8}, ProcessorSystem({2, 2}), {1, 2});
     DistributedArray a({8, 8}, 8);

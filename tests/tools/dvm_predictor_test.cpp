@@ -91,10 +91,30 @@ const nlohmann::json& characteristics(const nlohmann::json& variant) {
 struct Comparison {
   std::size_t runs = 0, rows = 0, rows_equal = 0, numbers = 0, numbers_equal = 0;
   std::set<std::string> differing;  ///< "prog|variant|par|grid|interval|column"
+  /// "program variant" → machine → {numbers equal, numbers}: the table `per_program` prints.
+  std::map<std::string, std::map<std::string, std::pair<std::size_t, std::size_t>>> counts;
 };
 
+/// The augur command line of one reference run: `augur run --trace dvm:… --machine … --grid 2x2`
+/// (augur's corrected model) or `augur predict PAR TRACE OUT.html 2 2` (the original's command
+/// line, its quirks included); both write the JSON report to `json`.
+std::string command_line(const std::string& command, const std::string& trace, const std::string& par,
+                         const std::string& grid, const fs::path& json) {
+  const std::string augur = std::string("'") + AUGUR_BINARY + "'";
+  if (command == "run") {
+    return augur + " run --trace 'dvm:" + trace + "' --machine '" + par + "' --grid " + grid + " --json '" +
+           json.string() + "' > /dev/null";
+  }
+  std::string dims = grid;
+  std::replace(dims.begin(), dims.end(), 'x', ' ');
+  fs::path html = json;
+  html.replace_extension(".html");
+  return augur + " predict '" + par + "' '" + trace + "' '" + html.string() + "' " + dims + " --json '" +
+         json.string() + "' > /dev/null";
+}
+
 Comparison compare_with(const std::string& figures, const std::string& oracle, int decimals,
-                        const std::map<std::string, std::string>& pars) {
+                        const std::map<std::string, std::string>& pars, const std::string& command = "run") {
   std::ifstream tsv(shared + "/dvm-samples/" + figures);
   REQUIRE(tsv);
   std::string line;
@@ -106,7 +126,7 @@ Comparison compare_with(const std::string& figures, const std::string& oracle, i
     if (row.size() != header.size() || row[0] != oracle) continue;
     runs[row[1] + "|" + row[2] + "|" + row[3] + "|" + row[4]].push_back(std::move(row));
   }
-  std::string tag = oracle + "_" + figures;  // one directory per comparison (tests run in parallel)
+  std::string tag = command + "_" + oracle + "_" + figures;  // one directory per comparison (tests run in parallel)
   std::replace(tag.begin(), tag.end(), '/', '_');
   const fs::path dir = augur::test::scratch_dir("augur_dvm_predictor_", tag);
   const double scale = std::pow(10.0, decimals);
@@ -118,14 +138,14 @@ Comparison compare_with(const std::string& figures, const std::string& oracle, i
                                   ? shared + "/dvm-samples/jac1d.ptr"
                                   : shared + "/dvm-samples/programs/" + k[1] + "/" + k[2] + "/" + k[1] + ".ptr";
     const fs::path json = dir / (k[1] + "_" + k[2] + "_" + k[3] + "_" + k[4] + ".json");
-    const std::string cmd = std::string("'") + AUGUR_BINARY + "' run --trace 'dvm:" + trace + "' --machine '" +
-                            pars.at(k[3]) + "' --grid " + k[4] + " --json '" + json.string() + "' > /dev/null";
+    const std::string cmd = command_line(command, trace, pars.at(k[3]), k[4], json);
     REQUIRE_MESSAGE(std::system(cmd.c_str()) == 0, cmd);
     const auto doc = nlohmann::json::parse(augur::test::slurp(json));
     const auto& variant = doc.at("variants").at(0);
     REQUIRE(variant.at("outcome") == "completed");
     std::map<int, const nlohmann::json*> intervals;
     index_intervals(characteristics(variant).at("interval"), intervals);
+    auto& count = out.counts[k[1] + " " + k[2]][k[3]];
     for (const auto& row : rs) {
       ++out.rows;
       const int id = std::stoi(row[5]);
@@ -133,11 +153,13 @@ Comparison compare_with(const std::string& figures, const std::string& oracle, i
       bool all = true;
       for (std::size_t c = 11; c < header.size(); ++c) {
         ++out.numbers;
+        ++count.second;
         const double expected = std::stod(row[c]);
         const double got = value(*intervals.at(id), header[c]);
         // Equal to the report's printed decimals (the 9-decimal figures round to the HTML's).
         if (std::llround(expected * scale) == std::llround(got * scale)) {
           ++out.numbers_equal;
+          ++count.first;
         } else {
           all = false;
           out.differing.insert(key + "|" + row[5] + "|" + header[c]);
@@ -147,6 +169,20 @@ Comparison compare_with(const std::string& figures, const std::string& oracle, i
     }
   }
   return out;
+}
+
+/// The equal numbers per program (and variant) and machine, a line per program:
+/// `gausf N10_std    mvs 480/480  nci 480/480 …`.
+std::string per_program(const Comparison& c) {
+  std::string text;
+  for (const auto& [program, machines] : c.counts) {
+    std::string line = program;
+    line.resize(std::max<std::size_t>(line.size(), 18), ' ');
+    for (const auto& [machine, n] : machines)
+      line += "  " + machine + " " + std::to_string(n.first) + "/" + std::to_string(n.second);
+    text += line + "\n";
+  }
+  return text;
 }
 
 /// The differing numbers outside `known`, one a line.
@@ -177,7 +213,8 @@ TEST_SUITE("golden") {
   TEST_CASE("the DVM model reproduces Predictor 3.1 on every reference run") {
     const Comparison c = compare_with("oracle/figures.tsv", "3.1", 4, pars31());
     MESSAGE("rows equal: " << c.rows_equal << " of " << c.rows << "; numbers equal: " << c.numbers_equal << " of "
-                           << c.numbers);
+                           << c.numbers << "\n"
+                           << per_program(c));
     CHECK(c.runs == 100);
     CHECK(c.rows == 160);
     CHECK(c.numbers == 7680);
@@ -201,7 +238,8 @@ TEST_SUITE("golden") {
     // seed's GetCost, StartR, srmem_ formulas and time stamps (CostStyle::seed).
     const Comparison c = compare_with("oracle/figures.tsv", "2.53h", 3, pars253());
     MESSAGE("2.53: rows equal: " << c.rows_equal << " of " << c.rows << "; numbers equal: " << c.numbers_equal << " of "
-                                 << c.numbers);
+                                 << c.numbers << "\n"
+                                 << per_program(c));
     CHECK(c.runs == 60);
     CHECK(c.rows == 100);
     CHECK(c.numbers == 4800);
@@ -227,7 +265,8 @@ TEST_SUITE("golden") {
     // 2x2 and 4x4 on mvs, nci and eth75 (3.1 divides by zero on 1-D grids).
     const Comparison c = compare_with("programs/sor/figures.tsv", "3.1", 4, pars31());
     MESSAGE("sor 3.1: rows equal: " << c.rows_equal << " of " << c.rows << "; numbers equal: " << c.numbers_equal
-                                    << " of " << c.numbers);
+                                    << " of " << c.numbers << "\n"
+                                    << per_program(c));
     MESSAGE("differing numbers:\n" << unexpected(c, {}));
     CHECK(c.runs == 6);
     CHECK(c.rows == 6);
@@ -239,7 +278,8 @@ TEST_SUITE("golden") {
   TEST_CASE("the DVM seed formulas against Predictor 2.53 on the ACROSS program sor") {
     const Comparison c = compare_with("programs/sor/figures.tsv", "2.53h", 3, pars253());
     MESSAGE("sor 2.53: rows equal: " << c.rows_equal << " of " << c.rows << "; numbers equal: " << c.numbers_equal
-                                     << " of " << c.numbers);
+                                     << " of " << c.numbers << "\n"
+                                     << per_program(c));
     MESSAGE("differing numbers:\n" << unexpected(c, {}));
     CHECK(c.runs == 10);
     CHECK(c.rows == 10);
@@ -247,5 +287,43 @@ TEST_SUITE("golden") {
     // The seed style keeps augur's own pipeline (models/dvm/README.md, "ACROSS loops", A1–A5),
     // not 2.53's: the grid-1 runs are equal, the others differ in the shadow and the waits after it.
     CHECK(c.numbers_equal >= 388);
+  }
+}
+
+// `augur predict` is Predictor 3.1 (and, with an old-format .par, 2.53) with its quirks: the same
+// reference runs through the original's command line (docs/dvm-model.md, "augur predict").
+TEST_SUITE("golden") {
+  TEST_CASE("augur predict reproduces Predictor 3.1 on every reference run") {
+    const Comparison c = compare_with("oracle/figures.tsv", "3.1", 4, pars31(), "predict");
+    MESSAGE("predict 3.1: numbers equal: " << c.numbers_equal << " of " << c.numbers << "\n" << per_program(c));
+    MESSAGE("differing numbers:\n" << unexpected(c, {}));
+    CHECK(c.runs == 100);
+    CHECK(c.numbers == 7680);
+    // Every number: tsk on 4x4 by Q1 (psview_ overwrites the current system), gausf by Q3 (a
+    // written region from Init = -1 splits no user time), docs/dvm-model.md.
+    CHECK(c.differing.empty());
+    CHECK(c.numbers_equal == 7680);
+  }
+
+  TEST_CASE("augur predict reproduces Predictor 3.1 on the ACROSS program sor") {
+    const Comparison c = compare_with("programs/sor/figures.tsv", "3.1", 4, pars31(), "predict");
+    MESSAGE("predict sor 3.1: numbers equal: " << c.numbers_equal << " of " << c.numbers << "\n" << per_program(c));
+    CHECK(c.numbers == 6 * 48);
+    CHECK(c.differing.empty());
+  }
+
+  TEST_CASE("augur predict with an old-format .par follows Predictor 2.53") {
+    const Comparison c = compare_with("oracle/figures.tsv", "2.53h", 3, pars253(), "predict");
+    MESSAGE("predict 2.53: numbers equal: " << c.numbers_equal << " of " << c.numbers << "\n" << per_program(c));
+    MESSAGE("differing numbers:\n" << unexpected(c, {}));
+    CHECK(c.numbers == 4800);
+    // Every number: the remote-buffer matrices are transposed as 2.53 fills them (Q2).
+    CHECK(c.differing.empty());
+    CHECK(c.numbers_equal == 4800);
+    const Comparison sor = compare_with("programs/sor/figures.tsv", "2.53h", 3, pars253(), "predict");
+    MESSAGE("predict sor 2.53: numbers equal: " << sor.numbers_equal << " of " << sor.numbers << "\n"
+                                                << per_program(sor));
+    CHECK(sor.numbers == 10 * 48);
+    CHECK(sor.numbers_equal >= 388);
   }
 }

@@ -144,6 +144,71 @@ TEST_SUITE("golden") {
     CHECK(!std::filesystem::exists(d.path / "-"));
   }
 
+  TEST_CASE("augur predict overwrites the current system at psview_ as Predictor 3.1 does; augur run does not") {
+    // tsk.ptr calls psview_ with SizeArray[0]=1 on the root system (difference Q1 of
+    // docs/dvm-model.md). 3.1 copies the 1-processor view into the root object: its Processors
+    // cell prints 1 and psview_'s own 8.11 µs of system time is the view's, so on 4x4 the system
+    // part of insufficient parallelism is only that of the three calls before it, 15 × (1 + 1 +
+    // 0.95) µs = 44.25 µs (0.0000 printed); augur run books psview_ on all 16 processors:
+    // + 15 × 8.11 µs = 0.000165 s (0.0002 printed).
+    const std::string tsk = samples + "/programs/tsk/std/tsk.ptr";
+    const augur::test::TempDir d;
+    const AugurRun r =
+        run_augur_in(d.path.string(), "predict '" + mvs + "' '" + tsk + "' tsk_mvs_4_4.html 4 4 --json p.json");
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    CHECK(r.out.starts_with("tsk_mvs_4_4.html: grid 4x4 (16 processors)"));
+    const std::string html = slurp(d.path / "tsk_mvs_4_4.html");
+    const auto ours = lines_of(html), theirs = lines_of(slurp(samples + "/programs/tsk/std/html/tsk_mvs_4_4.html"));
+    REQUIRE(ours.size() == theirs.size());
+    const auto titles = title_lines(ours);
+    CHECK(masked(ours, titles) == masked(theirs, titles));
+    CHECK(processors_cell(html) == "1</FONT></CENTER>");
+    const auto predicted = nlohmann::json::parse(slurp(d.path / "p.json")).at("variants").at(0);
+    CHECK(predicted.at("characteristics").at("interval").at("insufficient_parallelism").at("sys").get<double>() ==
+          doctest::Approx(44.25e-6).epsilon(1e-9));
+    const AugurRun run = run_augur("run --trace 'dvm:" + tsk + "' --machine '" + mvs + "' --grid 4x4 --json " +
+                                   (d.path / "r.json").string());
+    REQUIRE_MESSAGE(run.status == 0, run.err);
+    const auto corrected = nlohmann::json::parse(slurp(d.path / "r.json")).at("variants").at(0);
+    // 44.25 µs + 15 × 8.11 µs of psview_ = 165.9 µs.
+    CHECK(corrected.at("characteristics").at("interval").at("insufficient_parallelism").at("sys").get<double>() ==
+          doctest::Approx(165.9e-6).epsilon(1e-9));
+    // Both name the difference they met; the full text report lists it.
+    const std::vector<std::string> q1 = {
+        "Q1 psview_: 3.1 overwrites the current processor system with the view; augur keeps it and makes the "
+        "view current"};
+    CHECK(corrected.at("differences_from_predictor").get<std::vector<std::string>>() == q1);
+    CHECK(predicted.at("differences_from_predictor").get<std::vector<std::string>>() == q1);
+    CHECK(run.out.find("Documented differences from the original Predictor met by this run") != std::string::npos);
+    CHECK(run.out.find("    " + q1.front() + "\n") != std::string::npos);
+  }
+
+  TEST_CASE("augur run names 2.53's remote-buffer direction where it changes the bus's order") {
+    // gausf's matrix lies on a template replicated along grid dimension 1: on 2x2 a receiver has
+    // two holders, so 2.53's receiver-by-holder matrix orders the bus's messages otherwise (Q2);
+    // on the 1-D grid 4 every receiver has one holder in the same order: no Q2.
+    const std::string gausf = samples + "/programs/gausf/N10_std/gausf.ptr";
+    const std::string old_bus = samples + "/oracle/pars/old_ethernet.par";
+    const augur::test::TempDir d;
+    for (const char* grid : {"2x2", "4"}) {
+      const std::string json = (d.path / (std::string(grid) + ".json")).string();
+      const AugurRun r =
+          run_augur("run --trace 'dvm:" + gausf + "' --machine '" + old_bus + "' --grid " + grid + " --json " + json);
+      REQUIRE_MESSAGE(r.status == 0, r.err);
+      const auto met = nlohmann::json::parse(slurp(json))
+                           .at("variants")
+                           .at(0)
+                           .at("differences_from_predictor")
+                           .get<std::vector<std::string>>();
+      // gausf's arrcpy_ from Init = -1 also meets Q3 on both grids.
+      const bool q2 = std::any_of(met.begin(), met.end(), [](const std::string& m) {
+        return m.starts_with("Q2 remote buffers: 2.53 fills the transfer matrix receiver by holder");
+      });
+      CHECK(q2 == (std::string(grid) == "2x2"));
+      CHECK(std::any_of(met.begin(), met.end(), [](const std::string& m) { return m.starts_with("Q3 arrcpy_: "); }));
+    }
+  }
+
   TEST_CASE("augur predict gives Main the line of the trace's first event as Predictor 3.1 does") {
     // Predictor 3.1 (TraceLine::first_line_number): the root interval's line and file are those of
     // the first trace line carrying TIME, LINE and FILE, preamble included: jac1d.ptr's
