@@ -488,8 +488,8 @@ void WaitStateAnalyzer::on_event(const engine::Event& e) {
       if (peer && (e.base_detail() != 2 || e.waited > 0)) add_sync(e.lp, e.clock_after, with);
       break;
     case EventKind::collective:
-    case EventKind::collective_end:
-      add_sync(e.lp, e.clock_after, sync_all);
+    case EventKind::collective_end:  // a collective on a sub-communicator synchronises only its members
+      if (engine::collective_event_comm(e.tag) == 0) add_sync(e.lp, e.clock_after, sync_all);
       break;
     default:
       break;
@@ -513,6 +513,9 @@ void WaitStateAnalyzer::classify(const engine::Event& e) {
     }
     case EventKind::collective_begin:
     case EventKind::collective: {
+      // Collectives are matched by their order on the world; those on sub-communicators (whose
+      // members the events do not carry) are not analysed as collective wait states.
+      if (engine::collective_event_comm(e.tag) != 0) return;
       const std::uint64_t seq = collective_seq_[e.lp]++;
       auto it = std::find_if(open_.begin(), open_.end(), [&](const auto& x) { return x.first == seq; });
       if (it == open_.end()) {
