@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/scheduler.hpp"
+#include "models/analysis/wait_states.hpp"
 #include "models/mp/collectives.hpp"
 #include "models/mp/mp_program.hpp"
 #include "models/report/run_stats.hpp"
@@ -30,6 +31,7 @@ struct Run {
   std::vector<models::report::LpStats> stats;
   std::vector<engine::Event> events;
   std::vector<double> clocks;
+  std::vector<models::analysis::LpWaits> waits;  ///< the wait-state analysis, given the communicators
 };
 
 Run run(std::vector<std::vector<MpRecord>> ranks, traces::MpCommunicators comms, models::mp::MpOptions options = {}) {
@@ -38,6 +40,9 @@ Run run(std::vector<std::vector<MpRecord>> ranks, traces::MpCommunicators comms,
   models::mp::MpProgram program(trace, machine, options);
   engine::Scheduler s(static_cast<std::uint32_t>(trace.rank_count()));
   models::report::RunStats stats(static_cast<std::uint32_t>(trace.rank_count()));
+  models::analysis::WaitStateAnalyzer analyzer(static_cast<std::uint32_t>(trace.rank_count()));
+  analyzer.set_communicators(trace.communicators());
+  s.add_observer(&analyzer);
   Recorder recorder;
   s.add_observer(&stats);
   s.add_observer(&recorder);
@@ -46,6 +51,7 @@ Run run(std::vector<std::vector<MpRecord>> ranks, traces::MpCommunicators comms,
   r.stats = stats.lps();
   r.events = recorder.events;
   for (std::uint32_t i = 0; i < s.lp_count(); ++i) r.clocks.push_back(s.lp(i).clock);
+  r.waits = analyzer.lps();
   return r;
 }
 
@@ -55,6 +61,10 @@ MpRecord coll(MpOpKind kind, int comm, std::uint64_t bytes, int root = 0) {
   r.comm = comm;
   r.root = root;
   return r;
+}
+
+double pattern_s(const Run& r, std::size_t lp, models::analysis::WaitPattern p) {
+  return r.waits[lp].patterns[static_cast<std::size_t>(p)].total_s;
 }
 
 MpRecord compute_us(double us) { return rec(MpOpKind::compute, -1, 0, 0, us * 1000); }
@@ -89,6 +99,9 @@ TEST_SUITE("unit") {
     CHECK(r.stats[0].messages_sent + r.stats[1].messages_sent + r.stats[2].messages_sent == 0);
     CHECK(r.stats[1].wait_s == doctest::Approx(0.0));  // the message was there when it asked
     CHECK(r.stats[1].transfer_s == doctest::Approx(1.05e-6));
+    // The root entered at 0, world 1 at 2 us: no late broadcast (the root was early).
+    CHECK(pattern_s(r, 1, models::analysis::WaitPattern::late_broadcast) == doctest::Approx(0.0));
+    CHECK(r.waits[0].total_s() + r.waits[2].total_s() == doctest::Approx(0.0));
   }
 
   TEST_CASE("MpProgram: two disjoint sub-communicators run their allreduces at once") {
@@ -154,6 +167,13 @@ TEST_SUITE("unit") {
     CHECK(r.clocks[3] == doctest::Approx(12e-6));
     CHECK(r.stats[0].wait_s == doctest::Approx(2e-6));
     CHECK(r.stats[3].wait_s == doctest::Approx(2e-6));
+    // The wait-state analysis matches each barrier among its members: rank 0 waits at the barrier
+    // for rank 2 (1 → 3 us), rank 3 for rank 1 (0 → 2 us); the last to enter wait for nobody.
+    using models::analysis::WaitPattern;
+    CHECK(pattern_s(r, 0, WaitPattern::wait_at_barrier) == doctest::Approx(2e-6));
+    CHECK(pattern_s(r, 3, WaitPattern::wait_at_barrier) == doctest::Approx(2e-6));
+    CHECK(pattern_s(r, 1, WaitPattern::wait_at_barrier) == doctest::Approx(0.0));
+    CHECK(pattern_s(r, 2, WaitPattern::wait_at_barrier) == doctest::Approx(0.0));
   }
 
   TEST_CASE("MpProgram: a collective on a communicator the rank is not in is an error") {
