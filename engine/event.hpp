@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "engine/collective_kind.hpp"
 #include "engine/sim_time.hpp"
 
 namespace augur::engine {
@@ -48,7 +49,7 @@ struct Event {
   std::uint64_t bytes = 0;   ///< payload bytes (messages, collectives)
   LpId lp = 0;               ///< the LP that acted
   std::int32_t peer = -1;    ///< peer LP (for a completion: the one waited for) or root; -1 none
-  std::int32_t tag = 0;      ///< message tag, collective kind, or region id
+  std::int32_t tag = 0;      ///< message tag, collective_event_tag, or region id
   EventKind kind = EventKind::compute;
   std::uint8_t detail = 0;              ///< ComputeCategory for compute, 1 = blocking for send/recv,
                                         ///< 2 for wait/waitall when the request waited for last was a send,
@@ -61,6 +62,14 @@ struct Event {
   std::uint8_t base_detail() const { return static_cast<std::uint8_t>(detail & ~detail_wrong_order); }
 };
 static_assert(sizeof(Event) <= 48, "Event is copied on the hot path: keep it within 48 bytes");
+
+/// The tag of a collective event (collective, collective_begin, collective_end): its kind plus 16 ×
+/// its communicator (0 = the world, so that a world collective's tag is its kind).
+inline std::int32_t collective_event_tag(CollectiveKind kind, std::int32_t comm) {
+  return static_cast<std::int32_t>(kind) + 16 * comm;
+}
+/// The communicator of a collective event (of its tag).
+inline std::int32_t collective_event_comm(std::int32_t tag) { return tag / 16; }
 
 /// The snake_case name of an event kind ("collective_begin").
 std::string_view to_string(EventKind kind);

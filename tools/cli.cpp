@@ -449,6 +449,7 @@ int run_command(const CommandLine& cl, const machines::MachineRegistry& registry
   if (cl.command == "predict") return predict(cl, registry, out, err);
   if (cl.command == "merge") return merge(cl, out, err);
   if (cl.command == "calibrate") return calibrate_command(cl, out, err);
+  if (cl.command == "convert") return convert_command(cl, out, err);
   return run_scenario_command(cl, registry, in, out, err);
 }
 

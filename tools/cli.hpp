@@ -20,5 +20,7 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
 struct CommandLine;
 /// `augur calibrate KIND=FILE...` (tools/calibrate.cpp).
 int calibrate_command(const CommandLine& cl, std::ostream& out, std::ostream& err);
+/// `augur convert FORMAT:PATH OUT_DIR` (tools/convert.cpp).
+int convert_command(const CommandLine& cl, std::ostream& out, std::ostream& err);
 
 }  // namespace augur::tools

@@ -26,6 +26,7 @@ const char* const usage_text =
     "  augur info [machines [NAME] | formats | collectives]\n"
     "  augur merge SHARD... [options]   join the shard files of augur run --shard into its reports\n"
     "  augur calibrate KIND=FILE...     a machine file from OSU micro-benchmark and STREAM outputs\n"
+    "  augur convert FORMAT:PATH DIR    a message-passing trace (otf2, ti) as a SimGrid TI trace in DIR\n"
     "  augur version                    the version of augur\n"
     "  augur COMMAND --help             the options of one command (run, step, check, info, merge)\n"
     "  augur predict PAR TRACE OUT.html [D1 D2 ...] [options]\n"
@@ -340,8 +341,8 @@ void check_arguments(CommandLine& cl) {
     check_predict_arguments(cl);
   } else if (cl.command == "merge") {
     check_merge_arguments(cl);
-  } else if (cl.command == "calibrate") {
-    if (!cl.options.empty()) throw UsageError(fmt::format("{} is not an option of calibrate", cl.options[0]));
+  } else if (cl.command == "calibrate" || cl.command == "convert") {
+    if (!cl.options.empty()) throw UsageError(fmt::format("{} is not an option of {}", cl.options[0], cl.command));
   } else if (cl.command != "info" && !cl.positional.empty()) {
     if (cl.positional.size() > 1) throw UsageError(fmt::format("unexpected argument '{}'", cl.positional[1]));
     cl.scenario = cl.positional[0];

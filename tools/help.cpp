@@ -9,8 +9,8 @@ namespace augur::tools {
 std::string_view version() { return models::report::augur_version(); }
 
 const std::vector<std::string>& command_names() {
-  static const std::vector<std::string> names = {"run",   "step",      "check",   "info", "predict",
-                                                 "merge", "calibrate", "version", "help"};
+  static const std::vector<std::string> names = {"run",   "step",      "check",   "info",    "predict",
+                                                 "merge", "calibrate", "convert", "version", "help"};
   return names;
 }
 
@@ -81,6 +81,14 @@ const char* const calibrate_help =
     "  least-squares line through osu_latency's (size, time) rows; bandwidth = osu_bw's best\n"
     "  rate (else 1 / the line's slope); stream= adds Triad's DRAM bandwidth as a comment.\n";
 
+const char* const convert_help =
+    "usage: augur convert FORMAT:PATH OUT_DIR\n"
+    "  Writes the message-passing trace FORMAT:PATH (otf2:traces.otf2[,recorded_on=F], ti:, synthetic:)\n"
+    "  as a SimGrid 3.32 time-independent trace: OUT_DIR/trace.txt (the index) and OUT_DIR/rank<r>.txt,\n"
+    "  sizes in MPI_BYTE, compute in flops as augur replays it. smpirun -replay OUT_DIR/trace.txt and\n"
+    "  augur run --trace ti:OUT_DIR/trace.txt read it. Collectives on sub-communicators have no TI form\n"
+    "  (an error). Exit status 0, or 2 for bad input.\n";
+
 const char* const merge_help =
     "usage: augur merge SHARD... [--json FILE] [--text FILE] [--html FILE] [--csv FILE] [--sweep-json FILE]\n"
     "                  [--detail] [--depth N] [--procs LIST]\n"
@@ -112,6 +120,7 @@ std::string command_help(const std::string& command) {
   if (command == "check") return check_help;
   if (command == "merge") return merge_help;
   if (command == "calibrate") return calibrate_help;
+  if (command == "convert") return convert_help;
   if (command == "info") return info_help;
   return {};
 }

@@ -342,7 +342,8 @@ std::unique_ptr<models::mp::MpProgram> make_mp_program(const scenarios::Scenario
 /// WaitStateAnalyzer::history_limit ranks it keeps a shorter history per rank unless
 /// --characteristics on asks for the full analysis.
 void attach_wait_states(std::optional<models::analysis::WaitStateAnalyzer>& waits, engine::Scheduler& scheduler,
-                        const models::mp::MpProgram& program, int ranks, const RunOptions& options) {
+                        const models::mp::MpProgram& program, const traces::MpTraceSource& trace, int ranks,
+                        const RunOptions& options) {
   const bool full_history = options.characteristics == CharacteristicsMode::on;
   waits.emplace(static_cast<std::uint32_t>(ranks),
                 models::analysis::WaitStateAnalyzer::history_for(static_cast<std::uint32_t>(ranks), full_history));
@@ -352,6 +353,7 @@ void attach_wait_states(std::optional<models::analysis::WaitStateAnalyzer>& wait
     const auto* r = prog->current_region(lp);
     return r != nullptr ? std::string_view(r->file) : std::string_view();
   });
+  waits->set_communicators(trace.communicators());
   scheduler.add_observer(&*waits);
 }
 
@@ -424,7 +426,7 @@ models::report::VariantResult run_mp_variant(const scenarios::Scenario& scenario
   models::report::RunStats stats(static_cast<std::uint32_t>(ranks));
   scheduler.add_observer(&stats);
   std::optional<models::analysis::WaitStateAnalyzer> waits;
-  if (options.wait_states) attach_wait_states(waits, scheduler, *program, ranks, options);
+  if (options.wait_states) attach_wait_states(waits, scheduler, *program, *trace, ranks, options);
   const bool characterise =
       options.characteristics == CharacteristicsMode::on ||
       (options.characteristics == CharacteristicsMode::automatic && ranks <= characteristics_limit);

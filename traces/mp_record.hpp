@@ -4,7 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace augur::traces {
 
@@ -64,6 +66,8 @@ std::string_view to_string(MpOpKind kind);
 ///   entries; gatherv/allgatherv: recv counts with bytes = send bytes; scatterv: send counts with
 ///   bytes2 = recv bytes; reduce_scatter: recv counts, amount = comp flops)
 /// - comm_size: count; location: `text` = file, count = line
+/// Peers and roots are world ranks (readers map a communicator's ranks); `comm` names the
+/// communicator of a collective (0 = the world; the others: MpTraceSource::communicators()).
 struct MpRecord {
   MpOpKind kind = MpOpKind::compute;
   std::int32_t rank = 0;
@@ -71,6 +75,7 @@ struct MpRecord {
   std::int32_t peer2 = -1;
   std::int32_t tag = 0;
   std::int32_t root = 0;
+  std::int32_t comm = 0;  ///< a collective's communicator (0 = world)
   std::uint64_t bytes = 0;
   std::uint64_t bytes2 = 0;
   std::uint64_t count = 0;
@@ -79,6 +84,10 @@ struct MpRecord {
   std::span<const std::uint64_t> counts;  ///< valid until the next read from the same source
   std::string_view text;                  ///< valid until the next read from the same source
 };
+
+/// The communicators of a trace: entry c lists the world ranks of communicator c in comm-rank
+/// order. Entry 0, the world (every rank in order), is left empty.
+using MpCommunicators = std::vector<std::vector<std::int32_t>>;
 
 /// A streamed message-passing trace: one cursor per rank.
 class MpTraceSource {
@@ -90,6 +99,9 @@ class MpTraceSource {
   virtual bool next(int rank, MpRecord& out) = 0;
   /// Display name of `rank`'s file ("prk-stencil-4/rank1.txt.zst"), for messages.
   virtual std::string file_name(int rank) const = 0;
+  /// The communicators the records name (read before the first record). Default: the world only
+  /// (SimGrid's TI has no communicators).
+  virtual MpCommunicators communicators() const { return {}; }
 };
 
 }  // namespace augur::traces

@@ -488,8 +488,8 @@ void WaitStateAnalyzer::on_event(const engine::Event& e) {
       if (peer && (e.base_detail() != 2 || e.waited > 0)) add_sync(e.lp, e.clock_after, with);
       break;
     case EventKind::collective:
-    case EventKind::collective_end:
-      add_sync(e.lp, e.clock_after, sync_all);
+    case EventKind::collective_end:  // a collective on a sub-communicator synchronises only its members
+      if (engine::collective_event_comm(e.tag) == 0) add_sync(e.lp, e.clock_after, sync_all);
       break;
     default:
       break;
@@ -513,12 +513,27 @@ void WaitStateAnalyzer::classify(const engine::Event& e) {
     }
     case EventKind::collective_begin:
     case EventKind::collective: {
-      const std::uint64_t seq = collective_seq_[e.lp]++;
+      // Collectives are matched by their order on their communicator (a communicator's number
+      // in the high bits of the key); on one the table does not list, they are not analysed.
+      const std::int32_t comm = engine::collective_event_comm(e.tag);
+      std::uint64_t* entered = &collective_seq_[e.lp];
+      if (comm != 0) {
+        const auto c = static_cast<std::size_t>(comm);
+        if (comm < 0 || c >= comms_.size()) return;
+        const auto& m = comms_[c];
+        const auto at = std::find(m.begin(), m.end(), static_cast<std::int32_t>(e.lp));
+        if (at == m.end()) return;
+        if (comm_seq_.size() <= c) comm_seq_.resize(comms_.size());
+        if (comm_seq_[c].empty()) comm_seq_[c].assign(m.size(), 0);
+        entered = &comm_seq_[c][static_cast<std::size_t>(at - m.begin())];
+      }
+      const std::uint64_t seq = (static_cast<std::uint64_t>(comm) << 40) | (*entered)++;
       auto it = std::find_if(open_.begin(), open_.end(), [&](const auto& x) { return x.first == seq; });
       if (it == open_.end()) {
         OpenCollective c;
         c.kind = static_cast<CollectiveKind>(e.detail - 1);
         c.root = e.peer;
+        c.comm = comm;
         c.enter.assign(lps_.size(), 0.0);
         c.site.assign(lps_.size(), 0);
         open_.emplace_back(seq, std::move(c));
@@ -526,7 +541,8 @@ void WaitStateAnalyzer::classify(const engine::Event& e) {
       }
       it->second.enter[e.lp] = e.clock_before;
       it->second.site[e.lp] = site_[e.lp];
-      if (++it->second.entered == lps_.size()) {
+      const std::size_t members = comm == 0 ? lps_.size() : comms_[static_cast<std::size_t>(comm)].size();
+      if (++it->second.entered == members) {
         close_collective(it->second);
         open_.erase(it);
       }
@@ -538,16 +554,21 @@ void WaitStateAnalyzer::classify(const engine::Event& e) {
 }
 
 void WaitStateAnalyzer::close_collective(OpenCollective& c) {
-  const auto n = static_cast<engine::LpId>(lps_.size());
-  engine::LpId last = 0;
+  // The participants: every LP, or the communicator's members (LPs indexed by member).
+  const std::vector<std::int32_t>* members = c.comm == 0 ? nullptr : &comms_[static_cast<std::size_t>(c.comm)];
+  const auto n = static_cast<engine::LpId>(members ? members->size() : lps_.size());
+  const auto lp = [&](engine::LpId i) { return members ? static_cast<engine::LpId>((*members)[i]) : i; };
+  engine::LpId last = lp(0);
   for (engine::LpId i = 1; i < n; ++i) {
-    if (c.enter[i] > c.enter[last]) last = i;
+    if (c.enter[lp(i)] > c.enter[last]) last = lp(i);
   }
   const std::size_t op = 1 + static_cast<std::size_t>(c.kind);
-  const auto root = static_cast<engine::LpId>(std::clamp<std::int32_t>(c.root, 0, static_cast<std::int32_t>(n) - 1));
+  const auto root =
+      static_cast<engine::LpId>(std::clamp<std::int32_t>(c.root, 0, static_cast<std::int32_t>(lps_.size()) - 1));
   switch (c.kind) {
     case CollectiveKind::barrier:
-      for (engine::LpId p = 0; p < n; ++p) {
+      for (engine::LpId i = 0; i < n; ++i) {
+        const engine::LpId p = lp(i);
         record(p, WaitPattern::wait_at_barrier, op, c.site[p], c.enter[p], c.enter[last], last);
       }
       break;
@@ -557,7 +578,8 @@ void WaitStateAnalyzer::close_collective(OpenCollective& c) {
       // Only the root waits for the contributors: until the last non-root entry.
       engine::LpId latest = root;
       for (engine::LpId i = 0; i < n; ++i) {
-        if (i != root && (latest == root || c.enter[i] > c.enter[latest])) latest = i;
+        const engine::LpId p = lp(i);
+        if (p != root && (latest == root || c.enter[p] > c.enter[latest])) latest = p;
       }
       if (latest != root) {
         record(root, WaitPattern::early_reduce, op, c.site[root], c.enter[root], c.enter[latest], latest);
@@ -567,12 +589,14 @@ void WaitStateAnalyzer::close_collective(OpenCollective& c) {
     case CollectiveKind::bcast:
     case CollectiveKind::scatter:
     case CollectiveKind::scatterv:
-      for (engine::LpId p = 0; p < n; ++p) {
+      for (engine::LpId i = 0; i < n; ++i) {
+        const engine::LpId p = lp(i);
         if (p != root) record(p, WaitPattern::late_broadcast, op, c.site[p], c.enter[p], c.enter[root], root);
       }
       break;
     default:
-      for (engine::LpId p = 0; p < n; ++p) {
+      for (engine::LpId i = 0; i < n; ++i) {
+        const engine::LpId p = lp(i);
         record(p, WaitPattern::wait_at_nxn, op, c.site[p], c.enter[p], c.enter[last], last);
       }
       break;

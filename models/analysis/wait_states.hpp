@@ -149,6 +149,10 @@ class WaitStateAnalyzer final : public engine::Observer, public engine::Prefetch
   /// gives it. Without a namer, regions with the same line in different files are one region.
   using LocationNamer = std::function<std::string_view(engine::LpId lp, std::int32_t line)>;
   void set_location_namer(LocationNamer namer) { location_namer_ = std::move(namer); }
+  /// The members (LPs in communicator-rank order) of communicator c ≥ 1, entry c: collective
+  /// events on it (engine::collective_event_comm) are matched among its members. Collectives on a
+  /// communicator not listed are not analysed (no pattern); without a table, only the world's.
+  void set_communicators(std::vector<std::vector<std::int32_t>> comms) { comms_ = std::move(comms); }
 
   const std::vector<LpWaits>& lps() const { return lps_; }
   /// Moves the per-LP results out (lps() is empty afterwards): no copy of P records at the end.
@@ -240,6 +244,7 @@ class WaitStateAnalyzer final : public engine::Observer, public engine::Prefetch
   struct OpenCollective {
     engine::CollectiveKind kind = engine::CollectiveKind::barrier;
     std::int32_t root = 0;
+    std::int32_t comm = 0;  ///< 0 = the world; enter and site are per LP either way
     std::uint32_t entered = 0;
     std::vector<double> enter;        ///< entry time per LP
     std::vector<std::uint16_t> site;  ///< wait site per LP (its call of this collective)
@@ -267,7 +272,9 @@ class WaitStateAnalyzer final : public engine::Observer, public engine::Prefetch
 
   std::vector<LpWaits> lps_;
   std::vector<WaitAmount> by_operation_;
-  std::vector<std::uint64_t> collective_seq_;                   ///< collectives entered per LP
+  std::vector<std::uint64_t> collective_seq_;                   ///< world collectives entered per LP
+  std::vector<std::vector<std::int32_t>> comms_;                ///< set_communicators
+  std::vector<std::vector<std::uint64_t>> comm_seq_;            ///< per communicator, per member: entered
   std::vector<std::pair<std::uint64_t, OpenCollective>> open_;  ///< collectives not yet entered by all
   std::uint32_t history_;                                       ///< ring entries per LP (a power of two)
   std::uint32_t mask_;                                          ///< history_ − 1

@@ -145,20 +145,6 @@ bool computes_after(CollectiveKind kind) {
   }
 }
 
-bool rooted(CollectiveKind kind) {
-  switch (kind) {
-    case CollectiveKind::bcast:
-    case CollectiveKind::reduce:
-    case CollectiveKind::gather:
-    case CollectiveKind::gatherv:
-    case CollectiveKind::scatter:
-    case CollectiveKind::scatterv:
-      return true;
-    default:
-      return false;
-  }
-}
-
 const Algorithm& find_algorithm(CollectiveKind kind, std::string_view name) {
   const auto table = algorithms_of(kind);
   for (const Algorithm& algorithm : table)
@@ -174,7 +160,36 @@ const Algorithm& find_algorithm(CollectiveKind kind, std::string_view name) {
 
 }  // namespace
 
+bool has_root(engine::CollectiveKind kind) {
+  using engine::CollectiveKind;
+  switch (kind) {
+    case CollectiveKind::bcast:
+    case CollectiveKind::reduce:
+    case CollectiveKind::gather:
+    case CollectiveKind::gatherv:
+    case CollectiveKind::scatter:
+    case CollectiveKind::scatterv:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::int32_t collective_tag(engine::CollectiveKind kind) { return -10 - static_cast<std::int32_t>(kind); }
+
+std::int32_t collective_tag(engine::CollectiveKind kind, std::int32_t comm) {
+  // 15 kinds: tags -10..-24 for the world, then blocks of 16 per communicator.
+  static_assert(static_cast<int>(engine::CollectiveKind::exscan) < 16);
+  return collective_tag(kind) - 16 * comm;
+}
+
+void map_to_communicator(std::span<Op> ops, std::span<const std::int32_t> members, std::int32_t tag) {
+  for (Op& op : ops) {
+    if (op.kind == OpKind::compute || op.kind == OpKind::sleep) continue;
+    op.tag = tag;
+    if (op.peer >= 0) op.peer = members[static_cast<std::size_t>(op.peer)];
+  }
+}
 
 void expand_collective(const CollectiveCall& call, int rank, int processors, std::string_view algorithm,
                        std::vector<Op>& out) {
@@ -182,7 +197,7 @@ void expand_collective(const CollectiveCall& call, int rank, int processors, std
   if (processors < 1) throw std::invalid_argument("collective on " + std::to_string(processors) + " processors");
   if (rank < 0 || rank >= processors)
     throw std::invalid_argument("rank " + std::to_string(rank) + " outside 0.." + std::to_string(processors - 1));
-  if (rooted(call.kind) && (call.root < 0 || call.root >= processors))
+  if (has_root(call.kind) && (call.root < 0 || call.root >= processors))
     throw std::invalid_argument("root " + std::to_string(call.root) + " outside 0.." + std::to_string(processors - 1));
   coll::OpWriter writer(out, rank, collective_tag(call.kind));
   if (processors > 1) chosen.run(call, processors, writer);

@@ -32,6 +32,9 @@ struct CollectiveCall {
 void expand_collective(const CollectiveCall& call, int rank, int processors, std::string_view algorithm,
                        std::vector<Op>& out);
 
+/// Whether `kind` has a root (bcast, reduce, gather(v), scatter(v)).
+bool has_root(engine::CollectiveKind kind);
+
 /// The algorithm names accepted for `kind` ("default" first).
 std::vector<std::string> collective_algorithms(engine::CollectiveKind kind);
 /// Whether `name` is one of them (no list built).
@@ -40,5 +43,17 @@ bool has_collective_algorithm(engine::CollectiveKind kind, std::string_view name
 /// The tag of every message `kind` expands into: -10 - kind, one per kind, never
 /// engine::any_tag and never a user tag (MPI user tags are non-negative).
 std::int32_t collective_tag(engine::CollectiveKind kind);
+
+/// The tag of the messages of `kind` on communicator `comm` (0 = world: collective_tag(kind)):
+/// collective_tag(kind) - 16 * comm, so that collectives on different communicators never match
+/// each other's messages. `comm` must lie in [0, max_communicators).
+std::int32_t collective_tag(engine::CollectiveKind kind, std::int32_t comm);
+/// Communicators a collective tag can tell apart.
+inline constexpr std::int32_t max_communicators = 1 << 24;
+
+/// Turns the ops of one rank's collective on a communicator, written by expand_collective with
+/// communicator ranks, into world ops: each peer p becomes members[p] and each message op gets
+/// `tag`. Compute ops are left as they are.
+void map_to_communicator(std::span<Op> ops, std::span<const std::int32_t> members, std::int32_t tag);
 
 }  // namespace augur::models::mp

@@ -73,6 +73,7 @@ MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machi
       processors_(trace.rank_count()),
       ranks_(static_cast<std::size_t>(trace.rank_count())) {
   flows_ = machine_.flow_events();
+  set_communicators(trace.communicators());
   // Each kind's algorithm and whether it is priced analytically, resolved once: the options do
   // not change during the run, and resolving per collective call allocated.
   for (std::size_t k = 0; k < algorithms_.size(); ++k) {
@@ -250,8 +251,7 @@ StepResult MpProgram::complete_now(LpId lp, engine::Scheduler& s) {
 StepResult MpProgram::resume(LpId lp, engine::Scheduler& s) {
   Rank& r = ranks_[lp];
   if (r.wait == WaitMode::collective) {
-    const std::uint64_t seq = r.coll_seq - 1;
-    auto it = collectives_.find(seq);
+    auto it = collectives_.find(collective_key(r));
     Collective& c = it->second;
     SimTime& clock = s.lp(lp).clock;
     const SimTime before = r.coll_enter;
@@ -262,10 +262,10 @@ StepResult MpProgram::resume(LpId lp, engine::Scheduler& s) {
              .span(before, clock)
              .waited(c.max_enter - before)
              .peer(r.coll_root)
-             .tag(static_cast<std::int32_t>(r.coll_kind))
+             .tag(engine::collective_event_tag(r.coll_kind, r.coll_comm))
              .bytes(r.coll_bytes)
              .detail(static_cast<std::uint8_t>(static_cast<int>(r.coll_kind) + 1)));
-    if (++c.left == static_cast<std::uint32_t>(processors_)) collectives_.erase(it);
+    if (++c.left == collective_size(r)) collectives_.erase(it);
     return StepResult::advanced;
   }
   SimTime done = 0, started = 0;
@@ -374,16 +374,22 @@ engine::WaitInfo MpProgram::waits_for(LpId lp) const {
       break;
     }
     case WaitMode::collective: {
-      const std::uint64_t seq = r.coll_seq - 1;
+      const std::uint64_t seq = r.coll_number - 1;
       w.kind = engine::WaitInfo::Kind::collective;
       std::string missing;
-      for (LpId o = 0; o < ranks_.size(); ++o) {
-        if (ranks_[o].coll_seq <= seq) {
-          w.peers.push_back(static_cast<std::int32_t>(o));
-          if (w.peers.size() <= 16) missing += fmt::format("{}{}", missing.empty() ? "" : ", ", o);
-        }
+      const auto absent = [&](std::int32_t o, std::uint64_t entered) {
+        if (entered > seq) return;
+        w.peers.push_back(o);
+        if (w.peers.size() <= 16) missing += fmt::format("{}{}", missing.empty() ? "" : ", ", o);
+      };
+      if (r.coll_comm == 0) {
+        for (LpId o = 0; o < ranks_.size(); ++o) absent(static_cast<std::int32_t>(o), ranks_[o].coll_seq);
+      } else {
+        const Communicator& comm = comms_[static_cast<std::size_t>(r.coll_comm)];
+        for (std::size_t i = 0; i < comm.members.size(); ++i) absent(comm.members[i], comm.entered[i]);
       }
-      what = fmt::format("collective {} #{}: ranks not yet entered: {}", engine::to_string(r.coll_kind), seq + 1,
+      what = fmt::format("collective {} #{}{}: ranks not yet entered: {}", engine::to_string(r.coll_kind), seq + 1,
+                         r.coll_comm == 0 ? std::string() : fmt::format(" on communicator {}", r.coll_comm),
                          missing.empty() ? std::string("none") : missing);
       break;
     }
@@ -391,7 +397,7 @@ engine::WaitInfo MpProgram::waits_for(LpId lp) const {
       what = "an any-source message";
       break;
   }
-  if (r.in_collective) what += fmt::format(" inside {} #{}", engine::to_string(r.coll_kind), r.coll_seq);
+  if (r.in_collective) what += fmt::format(" inside {} #{}", engine::to_string(r.coll_kind), r.coll_number);
   w.what = fmt::format("{} (at {})", what, where(lp));
   return w;
 }
@@ -400,7 +406,7 @@ std::string MpProgram::describe(LpId lp) const {
   const Rank& r = ranks_[lp];
   std::string out = fmt::format("  trace position: {}{}\n", where(lp), r.finished ? " (finished)" : "");
   if (r.in_collective) {
-    out += fmt::format("  inside collective {} #{} (op {} of {})\n", engine::to_string(r.coll_kind), r.coll_seq,
+    out += fmt::format("  inside collective {} #{} (op {} of {})\n", engine::to_string(r.coll_kind), r.coll_number,
                        r.op_pos, r.ops.size());
   }
   std::size_t n = 0;

@@ -152,7 +152,8 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
     std::uint32_t posted_count = 0;  ///< posted receives, named-source ones included
     std::uint32_t wait_req = none;   ///< WaitMode::request
     std::uint64_t line = 0;          ///< trace line of the current record
-    std::uint64_t coll_seq = 0;      ///< collectives entered so far
+    std::uint64_t coll_seq = 0;      ///< collectives on the world entered so far
+    std::uint64_t coll_number = 0;   ///< the current collective's number in its communicator (from 1)
     SimTime wait_since = 0;          ///< clock when the blocking operation began
     SimTime coll_enter = 0;
     engine::EventKind wait_event = engine::EventKind::wait;
@@ -164,7 +165,8 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
     std::uint32_t unknown_left = 0;  ///< requests of the current wait not yet complete
     bool in_collective = false;
     engine::CollectiveKind coll_kind = engine::CollectiveKind::barrier;
-    std::int32_t coll_root = 0;
+    std::int32_t coll_root = 0;  ///< a world rank
+    std::int32_t coll_comm = 0;  ///< the current collective's communicator (0 = world)
     std::uint64_t coll_bytes = 0;
     std::int32_t region = -1;  ///< index in regions_ of the current `location` region
     bool finished = false;
@@ -184,7 +186,30 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
   engine::StepResult run_op(LpId lp, const Op& op, engine::Scheduler& s);
   engine::StepResult resume(LpId lp, engine::Scheduler& s);
   engine::StepResult finish_collective(LpId lp, engine::Scheduler& s);
-  engine::StepResult analytic_collective(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
+  /// `size`: the communicator's size, `root`: the root's rank in it.
+  engine::StepResult analytic_collective(LpId lp, const traces::MpRecord& rec, int size, int root,
+                                         engine::Scheduler& s);
+
+  /// A communicator other than the world (MpTraceSource::communicators()).
+  struct Communicator {
+    std::vector<std::int32_t> members;                            ///< the world rank of each comm rank
+    std::vector<std::pair<std::int32_t, std::int32_t>> by_world;  ///< (world rank, comm rank), sorted
+    std::vector<std::uint64_t> entered;                           ///< per comm rank: collectives entered
+  };
+  /// Index = communicator id; entry 0 (the world) stays empty.
+  std::vector<Communicator> comms_;
+  void set_communicators(traces::MpCommunicators table);
+  /// The rank of world rank `world` in communicator `comm` (> 0), or -1 when not a member.
+  std::int32_t comm_rank(std::int32_t comm, std::int32_t world) const;
+  /// The key of a rank's current collective in collectives_ (communicator, number).
+  static std::uint64_t collective_key(const Rank& r) {
+    return (static_cast<std::uint64_t>(r.coll_comm) << 40) | (r.coll_number - 1);
+  }
+  /// The number of ranks in the current collective of `r`.
+  std::uint32_t collective_size(const Rank& r) const {
+    return static_cast<std::uint32_t>(r.coll_comm == 0 ? processors_
+                                                       : comms_[static_cast<std::size_t>(r.coll_comm)].members.size());
+  }
 
   std::uint32_t post_send(LpId lp, std::int32_t dst, std::int32_t tag, std::uint64_t bytes, engine::Scheduler& s,
                           SimTime& sender_free);

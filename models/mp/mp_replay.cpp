@@ -202,6 +202,33 @@ StepResult MpProgram::replay_send_recv(LpId lp, const traces::MpRecord& rec) {
   return StepResult::advanced;
 }
 
+void MpProgram::set_communicators(traces::MpCommunicators table) {
+  if (table.size() > static_cast<std::size_t>(max_communicators)) {
+    throw std::invalid_argument(fmt::format("{} communicators: at most {}", table.size(), max_communicators));
+  }
+  comms_.resize(table.size());
+  for (std::size_t c = 1; c < table.size(); ++c) {
+    Communicator& comm = comms_[c];
+    comm.members = std::move(table[c]);
+    for (std::size_t i = 0; i < comm.members.size(); ++i) {
+      const std::int32_t world = comm.members[i];
+      if (world < 0 || world >= processors_) {
+        throw std::invalid_argument(
+            fmt::format("communicator {} has member {} but the trace has {} ranks", c, world, processors_));
+      }
+      comm.by_world.emplace_back(world, static_cast<std::int32_t>(i));
+    }
+    std::sort(comm.by_world.begin(), comm.by_world.end());
+    comm.entered.assign(comm.members.size(), 0);
+  }
+}
+
+std::int32_t MpProgram::comm_rank(std::int32_t comm, std::int32_t world) const {
+  const auto& by_world = comms_[static_cast<std::size_t>(comm)].by_world;
+  auto it = std::lower_bound(by_world.begin(), by_world.end(), std::make_pair(world, std::int32_t{-1}));
+  return it != by_world.end() && it->first == world ? it->second : -1;
+}
+
 StepResult MpProgram::replay_collective(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s) {
   Rank& r = ranks_[lp];
   const auto kind = collective_of(rec.kind);
@@ -210,27 +237,53 @@ StepResult MpProgram::replay_collective(LpId lp, const traces::MpRecord& rec, en
                            traces::to_string(rec.kind)));
     return StepResult::blocked;
   }
+  // The algorithm runs over the communicator's ranks: its size, this rank's and the root's rank in it.
+  const std::int32_t comm = rec.comm;
+  int size = processors_, me = static_cast<int>(lp), root = rec.root;
+  if (comm != 0) {
+    const auto fail = [&](const std::string& problem) {
+      s.fail(lp, fmt::format("{}: error: {}: {}", where(lp), engine::to_string(*kind), problem));
+      return StepResult::blocked;
+    };
+    if (comm < 0 || static_cast<std::size_t>(comm) >= comms_.size())
+      return fail(fmt::format("unknown communicator {}", comm));
+    me = comm_rank(comm, me);
+    if (me < 0) return fail(fmt::format("rank {} is not a member of communicator {}", lp, comm));
+    root = comm_rank(comm, rec.root);
+    if (root < 0 && has_root(*kind))
+      return fail(fmt::format("root {} is not a member of communicator {}", rec.root, comm));
+    size = static_cast<int>(comms_[static_cast<std::size_t>(comm)].members.size());
+    root = std::max(root, 0);
+  }
   r.coll_kind = *kind;
   r.coll_root = rec.root;
   r.coll_bytes = rec.bytes;
-  if (analytic_[static_cast<std::size_t>(*kind)]) return analytic_collective(lp, rec, s);
+  r.coll_comm = comm;
+  r.coll_number =
+      comm == 0 ? ++r.coll_seq : ++comms_[static_cast<std::size_t>(comm)].entered[static_cast<std::size_t>(me)];
+  if (analytic_[static_cast<std::size_t>(*kind)]) return analytic_collective(lp, rec, size, root, s);
+  const std::size_t first = r.ops.size();
   try {
-    expand_collective(collective_call(*kind, rec, processors_), static_cast<int>(lp), processors_,
-                      algorithms_[static_cast<std::size_t>(*kind)], r.ops);
+    CollectiveCall call = collective_call(*kind, rec, size);
+    call.root = root;
+    expand_collective(call, me, size, algorithms_[static_cast<std::size_t>(*kind)], r.ops);
   } catch (const std::exception& e) {
     s.fail(lp, fmt::format("{}: error: {}", where(lp), e.what()));
     return StepResult::blocked;
+  }
+  if (comm != 0) {
+    map_to_communicator(std::span<Op>(r.ops).subspan(first), comms_[static_cast<std::size_t>(comm)].members,
+                        collective_tag(*kind, comm));
   }
   const SimTime clock = s.lp(lp).clock;
   r.op_pos = 0;
   r.in_collective = true;
   r.coll_enter = clock;
-  ++r.coll_seq;
   emit(s, lp,
        EventBuilder(EventKind::collective_begin)
            .at(clock)
            .peer(rec.root)
-           .tag(static_cast<std::int32_t>(*kind))
+           .tag(collective_event_tag(*kind, comm))
            .bytes(rec.bytes)
            .detail(static_cast<std::uint8_t>(static_cast<int>(*kind) + 1)));
   return StepResult::advanced;
@@ -253,17 +306,17 @@ StepResult MpProgram::finish_collective(LpId lp, engine::Scheduler& s) {
        EventBuilder(EventKind::collective_end)
            .span(r.coll_enter, clock)
            .peer(r.coll_root)
-           .tag(static_cast<std::int32_t>(r.coll_kind))
+           .tag(engine::collective_event_tag(r.coll_kind, r.coll_comm))
            .bytes(r.coll_bytes)
            .detail(static_cast<std::uint8_t>(static_cast<int>(r.coll_kind) + 1)));
   return StepResult::advanced;
 }
 
-StepResult MpProgram::analytic_collective(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s) {
+StepResult MpProgram::analytic_collective(LpId lp, const traces::MpRecord& rec, int size, int root,
+                                          engine::Scheduler& s) {
   Rank& r = ranks_[lp];
   SimTime& clock = s.lp(lp).clock;
-  const std::uint64_t seq = r.coll_seq++;
-  Collective& c = collectives_[seq];
+  Collective& c = collectives_[collective_key(r)];
   ++c.entered;
   c.max_enter = std::max(c.max_enter, clock);
   r.coll_enter = clock;
@@ -278,8 +331,8 @@ StepResult MpProgram::analytic_collective(LpId lp, const traces::MpRecord& rec, 
   }
   r.wait = WaitMode::collective;
   r.wait_since = clock;
-  if (c.entered == static_cast<std::uint32_t>(processors_)) {
-    c.end = c.max_enter + machine_.collective_time(r.coll_kind, processors_, rec.bytes, rec.root);
+  if (c.entered == static_cast<std::uint32_t>(size)) {
+    c.end = c.max_enter + machine_.collective_time(r.coll_kind, size, rec.bytes, root);
     for (LpId w : c.waiters) s.wake(w, c.end);
     c.waiters.clear();
     return resume(lp, s);

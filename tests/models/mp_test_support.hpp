@@ -31,7 +31,9 @@ class TestMachine final : public machines::MachineModel {
 
 class MemoryTrace final : public traces::MpTraceSource {
  public:
-  explicit MemoryTrace(std::vector<std::vector<MpRecord>> ranks) : ranks_(std::move(ranks)), pos_(ranks_.size(), 0) {
+  /// `comms`: the communicators the records name (entry 0, the world, empty).
+  explicit MemoryTrace(std::vector<std::vector<MpRecord>> ranks, traces::MpCommunicators comms = {})
+      : ranks_(std::move(ranks)), pos_(ranks_.size(), 0), comms_(std::move(comms)) {
     for (auto& r : ranks_) {
       for (std::size_t i = 0; i < r.size(); ++i) r[i].line = i + 1;
     }
@@ -44,10 +46,12 @@ class MemoryTrace final : public traces::MpTraceSource {
     return true;
   }
   std::string file_name(int rank) const override { return "rank" + std::to_string(rank) + ".txt"; }
+  traces::MpCommunicators communicators() const override { return comms_; }
 
  private:
   std::vector<std::vector<MpRecord>> ranks_;
   std::vector<std::size_t> pos_;
+  traces::MpCommunicators comms_;
 };
 
 inline MpRecord rec(MpOpKind k, int peer = -1, int tag = 0, std::uint64_t bytes = 0, double amount = 0,

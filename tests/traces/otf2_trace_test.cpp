@@ -41,7 +41,8 @@ std::string show(const MpRecord& r) {
     case K::waitall:
       return fmt::format("waitall {}", r.count);
     default:
-      return fmt::format("{} root {} bytes {} {}", kind, r.root, r.bytes, r.bytes2);
+      return fmt::format("{} root {} bytes {} {}{}", kind, r.root, r.bytes, r.bytes2,
+                         r.comm == 0 ? std::string() : fmt::format(" comm {}", r.comm));
   }
 }
 
@@ -171,12 +172,15 @@ TEST_SUITE("traces") {
     a.enter(2, 110, recv);
     OTF2_EvtWriter_MpiRecv(a.rank(2), nullptr, 120, 1, sub, 7, 64);
     a.leave(2, 130, recv);
-    const auto recs = all_records(a.close());
+    const std::string anchor = a.close();
+    const auto recs = all_records(anchor);
     // Flops 4000 − 1000 before the send, 9010 − 4010 between it and the broadcast, whatever the
-    // durations; root 2 of `perm` is world rank 0.
+    // durations; root 2 of `perm` is world rank 0. `perm` has every rank but is not the world:
+    // communicator 2 of the records (after `sub`, 1).
     CHECK(recs[0] ==
-          std::vector<std::string>{"compute 3000", "send 2 7 64", "compute 5000", "bcast root 0 bytes 256 256"});
-    CHECK(recs[2] == std::vector<std::string>{"bcast root 0 bytes 256 256", "compute 10", "recv 0 7 64"});
+          std::vector<std::string>{"compute 3000", "send 2 7 64", "compute 5000", "bcast root 0 bytes 256 256 comm 2"});
+    CHECK(recs[2] == std::vector<std::string>{"bcast root 0 bytes 256 256 comm 2", "compute 10", "recv 0 7 64"});
+    CHECK(open_otf2_trace(anchor)->communicators() == augur::traces::MpCommunicators{{}, {2, 0}, {1, 2, 0}});
   }
 
   TEST_CASE("OTF2: EZTrace 2.0's silent MPI_Waitall; MPI_PROC_NULL; long streams in chunks") {

@@ -58,7 +58,7 @@ std::string_view collective_name(OTF2_CollectiveOp op) {
   return op < ops.size() ? ops[op].name : std::string_view("unknown collective operation");
 }
 
-bool collective_record(OTF2_CollectiveOp op, const std::vector<int>& members, int ranks, std::uint32_t root,
+bool collective_record(OTF2_CollectiveOp op, const std::vector<int>& members, std::int32_t comm, std::uint32_t root,
                        std::uint64_t sent, std::uint64_t received, CollectiveRecord& out, std::string& problem) {
   if (op >= ops.size()) {
     problem = fmt::format("MpiCollectiveEnd: unknown collective operation {}", static_cast<int>(op));
@@ -68,15 +68,9 @@ bool collective_record(OTF2_CollectiveOp op, const std::vector<int>& members, in
   out = CollectiveRecord{};
   out.replayed = info.replayed && !members.empty();
   if (!out.replayed) return true;
-  if (static_cast<int>(members.size()) != ranks) {
-    problem = fmt::format(
-        "{} on a communicator of {} of the {} ranks: collectives on sub-communicators are not "
-        "replayed yet",
-        info.name, members.size(), ranks);
-    return false;
-  }
   MpRecord& rec = out.rec;
   rec.kind = info.kind;
+  rec.comm = comm;
   if (root != OTF2_COLLECTIVE_ROOT_NONE && root != OTF2_COLLECTIVE_ROOT_SELF) {
     if (root >= members.size()) {
       problem = fmt::format("{}: root {} but the communicator has {} ranks", info.name, root, members.size());

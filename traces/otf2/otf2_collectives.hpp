@@ -12,7 +12,7 @@
 namespace augur::traces::otf2 {
 
 struct CollectiveRecord {
-  MpRecord rec;                       ///< kind, root (a world rank), bytes, bytes2
+  MpRecord rec;                       ///< kind, comm, root (a world rank), bytes, bytes2
   std::vector<std::uint64_t> counts;  ///< per-rank bytes of reduce_scatter
   bool replayed = true;               ///< false: nothing to replay (MPI_COMM_SELF, handle operations)
 };
@@ -20,12 +20,12 @@ struct CollectiveRecord {
 /// "MPI_Bcast", … for messages.
 std::string_view collective_name(OTF2_CollectiveOp op);
 
-/// The record of collective `op` on a communicator of world ranks `members` (empty: MPI_COMM_SELF)
-/// in a trace of `ranks` ranks. `root` is a rank of the communicator; `sent` and `received` are
-/// this rank's buffer sizes in bytes (count × datatype size, as EZTrace writes them). The
-/// v-collectives become their regular forms with this rank's size for every rank. False with
-/// `problem` set when the event cannot be replayed.
-bool collective_record(OTF2_CollectiveOp op, const std::vector<int>& members, int ranks, std::uint32_t root,
+/// The record of collective `op` on communicator `comm` (its id in the records) of world ranks
+/// `members` (empty: MPI_COMM_SELF). `root` is a rank of the communicator, recorded as its world rank; `sent` and
+/// `received` are this rank's buffer sizes in bytes (count × datatype size, as EZTrace writes them). The v-collectives
+/// become their regular forms with this rank's size for every rank. False with `problem` set when the event cannot be
+/// replayed.
+bool collective_record(OTF2_CollectiveOp op, const std::vector<int>& members, std::int32_t comm, std::uint32_t root,
                        std::uint64_t sent, std::uint64_t received, CollectiveRecord& out, std::string& problem);
 
 }  // namespace augur::traces::otf2

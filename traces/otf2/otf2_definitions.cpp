@@ -1,6 +1,7 @@
 // The global definitions of an OTF2 archive (otf2_definitions.hpp).
 #include "traces/otf2/otf2_definitions.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <fmt/format.h>
@@ -37,6 +38,7 @@ struct Collected {
   bool have_mpi_locations = false;
   std::unordered_map<std::uint32_t, RawGroup> groups;  ///< COMM_GROUP and COMM_SELF groups
   std::unordered_map<std::uint32_t, std::uint32_t> comm_groups;
+  std::unordered_map<std::uint32_t, std::uint32_t> comm_parents;
   std::unordered_map<std::uint32_t, Otf2FlopSlot> flop_members;
   std::unordered_map<std::uint32_t, std::uint32_t> region_names;
 
@@ -83,9 +85,10 @@ OTF2_CallbackCode on_group(void* user, OTF2_GroupRef self, OTF2_StringRef, OTF2_
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_comm(void* user, OTF2_CommRef self, OTF2_StringRef, OTF2_GroupRef group, OTF2_CommRef,
+OTF2_CallbackCode on_comm(void* user, OTF2_CommRef self, OTF2_StringRef, OTF2_GroupRef group, OTF2_CommRef parent,
                           OTF2_CommFlag) {
   data(user).comm_groups[self] = group;
+  data(user).comm_parents[self] = parent;
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -165,6 +168,33 @@ void resolve_ranks(Collected& c) {
   }
 }
 
+/// Ids for the records: 0 for the world — every rank in order, no parent (the lowest such
+/// reference; without a parentless one, the lowest with every rank in order) — then the other
+/// communicators in the order of their references. MPI_COMM_SELF needs none.
+void number_comms(Collected& c) {
+  Otf2Definitions& d = c.defs;
+  std::vector<std::uint32_t> refs;
+  for (const auto& [comm, members] : d.comms) refs.push_back(comm);
+  std::sort(refs.begin(), refs.end());
+  const auto is_world = [&](std::uint32_t comm, bool need_no_parent) {
+    const std::vector<int>& m = d.comms[comm];
+    if (m.size() != d.rank_locations.size()) return false;
+    for (std::size_t i = 0; i < m.size(); ++i)
+      if (m[i] != static_cast<int>(i)) return false;
+    return !need_no_parent || c.comm_parents[comm] == OTF2_UNDEFINED_COMM;
+  };
+  auto world = std::find_if(refs.begin(), refs.end(), [&](std::uint32_t r) { return is_world(r, true); });
+  if (world == refs.end())
+    world = std::find_if(refs.begin(), refs.end(), [&](std::uint32_t r) { return is_world(r, false); });
+  d.comm_table.assign(1, {});
+  if (world != refs.end()) d.comm_ids[*world] = 0;
+  for (std::uint32_t comm : refs) {
+    if (d.comm_ids.contains(comm) || d.comms[comm].empty()) continue;
+    d.comm_ids[comm] = static_cast<std::int32_t>(d.comm_table.size());
+    d.comm_table.emplace_back(d.comms[comm].begin(), d.comms[comm].end());
+  }
+}
+
 void resolve_comms(Collected& c) {
   Otf2Definitions& d = c.defs;
   const auto ranks = static_cast<std::uint64_t>(d.rank_locations.size());
@@ -181,6 +211,7 @@ void resolve_comms(Collected& c) {
       members.push_back(static_cast<int>(m));
     }
   }
+  number_comms(c);
 }
 
 void resolve_regions(Collected& c) {

@@ -8,6 +8,8 @@
 
 #include <otf2/otf2.h>
 
+#include "traces/mp_record.hpp"
+
 namespace augur::traces::otf2 {
 
 struct Otf2Region {
@@ -29,6 +31,11 @@ struct Otf2Definitions {
   std::unordered_map<std::uint64_t, int> rank_of_location;
   /// Communicator → the world rank of each of its ranks; empty for MPI_COMM_SELF.
   std::unordered_map<std::uint32_t, std::vector<int>> comms;
+  /// Communicator → its id in the records (MpRecord::comm): 0 for MPI_COMM_WORLD (every rank in
+  /// order, no parent), 1, 2, … for the others in the order of their references; none for
+  /// MPI_COMM_SELF. `comm_table` lists their members by id (MpTraceSource::communicators()).
+  std::unordered_map<std::uint32_t, std::int32_t> comm_ids;
+  MpCommunicators comm_table;
   /// Metric (class or instance) → the flop counter among its values.
   std::unordered_map<std::uint32_t, Otf2FlopSlot> flop_metrics;
   std::vector<std::uint64_t> other_locations;  ///< locations that are no MPI rank (threads, …)

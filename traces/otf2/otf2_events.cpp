@@ -320,8 +320,9 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp time, uint6
   if (s.mpi_depth == 0) s.mark = time;  // a collective outside any MPI region is no compute
   CollectiveRecord c;
   std::string problem;
-  const int ranks = static_cast<int>(s.defs.rank_locations.size());
-  if (!collective_record(op, it->second, ranks, root, sent, received, c, problem)) {
+  const auto id = s.defs.comm_ids.find(comm);  // none for MPI_COMM_SELF
+  const std::int32_t comm_id = id == s.defs.comm_ids.end() ? 0 : id->second;
+  if (!collective_record(op, it->second, comm_id, root, sent, received, c, problem)) {
     return s.fail(event, std::move(problem));
   }
   if (!c.replayed) return OTF2_CALLBACK_SUCCESS;

@@ -96,6 +96,7 @@ class Otf2Trace final : public MpTraceSource {
 
   int rank_count() const override { return static_cast<int>(streams_.size()); }
   std::string file_name(int rank) const override { return streams_.at(static_cast<std::size_t>(rank))->file(); }
+  MpCommunicators communicators() const override { return defs_.comm_table; }
 
   bool next(int rank, MpRecord& out) override {
     Otf2RankStream& s = *streams_.at(static_cast<std::size_t>(rank));
