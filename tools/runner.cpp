@@ -1,23 +1,15 @@
-// Variant execution: the only place that wires traces, machines, models and the engine together.
+// Variant execution: the only place that wires traces, machines, models and the engine together
+// (with run_dvm_variant.cpp and run_mp_variant.cpp, one per program model), and runs the variants.
 #include "tools/runner.hpp"
-
-#include "models/analysis/dvm_characteristics.hpp"
-#include "models/analysis/dvm_wait_states.hpp"
-#include "models/dvm/dvm_plain_events.hpp"
-#include "models/dvm/dvm_program.hpp"
-#include "traces/libdvm/dvm_trace_reader.hpp"
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
-#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <exception>
-#include <filesystem>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -28,35 +20,12 @@
 #include "engine/log.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/stepper.hpp"
-#include "models/analysis/mp_characteristics.hpp"
-#include "models/analysis/wait_states.hpp"
-#include "models/mp/mp_program.hpp"
-#include "models/report/timeline_chrome.hpp"
-#include "models/report/timeline_paraver.hpp"
-#include "scenarios/config_error.hpp"
-#include "scenarios/program_file.hpp"
 #include "tools/monitor/watcher.hpp"
-#include "traces/skeleton/skeleton_trace.hpp"
+#include "tools/variant_run.hpp"
 #include "traces/trace_format.hpp"
 
 namespace augur::tools {
 namespace {
-
-/// Moves a wait-state analyzer's results (WaitStateAnalyzer or DvmWaitStates) into `result`;
-/// without one (--wait-states off), says so in a warning.
-template <class Analyzer>
-void take_wait_states(std::optional<Analyzer>& waits, models::report::VariantResult& result) {
-  if (!waits) {
-    result.wait_states = false;
-    result.warnings.emplace_back("wait states, root causes and advice not computed (--wait-states off)");
-    return;
-  }
-  result.waits = waits->take_lps();
-  result.waits_by_operation = waits->by_operation();
-  result.explained_by_operation = waits->explained_by_operation();
-  result.causes = waits->causes();
-  result.wait_sites = waits->sites();
-}
 
 // Feeds the shared progress counters every 2^16 events (cheap: one branch per event).
 class ProgressObserver final : public engine::Observer {
@@ -131,8 +100,6 @@ std::string event_log_name(const std::string& base, int index, std::size_t count
   return fmt::format("{}.v{}{}", base.substr(0, dot), index, base.substr(dot));
 }
 
-namespace {
-
 /// The machine of `variant` for `processors` processors; a parameter error names the machine file.
 std::unique_ptr<machines::MachineModel> make_machine(const scenarios::Variant& variant,
                                                      const machines::MachineRegistry& registry, int processors) {
@@ -175,104 +142,25 @@ engine::RunResult run_observed(engine::Scheduler& scheduler, engine::Program& pr
   return scheduler.run(program, limits);
 }
 
-/// The timelines the options ask for (--chrome-trace, --paraver), one track per processor.
-struct Timelines {
-  std::optional<models::report::ChromeTrace> chrome;
-  std::optional<models::report::ParaverTrace> paraver;
-
-  /// `track`: what an LP is called on its track ("rank", "processor").
-  Timelines(const RunOptions& options, int index, std::size_t count, std::uint32_t lps, const std::string& title,
-            const std::string& track) {
-    if (!options.chrome_trace.empty()) {
-      chrome.emplace(event_log_name(options.chrome_trace, index, count), lps, title, track);
-    }
-    if (!options.paraver.empty()) {
-      paraver.emplace(count > 1 ? fmt::format("{}.v{}", options.paraver, index) : options.paraver, lps,
-                      std::size_t{1} << 20, track);
-    }
+Timelines::Timelines(const RunOptions& options, int index, std::size_t count, std::uint32_t lps,
+                     const std::string& title, const std::string& track) {
+  if (!options.chrome_trace.empty()) {
+    chrome.emplace(event_log_name(options.chrome_trace, index, count), lps, title, track);
   }
-  std::vector<engine::Observer*> observers() {
-    std::vector<engine::Observer*> out;
-    if (chrome) out.push_back(&*chrome);
-    if (paraver) out.push_back(&*paraver);
-    return out;
+  if (!options.paraver.empty()) {
+    paraver.emplace(count > 1 ? fmt::format("{}.v{}", options.paraver, index) : options.paraver, lps,
+                    std::size_t{1} << 20, track);
   }
-};
-
-/// A Lib-DVM trace on a processor grid (spec section 6): the DVM model on the engine, the
-/// characteristics and wait-state observers, the timelines, Integrate.
-models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
-                                              int index, std::size_t count, const machines::MachineRegistry& registry,
-                                              const RunOptions& options, Progress* progress,
-                                              models::report::VariantResult result) {
-  std::vector<int> grid = variant.grid;
-  if (grid.empty()) grid = variant.machine.topology;
-  if (grid.empty()) grid = {variant.processors > 0 ? variant.processors : 1};
-  int processors = 1;
-  for (int d : grid) processors *= d;
-  result.processors = processors;
-  result.grid = scenarios::grid_name(grid);
-  result.collectives = "dvm";
-  traces::libdvm::DvmTraceReader reader(variant.trace_path);
-  const std::unique_ptr<machines::MachineModel> machine = make_machine(variant, registry, processors);
-  models::dvm::DvmOptions dvm;
-  dvm.grid = grid;
-  // Cluster machines (Predictor 3.1's .par files) get 3.1's pricing and block arithmetic; the
-  // seed's machines (bus, transputer grid) and the others the seed's pricing.
-  const bool predictor31 = variant.machine.model == "dvm_cluster";
-  dvm.cost = predictor31 ? models::dvm::CostStyle::predictor31 : models::dvm::CostStyle::seed;
-  dvm.fidelity = models::dvm::Fidelity::predictor;
-  dvm.quirks = options.dvm_quirks;
-  auto tree = std::make_shared<models::analysis::IntervalTree>(processors);
-  models::dvm::DvmProgram program(reader, *machine, *tree, dvm);
-  engine::Scheduler scheduler(static_cast<std::uint32_t>(processors));
-  models::analysis::DvmCharacteristics characteristics(*tree, static_cast<std::uint32_t>(processors));
-  scheduler.add_observer(&characteristics);
-  // Wait states and root causes (spec section 9): regions are the statements by the trace's
-  // FILE= and LINE= of the call each processor is replaying.
-  std::optional<models::analysis::DvmWaitStates> waits;
-  if (options.wait_states) {
-    waits.emplace(static_cast<std::uint32_t>(processors), program.statements(),
-                  [&program](std::uint32_t file) { return std::string(program.source_file(file)); });
-    scheduler.add_observer(&*waits);
-  }
-  // The timelines read the engine's plain event contract: DvmPlainEvents translates.
-  Timelines timelines(
-      options, index, count, static_cast<std::uint32_t>(processors),
-      fmt::format(FMT_COMPILE("augur: {} on {} (grid {})"), variant.trace_path, variant.machine.name, result.grid),
-      "processor");
-  std::optional<models::dvm::DvmPlainEvents> plain;
-  if (!timelines.observers().empty()) {
-    plain.emplace(timelines.observers());
-    scheduler.add_observer(&*plain);
-  }
-  const engine::RunResult run = run_observed(scheduler, program, options, progress, index, count,
-                                             fmt::format("{}:{} on {}, grid {}", scenario.trace_format,
-                                                         variant.trace_path, variant.machine.name, result.grid));
-  program.close_intervals();
-  // Main takes the line and file of the trace's first event line, preamble included, as in
-  // Predictor 3.1 (TraceLine::first_line_number): jac1d.ptr's call_mps_Barrier, LINE=25.
-  if (!reader.preamble().first_source_file.empty()) {
-    tree->root().source_file = reader.preamble().first_source_file;
-    tree->root().source_line = static_cast<int>(reader.preamble().first_source_line);
-  }
-  tree->integrate(models::analysis::IntegrateRule::predictor);
-  result.outcome = engine::to_string(run.outcome);
-  result.message = run.message;
-  result.predicted_time_s = run.end_time;
-  result.events = run.events;
-  result.interval_root = program.report_root();
-  result.report_grid = scenarios::grid_name(program.root_extents());
-  result.differences = program.differences();
-  result.intervals = std::move(tree);
-  result.intervals_rule = models::analysis::IntegrateRule::predictor;
-  result.wait_operations = models::report::WaitOperations::dvm;
-  result.warnings = reader.warnings();
-  for (const auto& w : program.warnings()) result.warnings.push_back(w);
-  take_wait_states(waits, result);
-  if (progress != nullptr) progress->done.fetch_add(1);
-  return result;
 }
+
+std::vector<engine::Observer*> Timelines::observers() {
+  std::vector<engine::Observer*> out;
+  if (chrome) out.push_back(&*chrome);
+  if (paraver) out.push_back(&*paraver);
+  return out;
+}
+
+namespace {
 
 /// The tools folder's lines around a variant: what it runs, then how it ended and its cost.
 class VariantLog {
@@ -300,95 +188,6 @@ class VariantLog {
   std::chrono::steady_clock::time_point start_{};
 };
 
-/// The scenario's skeleton expanded for the variant: its processors, its fixed parameter values,
-/// then its swept ones.
-std::unique_ptr<traces::MpTraceSource> open_program(const scenarios::Scenario& scenario,
-                                                    const scenarios::Variant& variant) {
-  if (variant.processors == 0) {
-    throw InputError(
-        fmt::format("{}: error: a program skeleton runs on any process count: give one (processors:, "
-                    "--processors)",
-                    variant.trace_path));
-  }
-  std::vector<std::pair<std::string, double>> values;
-  for (const auto& [name, text] : scenario.program_values)
-    values.emplace_back(name, scenarios::program_value(text, scenario.file, "program." + name));
-  for (const auto& [key, text] : variant.swept) {
-    if (key.starts_with("program."))
-      values.emplace_back(key.substr(8), scenarios::program_value(text, scenario.file, key));
-  }
-  return traces::skeleton::make_skeleton_trace(scenario.program, variant.processors, values);
-}
-
-/// The message-passing program of `trace` on `machine` with the scenario's model options.
-std::unique_ptr<models::mp::MpProgram> make_mp_program(const scenarios::Scenario& scenario, const RunOptions& options,
-                                                       traces::MpTraceSource& trace, machines::MachineModel& machine) {
-  models::mp::MpOptions mp;
-  mp.collectives = scenario.model.collectives;
-  for (const auto& [kind, algo] : scenario.model.algorithms) {
-    if (auto k = engine::collective_kind_from_string(kind)) mp.algorithms[*k] = algo;
-  }
-  mp.eager_at_match = scenario.model.eager_transfer != "send";
-  mp.flag_wrong_order = options.wait_states;  // only the wait-state analysis reads the flag
-  try {
-    return std::make_unique<models::mp::MpProgram>(trace, machine, mp);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(
-        fmt::format("{}: error: {}", scenario.file.empty() ? std::string("--set") : scenario.file, e.what()));
-  }
-}
-
-/// The wait-state analyzer of a message-passing run, observing `scheduler`. Above
-/// WaitStateAnalyzer::history_limit ranks it keeps a shorter history per rank unless
-/// --characteristics on asks for the full analysis.
-void attach_wait_states(std::optional<models::analysis::WaitStateAnalyzer>& waits, engine::Scheduler& scheduler,
-                        const models::mp::MpProgram& program, const traces::MpTraceSource& trace, int ranks,
-                        const RunOptions& options) {
-  const bool full_history = options.characteristics == CharacteristicsMode::on;
-  waits.emplace(static_cast<std::uint32_t>(ranks),
-                models::analysis::WaitStateAnalyzer::history_for(static_cast<std::uint32_t>(ranks), full_history));
-  // Root causes inside TI `location` regions are named FILE:LINE: the analyzer asks for the file
-  // when a rank enters a region, while the program's current region is still that one.
-  waits->set_location_namer([prog = &program](engine::LpId lp, std::int32_t) {
-    const auto* r = prog->current_region(lp);
-    return r != nullptr ? std::string_view(r->file) : std::string_view();
-  });
-  waits->set_communicators(trace.communicators());
-  scheduler.add_observer(&*waits);
-}
-
-/// The options of the characteristics (spec section 8) of a message-passing run. Regions: TI
-/// `location FILE LINE` actions (MpProgram's interval events carry the line); phases are named
-/// by rank 0's collective calls.
-models::analysis::MpCharacteristicsOptions characteristics_options(const scenarios::Variant& variant,
-                                                                   const models::mp::MpProgram& program,
-                                                                   const traces::MpTraceSource& trace) {
-  models::analysis::MpCharacteristicsOptions analysis;
-  analysis.source = variant.trace_path;
-  analysis.namer = [prog = &program](engine::LpId lp, std::int32_t tag) {
-    const auto* r = prog->current_region(lp);
-    return r != nullptr ? std::pair<std::string, int>{r->file, static_cast<int>(r->line)}
-                        : std::pair<std::string, int>{std::string(), tag};
-  };
-  // Phases are named by rank 0's calls where they are in the trace: the line of the record it is
-  // executing when it enters one (no second pass over the trace).
-  analysis.call_line = [prog = &program](engine::LpId lp) { return prog->current_line(lp); };
-  analysis.call_file = std::filesystem::path(trace.file_name(0)).filename().string();
-  return analysis;
-}
-
-/// The warning of a wait-state analysis that kept a shorter history than the full one.
-std::optional<std::string> short_history_warning(const models::analysis::WaitStateAnalyzer& waits, int ranks) {
-  using Analyzer = models::analysis::WaitStateAnalyzer;
-  if (waits.history() >= Analyzer::full_history) return std::nullopt;
-  return fmt::format(
-      "wait states: each rank kept its last {} computation phases, synchronisation points and waits instead of {} "
-      "({} ranks are more than {}; about {} instead of {} bytes per rank): indirect waits and root causes looking "
-      "further back are not counted (--characteristics on keeps {})",
-      waits.history(), Analyzer::full_history, ranks, Analyzer::history_limit, Analyzer::history_bytes(waits.history()),
-      Analyzer::history_bytes(Analyzer::full_history), Analyzer::full_history);
-}
-
 /// The result's fields every variant has before it runs.
 models::report::VariantResult variant_result(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
                                              int index, const RunOptions& options) {
@@ -400,75 +199,6 @@ models::report::VariantResult variant_result(const scenarios::Scenario& scenario
   if (options.machine_params) result.machine_params = variant.machine.params.describe();
   result.swept = variant.swept;
   result.collectives = scenario.model.collectives;
-  return result;
-}
-
-/// One message-passing variant: the trace replayed on the machine with the observers the
-/// options ask for (statistics, wait states, characteristics, timelines).
-models::report::VariantResult run_mp_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
-                                             int index, std::size_t count, const machines::MachineRegistry& registry,
-                                             const RunOptions& options, Progress* progress,
-                                             const traces::TraceFormat& format, models::report::VariantResult result) {
-  const std::unique_ptr<traces::MpTraceSource> trace =
-      scenario.program ? open_program(scenario, variant) : format.open(variant.trace_path);
-  const int ranks = trace->rank_count();
-  if (variant.processors != 0 && variant.processors != ranks) {
-    throw InputError(fmt::format(
-        "{}: error: the trace has {} ranks but the variant asks for {} processors (a TI trace fixes the process "
-        "count: put {{P}} in the trace path to pick one trace per processor count)",
-        variant.trace_path, ranks, variant.processors));
-  }
-  result.processors = ranks;
-  const std::unique_ptr<machines::MachineModel> machine = make_machine(variant, registry, ranks);
-  const std::unique_ptr<models::mp::MpProgram> program = make_mp_program(scenario, options, *trace, *machine);
-
-  engine::Scheduler scheduler(static_cast<std::uint32_t>(ranks));
-  models::report::RunStats stats(static_cast<std::uint32_t>(ranks));
-  scheduler.add_observer(&stats);
-  std::optional<models::analysis::WaitStateAnalyzer> waits;
-  if (options.wait_states) attach_wait_states(waits, scheduler, *program, *trace, ranks, options);
-  const bool characterise =
-      options.characteristics == CharacteristicsMode::on ||
-      (options.characteristics == CharacteristicsMode::automatic && ranks <= characteristics_limit);
-  std::optional<models::analysis::MpCharacteristics> characteristics;
-  if (characterise) {
-    characteristics.emplace(static_cast<std::uint32_t>(ranks), characteristics_options(variant, *program, *trace));
-    scheduler.add_observer(&*characteristics);
-  }
-  Timelines timelines(options, index, count, static_cast<std::uint32_t>(ranks),
-                      fmt::format(FMT_COMPILE("augur: {} on {}"), variant.trace_path, variant.machine.name), "rank");
-  for (engine::Observer* o : timelines.observers()) scheduler.add_observer(o);
-  const engine::RunResult run = run_observed(
-      scheduler, *program, options, progress, index, count,
-      fmt::format("{}:{} on {}, {} ranks", scenario.trace_format, variant.trace_path, variant.machine.name, ranks));
-  if (run.outcome == engine::RunOutcome::completed) program->check_end_state();
-
-  result.outcome = engine::to_string(run.outcome);
-  result.message = run.message;
-  result.predicted_time_s = run.end_time;
-  result.events = run.events;
-  // Per-LP results are moved, not copied, and the analyzer's history freed first: the end of
-  // the run is where the memory peaks.
-  if (waits) waits->release_history();
-  result.lps = stats.take_lps();
-  result.warnings = program->warnings();
-  if (scenario.program && run.outcome == engine::RunOutcome::completed)  // seed 002's closed forms, beside the run
-    result.static_estimate = std::make_shared<models::report::StaticEstimate>(
-        models::report::static_estimate(*open_program(scenario, variant), *machine));
-  take_wait_states(waits, result);
-  if (waits) {
-    if (auto w = short_history_warning(*waits, ranks)) result.warnings.push_back(std::move(*w));
-  }
-  if (characteristics) {
-    result.intervals = std::make_shared<models::analysis::IntervalTree>(std::move(characteristics->tree()));
-    result.intervals_rule = models::analysis::IntegrateRule::complete;
-  } else if (options.characteristics == CharacteristicsMode::automatic) {
-    result.warnings.push_back(
-        fmt::format("characteristics not computed: {} processors are more than {} (about 230 bytes "
-                    "each; --characteristics on computes them)",
-                    ranks, characteristics_limit));
-  }
-  if (progress != nullptr) progress->done.fetch_add(1);
   return result;
 }
 

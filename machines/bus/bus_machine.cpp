@@ -1,5 +1,6 @@
 // The bus network of the DVM Predictor (spec 7.1, 6.3): messages serialised on `channels`
-// shared buses, each costing scale * (Ts + Tb * bytes); GetCost in the Predictor's closed form.
+// shared buses, each costing scale * (Ts + Tb * bytes); GetCost, StartR and srmem_ in the
+// Predictor's closed forms (BusDvmPricing).
 #include "machines/bus/bus_machine.hpp"
 
 #include <algorithm>
@@ -121,36 +122,36 @@ void BusMachine::for_each_message(const std::vector<std::vector<std::uint64_t>>&
     }
 }
 
-SimTime BusMachine::matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) {
+SimTime BusDvmPricing::matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) {
   // C = σ · Σ_{messages} (Ts + Tb·n) / min(P, channels); the messages are T[p][q] > 0, p ≠ q,
   // or with symmetric_transfers (Myrinet) one per pair of U[p][q] = max(T[p][q], T[q][p]).
   double sum = 0;
-  for_each_message(matrix, [&](std::size_t, std::size_t, std::uint64_t bytes) {
-    sum += start_time_ + byte_time_ * static_cast<double>(bytes);
+  bus_.for_each_message(matrix, [&](std::size_t, std::size_t, std::uint64_t bytes) {
+    sum += bus_.start_time_ + bus_.byte_time_ * static_cast<double>(bytes);
   });
-  const double parallel = std::min(static_cast<double>(matrix.size()), static_cast<double>(channels_));
-  return parallel > 0 ? scale_ * sum / parallel : 0;
+  const double parallel = std::min(static_cast<double>(matrix.size()), static_cast<double>(bus_.channels_));
+  return parallel > 0 ? bus_.scale_ * sum / parallel : 0;
 }
 
-SimTime BusMachine::matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
-                                   [[maybe_unused]] const std::vector<SimTime>& ready,
-                                   std::vector<SimTime>* end_per_proc) {
+SimTime BusDvmPricing::matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
+                                      [[maybe_unused]] const std::vector<SimTime>& ready,
+                                      std::vector<SimTime>* end_per_proc) {
   const SimTime cost = matrix_cost(matrix);
   if (end_per_proc == nullptr) return cost;
   // The messages of matrix_cost in its order; each ends at the running sum of the message times
   // divided by the parallel channels, so the last one ends at the cost.
-  const double parallel = std::min(static_cast<double>(matrix.size()), static_cast<double>(channels_));
+  const double parallel = std::min(static_cast<double>(matrix.size()), static_cast<double>(bus_.channels_));
   end_per_proc->assign(matrix.size(), 0.0);
   double running = 0;
-  for_each_message(matrix, [&](std::size_t p, std::size_t q, std::uint64_t bytes) {
-    running += start_time_ + byte_time_ * static_cast<double>(bytes);
-    (*end_per_proc)[p] = (*end_per_proc)[q] = scale_ * running / parallel;
+  bus_.for_each_message(matrix, [&](std::size_t p, std::size_t q, std::uint64_t bytes) {
+    running += bus_.start_time_ + bus_.byte_time_ * static_cast<double>(bytes);
+    (*end_per_proc)[p] = (*end_per_proc)[q] = bus_.scale_ * running / parallel;
   });
   return cost;
 }
 
-SimTime BusMachine::grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split,
-                                        std::uint64_t bytes) {
+SimTime BusDvmPricing::grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split,
+                                           std::uint64_t bytes) {
   // t = σ(Ts + Tb·n)·(B + L − 2), B = Π over split dimensions of their extent, L = all processors
   // (Predictor 2.53 RedGroup::StartR, mach_ETHERNET and mach_MYRINET).
   double block = 1;
@@ -162,11 +163,12 @@ SimTime BusMachine::grid_reduction_time(const ProcessorGrid& grid, const std::ve
   }
   if (!any) return 0;
   const double all = static_cast<double>(grid.processors.size());
-  return message_time(static_cast<double>(bytes)) * (block + all - 2);
+  return bus_.message_time(static_cast<double>(bytes)) * (block + all - 2);
 }
 
-std::vector<SimTime> BusMachine::broadcast_times(const std::vector<int>& processors, std::uint64_t bytes) {
-  return seed_broadcast_times(static_cast<int>(processors.size()), start_time_, byte_time_, scale_, bytes);
+std::vector<SimTime> BusDvmPricing::broadcast_times(const std::vector<int>& processors, std::uint64_t bytes) {
+  return seed_broadcast_times(static_cast<int>(processors.size()), bus_.start_time_, bus_.byte_time_, bus_.scale_,
+                              bytes);
 }
 
 }  // namespace augur::machines

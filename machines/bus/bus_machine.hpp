@@ -11,20 +11,14 @@ namespace augur::machines {
 /// scale, symmetric_transfers.
 std::vector<ParamSpec> bus_params();
 
-/// A shared bus (Ethernet) or `channels` buses (Myrinet(n) of the DVM Predictor). Stateful:
-/// remembers when each channel becomes free.
-class BusMachine final : public MachineModel {
- public:
-  /// Reads the parameters; throws ParamError when channels < 1 or scale < 0.
-  BusMachine(const ParamSet& params, int processors);
+class BusMachine;
 
-  std::string model_name() const override { return "bus"; }
-  /// The message occupies the earliest free channel (lowest index on ties) for
-  /// scale * (Ts + Tb * bytes). The sender's CPU is not held (the network interface moves the
-  /// data): sender_free = ready. A message to oneself costs nothing and uses no channel.
-  Transfer transfer(int src, int dst, std::uint64_t bytes, SimTime ready) override;
-  /// Messages of the collective's usual algorithm, serialised on the bus (formulas in the .cpp).
-  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes, int root) const override;
+/// The DVM queries on a bus in the DVM Predictor's closed forms (spec 6.2, 6.3); they read the
+/// bus's parameters and leave its channels alone.
+class BusDvmPricing final : public DvmPricing {
+ public:
+  explicit BusDvmPricing(const BusMachine& bus) : bus_(bus) {}
+
   /// Spec 6.3: C = scale * sum over p != q, T[p][q] > 0 of (Ts + Tb * T[p][q]) / min(P, channels);
   /// with symmetric_transfers (Myrinet) the sum runs once over every pair p > q of
   /// U = max(T[p][q], T[q][p]) (both directions travel together, as in Predictor 2.53).
@@ -43,9 +37,31 @@ class BusMachine final : public MachineModel {
   SimTime grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split, std::uint64_t bytes) override;
   /// The seed's srmem_ formula (seed_broadcast_times with this bus's Ts, Tb, σ).
   std::vector<SimTime> broadcast_times(const std::vector<int>& processors, std::uint64_t bytes) override;
+
+ private:
+  const BusMachine& bus_;
+};
+
+/// A shared bus (Ethernet) or `channels` buses (Myrinet(n) of the DVM Predictor). Stateful:
+/// remembers when each channel becomes free.
+class BusMachine final : public MachineModel {
+ public:
+  /// Reads the parameters; throws ParamError when channels < 1 or scale < 0.
+  BusMachine(const ParamSet& params, int processors);
+
+  std::string model_name() const override { return "bus"; }
+  /// The message occupies the earliest free channel (lowest index on ties) for
+  /// scale * (Ts + Tb * bytes). The sender's CPU is not held (the network interface moves the
+  /// data): sender_free = ready. A message to oneself costs nothing and uses no channel.
+  Transfer transfer(int src, int dst, std::uint64_t bytes, SimTime ready) override;
+  /// Messages of the collective's usual algorithm, serialised on the bus (formulas in the .cpp).
+  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes, int root) const override;
+  /// The bus's closed forms of GetCost, StartR and srmem_ (BusDvmPricing).
+  DvmPricing& dvm_pricing() override { return pricing_; }
   void reset() override;
 
  private:
+  friend class BusDvmPricing;
   /// Calls visit(p, q, bytes) for every message GetCost prices, in its order (see matrix_cost).
   template <class Visit>
   void for_each_message(const std::vector<std::vector<std::uint64_t>>& matrix, Visit&& visit) const;
@@ -58,6 +74,7 @@ class BusMachine final : public MachineModel {
   double scale_;  ///< sigma, multiplies every communication cost
   bool symmetric_transfers_;
   std::vector<SimTime> channel_free_;  ///< per channel: when it is free again
+  BusDvmPricing pricing_{*this};
 };
 
 /// A collective on a bus counted in point-to-point messages sharing it (docs/machine-models.md, bus):

@@ -109,7 +109,21 @@ Transfer DvmClusterMachine::transfer(int src, int dst, std::uint64_t bytes, SimT
   return {sent.begin, ready, sent.end, 0};
 }
 
-SimTime DvmClusterMachine::matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
+SimTime DvmClusterMachine::collective_time(CollectiveKind kind, int processors, std::uint64_t bytes,
+                                           [[maybe_unused]] int root) const {
+  // The bus formulas (docs/machine-models.md, bus) on the smallest cluster holding processors
+  // 0..P−1: m(n) = Ts + Tb·n, c = min(P, channels).
+  if (processors <= 1) return 0;
+  const int last = std::min(processors, processors_) - 1;
+  if (last < 1) return 0;
+  const ClusterDefinition& cluster = cluster_of(nodes_[common_node(0, last)]);
+  const auto message = [&](double n) { return cluster.start_time + cluster.byte_time * n; };
+  return bus_collective_time(kind, processors, cluster.channels, message(0), message(static_cast<double>(bytes)));
+}
+
+DvmClusterPricing::DvmClusterPricing(DvmClusterMachine& machine) : SimulatedDvmPricing(machine), machine_(machine) {}
+
+SimTime DvmClusterPricing::matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
                                           const std::vector<SimTime>& ready, std::vector<SimTime>* end_per_proc) {
   const std::size_t size = matrix.size();
   if (ready.size() < size)
@@ -133,7 +147,8 @@ SimTime DvmClusterMachine::matrix_cost_at(const std::vector<std::vector<std::uin
   for (std::size_t p1 = 0; p1 < size; ++p1)
     for (std::size_t p2 = 0; p2 < matrix[p1].size() && p2 < size; ++p2) {
       if (p1 == p2 || matrix[p1][p2] == 0) continue;
-      const Send sent = send(ready[p1], static_cast<int>(p1), static_cast<int>(p2), matrix[p1][p2]);
+      const DvmClusterMachine::Send sent =
+          machine_.send(ready[p1], static_cast<int>(p1), static_cast<int>(p2), matrix[p1][p2]);
       if (!any) {
         any = true;
         min_start = sent.begin - sent.wait;
@@ -148,18 +163,6 @@ SimTime DvmClusterMachine::matrix_cost_at(const std::vector<std::vector<std::uin
       }
     }
   return any ? max_end - min_start : 0;
-}
-
-SimTime DvmClusterMachine::collective_time(CollectiveKind kind, int processors, std::uint64_t bytes,
-                                           [[maybe_unused]] int root) const {
-  // The bus formulas (docs/machine-models.md, bus) on the smallest cluster holding processors
-  // 0..P−1: m(n) = Ts + Tb·n, c = min(P, channels).
-  if (processors <= 1) return 0;
-  const int last = std::min(processors, processors_) - 1;
-  if (last < 1) return 0;
-  const ClusterDefinition& cluster = cluster_of(nodes_[common_node(0, last)]);
-  const auto message = [&](double n) { return cluster.start_time + cluster.byte_time * n; };
-  return bus_collective_time(kind, processors, cluster.channels, message(0), message(static_cast<double>(bytes)));
 }
 
 }  // namespace augur::machines

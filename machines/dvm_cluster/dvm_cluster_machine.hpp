@@ -12,6 +12,23 @@ namespace augur::machines {
 /// Every parameter of the dvm_cluster model: common_params() then clusters.
 std::vector<ParamSpec> dvm_cluster_params();
 
+class DvmClusterMachine;
+
+/// The DVM queries on Predictor 3.1's machine: GetCost from the senders' clocks; matrix_cost,
+/// the grid reduction and the broadcast simulated (SimulatedDvmPricing).
+class DvmClusterPricing final : public SimulatedDvmPricing {
+ public:
+  explicit DvmClusterPricing(DvmClusterMachine& machine);
+
+  /// 3.1's GetCost (formula and quirks in the .cpp). Does not reset: the channels stay busy.
+  /// Throws std::invalid_argument when `ready` has fewer clocks than the matrix has rows.
+  SimTime matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix, const std::vector<SimTime>& ready,
+                         std::vector<SimTime>* end_per_proc = nullptr) override;
+
+ private:
+  DvmClusterMachine& machine_;
+};
+
 /// Predictor 3.1's machine: processors are the leaves of a cluster tree, numbered depth-first
 /// (processor p of the run is leaf p; a run may use fewer processors than the tree has). A
 /// message between two processors goes through the smallest cluster containing both, on that
@@ -33,9 +50,8 @@ class DvmClusterMachine final : public MachineModel {
   /// c = min(P, channels); barrier 2(P−1)·Ts/c; bcast, reduce, gather, scatter (P−1)·m(n)/c;
   /// allreduce, reduce_scatter 2(P−1)·m(n)/c; allgather, alltoall P(P−1)·m(n)/c; scan (P−1)·m(n).
   SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes, int root) const override;
-  /// 3.1's GetCost (formula and quirks in the .cpp). Does not reset: the channels stay busy.
-  SimTime matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix, const std::vector<SimTime>& ready,
-                         std::vector<SimTime>* end_per_proc = nullptr) override;
+  /// 3.1's GetCost as `matrix_cost_at`, the other DVM queries simulated (DvmClusterPricing).
+  DvmPricing& dvm_pricing() override { return pricing_; }
   /// Frees every channel.
   void reset() override;
 
@@ -45,6 +61,7 @@ class DvmClusterMachine final : public MachineModel {
   std::int64_t tree_processors() const { return tree_processors_; }
 
  private:
+  friend class DvmClusterPricing;
   /// One cluster instance of the tree (sub-clusters repeated K times are K instances).
   struct Node {
     std::size_t definition = 0;     ///< index in definitions_
@@ -68,6 +85,7 @@ class DvmClusterMachine final : public MachineModel {
   /// Processor p's ancestors, root first: chain_[chain_start_[p] .. chain_start_[p + 1]).
   std::vector<std::size_t> chain_start_;
   std::vector<std::size_t> chain_;
+  DvmClusterPricing pricing_{*this};
 };
 
 }  // namespace augur::machines

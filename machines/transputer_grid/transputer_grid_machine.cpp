@@ -92,16 +92,6 @@ void TransputerGridMachine::set_shape(std::vector<int> shape) {
   link_free_.assign(static_cast<std::size_t>(processors_) * shape_.size() * 2, 0.0);
 }
 
-void TransputerGridMachine::arrange(const std::vector<int>& shape) {
-  if (grid_given_ || shape.empty()) return;
-  std::int64_t product = 1;
-  for (const int extent : shape) {
-    if (extent < 1) return;
-    product *= extent;
-  }
-  if (product == processors_) set_shape(shape);
-}
-
 void TransputerGridMachine::reset() { std::fill(link_free_.begin(), link_free_.end(), 0.0); }
 
 int TransputerGridMachine::coordinate(int proc, std::size_t dim) const { return (proc / stride_[dim]) % shape_[dim]; }
@@ -214,33 +204,33 @@ SimTime TransputerGridMachine::collective_time(CollectiveKind kind, int processo
   return 0;
 }
 
-SimTime TransputerGridMachine::matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) {
+SimTime TransputerDvmPricing::matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) {
   // Spec 6.3: all pairs proceed in parallel; only the farthest communicating pair matters.
   int farthest = 0;
   std::uint64_t largest = 0;
   for (std::size_t p = 0; p < matrix.size(); ++p)
     for (std::size_t q = 0; q < matrix[p].size(); ++q) {
       if (p == q || matrix[p][q] == 0) continue;
-      const int hops = distance(static_cast<int>(p), static_cast<int>(q));
+      const int hops = machine_.distance(static_cast<int>(p), static_cast<int>(q));
       if (hops > farthest || (hops == farthest && matrix[p][q] > largest)) {
         farthest = hops;
         largest = matrix[p][q];
       }
     }
   // C = sigma · C(B, D)
-  return cost(largest, farthest);
+  return machine_.cost(largest, farthest);
 }
 
-SimTime TransputerGridMachine::matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
-                                              [[maybe_unused]] const std::vector<SimTime>& ready,
-                                              std::vector<SimTime>* end_per_proc) {
+SimTime TransputerDvmPricing::matrix_cost_at(const std::vector<std::vector<std::uint64_t>>& matrix,
+                                             [[maybe_unused]] const std::vector<SimTime>& ready,
+                                             std::vector<SimTime>* end_per_proc) {
   const SimTime cost = matrix_cost(matrix);
   if (end_per_proc != nullptr) end_per_proc->assign(matrix.size(), cost);
   return cost;
 }
 
-SimTime TransputerGridMachine::grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split,
-                                                   std::uint64_t bytes) {
+SimTime TransputerDvmPricing::grid_reduction_time(const ProcessorGrid& grid, const std::vector<bool>& split,
+                                                  std::uint64_t bytes) {
   // t = σ(Ts + Tb·n)·(D(0, centre) + Σ_{split d} ⌊s_d/2⌋): the partial results travel to the
   // centre (at most ⌊s_d/2⌋ hops along each split dimension) and the result from the centre to
   // the corner processor 0 (D(0, centre) = Σ_d ⌊s_d/2⌋ hops), one message time per hop
@@ -256,11 +246,22 @@ SimTime TransputerGridMachine::grid_reduction_time(const ProcessorGrid& grid, co
     }
   }
   if (!any) return 0;
-  return scale_ * (start_time_ + byte_time_ * static_cast<double>(bytes)) * hops;
+  return machine_.scale_ * (machine_.start_time_ + machine_.byte_time_ * static_cast<double>(bytes)) * hops;
 }
 
-std::vector<SimTime> TransputerGridMachine::broadcast_times(const std::vector<int>& processors, std::uint64_t bytes) {
-  return seed_broadcast_times(static_cast<int>(processors.size()), start_time_, byte_time_, scale_, bytes);
+std::vector<SimTime> TransputerDvmPricing::broadcast_times(const std::vector<int>& processors, std::uint64_t bytes) {
+  return seed_broadcast_times(static_cast<int>(processors.size()), machine_.start_time_, machine_.byte_time_,
+                              machine_.scale_, bytes);
+}
+
+void TransputerDvmPricing::arrange(const std::vector<int>& shape) {
+  if (machine_.grid_given_ || shape.empty()) return;
+  std::int64_t product = 1;
+  for (const int extent : shape) {
+    if (extent < 1) return;
+    product *= extent;
+  }
+  if (product == machine_.processors_) machine_.set_shape(shape);
 }
 
 }  // namespace augur::machines

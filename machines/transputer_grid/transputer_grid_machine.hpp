@@ -18,20 +18,14 @@ std::vector<ParamSpec> transputer_grid_params();
 /// An empty message costs Ts per hop. Not scaled by sigma.
 SimTime pipelined_cost(SimTime start_time, SimTime byte_time, std::uint64_t bytes, int distance);
 
-/// A grid of transputers numbered row-major (last dimension fastest). Stateful only with
-/// link_contention: remembers when each directed link is free.
-class TransputerGridMachine final : public MachineModel {
- public:
-  /// Reads the parameters; throws ParamError when the grid does not hold `processors`.
-  TransputerGridMachine(const ParamSet& params, int processors);
+class TransputerGridMachine;
 
-  std::string model_name() const override { return "transputer_grid"; }
-  /// sigma · pipelined_cost(B, Manhattan distance). With link_contention the message follows
-  /// dimension-order routing and starts when every link of its route is free; the links stay
-  /// busy until it arrives. The sender's CPU is not held: sender_free = ready.
-  Transfer transfer(int src, int dst, std::uint64_t bytes, SimTime ready) override;
-  /// Tree and pipeline estimates on the grid (formulas in the .cpp).
-  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes, int root) const override;
+/// The DVM queries on a transputer grid in the DVM Predictor's closed forms (spec 6.2, 6.3);
+/// `arrange` may set the grid's shape, the others leave its links alone.
+class TransputerDvmPricing final : public DvmPricing {
+ public:
+  explicit TransputerDvmPricing(TransputerGridMachine& machine) : machine_(machine) {}
+
   /// Spec 6.3: sigma · pipelined_cost(B, D), D = the largest distance between processors with
   /// traffic, B = the largest message at that distance.
   SimTime matrix_cost(const std::vector<std::vector<std::uint64_t>>& matrix) override;
@@ -52,6 +46,28 @@ class TransputerGridMachine final : public MachineModel {
   /// processor system's grid: old-format Predictor.par files without `topology`). A grid given
   /// as a parameter is kept.
   void arrange(const std::vector<int>& shape) override;
+
+ private:
+  TransputerGridMachine& machine_;
+};
+
+/// A grid of transputers numbered row-major (last dimension fastest). Stateful only with
+/// link_contention: remembers when each directed link is free.
+class TransputerGridMachine final : public MachineModel {
+ public:
+  /// Reads the parameters; throws ParamError when the grid does not hold `processors`.
+  TransputerGridMachine(const ParamSet& params, int processors);
+
+  std::string model_name() const override { return "transputer_grid"; }
+  /// sigma · pipelined_cost(B, Manhattan distance). With link_contention the message follows
+  /// dimension-order routing and starts when every link of its route is free; the links stay
+  /// busy until it arrives. The sender's CPU is not held: sender_free = ready.
+  Transfer transfer(int src, int dst, std::uint64_t bytes, SimTime ready) override;
+  /// Tree and pipeline estimates on the grid (formulas in the .cpp).
+  SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes, int root) const override;
+  /// The Predictor's closed forms of GetCost, StartR and srmem_, and the adoption of the
+  /// program's grid (TransputerDvmPricing).
+  DvmPricing& dvm_pricing() override { return pricing_; }
   void reset() override;
 
   /// Manhattan distance between processors `a` and `b` (hops).
@@ -62,6 +78,7 @@ class TransputerGridMachine final : public MachineModel {
   const std::vector<int>& shape() const { return shape_; }
 
  private:
+  friend class TransputerDvmPricing;
   /// Sets shape_ and the strides and link table that follow from it.
   void set_shape(std::vector<int> shape);
   /// Index of the directed link leaving `proc` along `dim` in direction `up` (+1) or down.
@@ -78,6 +95,7 @@ class TransputerGridMachine final : public MachineModel {
   std::vector<int> shape_;
   std::vector<int> stride_;         ///< processors between neighbours along each dimension
   std::vector<SimTime> link_free_;  ///< per directed link: when it is free again
+  TransputerDvmPricing pricing_{*this};
 };
 
 }  // namespace augur::machines

@@ -266,12 +266,7 @@ std::vector<WaitSite> DvmWaitStates::sites() const {
 }
 
 std::vector<RegionCause> DvmWaitStates::causes() const {
-  std::vector<RegionCause> out;
-  for (const Region& r : regions_) {
-    if (r.caused_s > 0) out.push_back(RegionCause{region_name(r), r.caused_s, r.excess_s, r.waits});
-  }
-  sort_causes(out);
-  return out;
+  return causes_of(regions_, [this](const Region& r) { return region_name(r); });
 }
 
 }  // namespace augur::models::analysis

@@ -114,6 +114,18 @@ LpWaits sum_waits(const std::vector<LpWaits>& lps);
 /// Sorts root causes as the reports list them: most waiting caused first, ties by name.
 void sort_causes(std::vector<RegionCause>& causes);
 
+/// The root causes of `regions` (each with caused_s, excess_s and waits) that caused waiting,
+/// named by `name(region)`, in report order (WaitStateAnalyzer's and DvmWaitStates' causes()).
+template <class Regions, class Name>
+std::vector<RegionCause> causes_of(const Regions& regions, Name&& name) {
+  std::vector<RegionCause> out;
+  for (const auto& r : regions) {
+    if (r.caused_s > 0) out.push_back(RegionCause{name(r), r.caused_s, r.excess_s, r.waits});
+  }
+  sort_causes(out);
+  return out;
+}
+
 /// Observer computing wait states from the engine's events. A wait of p on q over
 /// [Enter(p,i), Enter(q,k)] has w = Enter(q,k) − Enter(p,i) (q: the sender, the receiver, or the
 /// latest participant of a collective); its indirect part is the time q itself spent waiting

@@ -108,16 +108,16 @@ DvmProgram::DvmProgram(traces::libdvm::DvmTraceReader& reader, machines::Machine
   statements_.assign(static_cast<std::size_t>(root_count_), 0);
   // The machine's processors are the root system's, laid out on its grid (a transputer grid
   // without a grid of its own takes this one, as the Predictor's transputer is the grid of VM).
-  machine_.arrange(options_.grid);
+  machine_.dvm_pricing().arrange(options_.grid);
   if (root_count_ >= 2) {
     // ACROSS pipelines price their messages as Ts + Tb·bytes: the machine's price of one message
     // of 1 and of 2 bytes from processor 0 to 1, before the run (as 3.1's CommCost::Across does).
     std::vector<std::vector<std::uint64_t>> probe(static_cast<std::size_t>(root_count_),
                                                   std::vector<std::uint64_t>(static_cast<std::size_t>(root_count_), 0));
     probe[0][1] = 1;
-    const double one = machine_.matrix_cost(probe);
+    const double one = machine_.dvm_pricing().matrix_cost(probe);
     probe[0][1] = 2;
-    const double two = machine_.matrix_cost(probe);
+    const double two = machine_.dvm_pricing().matrix_cost(probe);
     state_->across_price.tb = std::max(0.0, two - one);
     state_->across_price.ts = std::max(0.0, one - state_->across_price.tb);
   }

@@ -92,7 +92,7 @@ void GroupRun::communicate(SimTime cost, std::int32_t tag) {
 SimTime GroupRun::matrix_cost(std::vector<SimTime>* end_per_proc) {
   const TransferMatrix& m = op.transfers();
   if (m.size() == 0 || m.empty()) return 0;
-  return machine.matrix_cost_at(as_rows(m, st.rows), clocks(), end_per_proc);
+  return machine.dvm_pricing().matrix_cost_at(as_rows(m, st.rows), clocks(), end_per_proc);
 }
 
 void GroupRun::start_events() {
@@ -133,7 +133,7 @@ void reduce_start(GroupRun& g) {
 void seed_reduce_wait(GroupRun& g, std::int32_t tag) {
   const DvmProgram::Op& op = g.op;
   const SimTime t0 = op.start_op >= 0 ? g.st.op(static_cast<std::uint64_t>(op.start_op)).t0 : g.first_clock();
-  const SimTime t1 = t0 + g.machine.grid_reduction_time(op.grid, op.split, op.total_size);
+  const SimTime t1 = t0 + g.machine.dvm_pricing().grid_reduction_time(op.grid, op.split, op.total_size);
   for (int m : g.members) {
     Emitter out{g.s, static_cast<LpId>(m)};
     const SimTime c = out.clock();
@@ -210,7 +210,7 @@ void io_sync(GroupRun& g) {
   if (g.options.cost != CostStyle::seed) return;
   // srmem_ of the seed: after the synchronisation, processor k of the system is busy receiving
   // for the machine's broadcast time Δ_k (IO communication, not an operation).
-  const auto delta = g.machine.broadcast_times(g.members, g.op.io_bytes);
+  const auto delta = g.machine.dvm_pricing().broadcast_times(g.members, g.op.io_bytes);
   for (std::size_t k = 0; k < g.members.size(); ++k) {
     Emitter out{g.s, static_cast<LpId>(g.members[k])};
     const SimTime c = out.clock();

@@ -133,15 +133,15 @@ TEST_SUITE("unit") {
     };
     // Σ (Ts + Tb·T) = (75 + 200) + (75 + 100) = 450us; / min(3, 1)
     BusMachine one(bus_setup(), 3);
-    CHECK(one.matrix_cost(matrix) == seconds(450e-6));
+    CHECK(one.dvm_pricing().matrix_cost(matrix) == seconds(450e-6));
     // two channels: 450us / min(3, 2) = 225us
     BusMachine two(bus_setup("2"), 3);
-    CHECK(two.matrix_cost(matrix) == seconds(225e-6));
+    CHECK(two.dvm_pricing().matrix_cost(matrix) == seconds(225e-6));
     // σ = 2: 900us
     BusMachine scaled(bus_setup("1", "2"), 3);
-    CHECK(scaled.matrix_cost(matrix) == seconds(900e-6));
+    CHECK(scaled.dvm_pricing().matrix_cost(matrix) == seconds(900e-6));
     // no traffic: 0
-    CHECK(one.matrix_cost({{0, 0}, {0, 0}}) == 0.0);
+    CHECK(one.dvm_pricing().matrix_cost({{0, 0}, {0, 0}}) == 0.0);
   }
 
   TEST_CASE("BusMachine symmetric_transfers prices max of both directions once per pair") {
@@ -150,10 +150,10 @@ TEST_SUITE("unit") {
     BusMachine bus(params, 3);
     // pair (0, 1): U = max(1000, 0) = 1000 → 75 + 200 = 275us (Predictor 2.53's Myrinet: the two
     // directions of a pair travel together); pair (1, 2): max(500, 1000) = 1000 → 275us; 550us
-    CHECK(bus.matrix_cost({{0, 1000, 0}, {0, 0, 500}, {0, 1000, 0}}) == seconds(550e-6));
+    CHECK(bus.dvm_pricing().matrix_cost({{0, 1000, 0}, {0, 0, 500}, {0, 1000, 0}}) == seconds(550e-6));
     // without it, three messages: 275 + 175 + 275 = 725us
     BusMachine plain(bus_setup(), 3);
-    CHECK(plain.matrix_cost({{0, 1000, 0}, {0, 0, 500}, {0, 1000, 0}}) == seconds(725e-6));
+    CHECK(plain.dvm_pricing().matrix_cost({{0, 1000, 0}, {0, 0, 500}, {0, 1000, 0}}) == seconds(725e-6));
   }
 
   TEST_CASE("BusMachine collective_time counts serialised messages") {

@@ -122,7 +122,7 @@ TEST_SUITE("unit") {
     machine.reset();
     const Matrix one = {{0, 8}, {0, 0}};
     const double f = as_float(0.1);
-    CHECK(machine.matrix_cost_at(one, {0.1, 0.0}) == (f + 1.0 / 1000000) - f);
+    CHECK(machine.dvm_pricing().matrix_cost_at(one, {0.1, 0.0}) == (f + 1.0 / 1000000) - f);
   }
 
   TEST_CASE("DvmClusterMachine prices a 2x2 matrix like 3.1's GetCost") {
@@ -131,7 +131,7 @@ TEST_SUITE("unit") {
     // 0 → 1: 0 .. 2.798e-4; 1 → 0 waits: 2.798e-4 .. 5.596e-4. cost = 5.596e-4 − 0.
     const Matrix both = {{0, 1024}, {1024, 0}};
     std::vector<double> ends;
-    const double cost = machine.matrix_cost_at(both, {0.0, 0.0}, &ends);
+    const double cost = machine.dvm_pricing().matrix_cost_at(both, {0.0, 0.0}, &ends);
     const double end1 = ts75 + 1024.0 * tb02;
     const double end2 = end1 + ts75 + 1024.0 * tb02;
     CHECK(cost == end2);
@@ -143,7 +143,7 @@ TEST_SUITE("unit") {
     CHECK(machine.transfer(0, 1, 0, 0).start == end2);
     // An empty matrix costs 0 (3.1 would return uninitialised memory) and touches nothing.
     machine.reset();
-    CHECK(machine.matrix_cost_at({{0, 0}, {0, 0}}, {1.0, 2.0}, &ends) == 0);
+    CHECK(machine.dvm_pricing().matrix_cost_at({{0, 0}, {0, 0}}, {1.0, 2.0}, &ends) == 0);
     CHECK(ends == std::vector<double>{0, 0});
   }
 
@@ -158,7 +158,7 @@ TEST_SUITE("unit") {
       DvmClusterMachine machine(cluster_setup(eth75), 2);
       const double end1 = f + ts75 + 1000.0 * tb02;
       const double end2 = end1 + ts75 + 1000.0 * tb02;
-      const double cost = machine.matrix_cost_at(matrix, {1e-3, 0.0});
+      const double cost = machine.dvm_pricing().matrix_cost_at(matrix, {1e-3, 0.0});
       CHECK(cost == end2 - (f - (f - f)));  // min_start = BeginTime − WaitStart = f − 0
       CHECK(cost == doctest::Approx(0.55e-3).epsilon(1e-9));
     }
@@ -167,7 +167,7 @@ TEST_SUITE("unit") {
       // min_start = BeginTime − WaitStart = 0 − 0, cost = end1 − 0 = f + 275us.
       DvmClusterMachine machine(cluster_setup("net = {2 x cpu} myrinet(2) 75us 0.2us; cpu = 1"), 2);
       std::vector<double> ends;
-      const double cost = machine.matrix_cost_at(matrix, {1e-3, 0.0}, &ends);
+      const double cost = machine.dvm_pricing().matrix_cost_at(matrix, {1e-3, 0.0}, &ends);
       const double end1 = f + ts75 + 1000.0 * tb02;
       CHECK(cost == end1);
       CHECK(ends[0] == end1);
@@ -204,18 +204,18 @@ TEST_SUITE("unit") {
     DvmClusterMachine machine(cluster_setup(eth75), 2);
     machine.transfer(0, 1, 1000000, 0);  // channel busy for a long time
     // matrix_cost is a pricing query: cleared before and after, all senders at 0.
-    CHECK(machine.matrix_cost({{0, 1024}, {1024, 0}}) == doctest::Approx(5.596e-4).epsilon(1e-12));
+    CHECK(machine.dvm_pricing().matrix_cost({{0, 1024}, {1024, 0}}) == doctest::Approx(5.596e-4).epsilon(1e-12));
     CHECK(machine.transfer(0, 1, 0, 0).start == 0);
   }
 
-  TEST_CASE("MachineModel matrix_cost_at defaults to matrix_cost") {
+  TEST_CASE("BusDvmPricing matrix_cost_at ignores the clocks") {
     ParamSet params(augur::machines::bus_params(), "bus");
     params.set("start_time", "75us");
     params.set("byte_time", "0.2us");
     augur::machines::BusMachine bus(params, 3);
     // Bus GetCost: Σ(Ts + Tb·n) / min(P, channels) = (75 + 200)us = 275us; ready is ignored.
     std::vector<double> ends;
-    const double cost = bus.matrix_cost_at({{0, 1000, 0}, {0, 0, 0}, {0, 0, 0}}, {5.0, 5.0, 5.0}, &ends);
+    const double cost = bus.dvm_pricing().matrix_cost_at({{0, 1000, 0}, {0, 0, 0}, {0, 0, 0}}, {5.0, 5.0, 5.0}, &ends);
     CHECK(cost == doctest::Approx(275e-6).epsilon(1e-12));
     CHECK(ends == std::vector<double>{cost, cost, 0});
   }

@@ -195,7 +195,7 @@ TEST_SUITE("unit") {
     LoggpSmpMachine machine(loggp(), 3);
     // 0→1 and 0→2, 10000 B each, ready at 0: the second waits for up[0] (W = 1us):
     // arrivals 2us and 3us → 3us
-    CHECK(machine.matrix_cost({{0, 10000, 10000}, {0, 0, 0}, {0, 0, 0}}) == seconds(3e-6));
+    CHECK(machine.dvm_pricing().matrix_cost({{0, 10000, 10000}, {0, 0, 0}, {0, 0, 0}}) == seconds(3e-6));
     // the call leaves no contention behind
     CHECK(machine.transfer(0, 1, 10000, 0).arrival == seconds(2e-6));
   }

@@ -131,13 +131,13 @@ TEST_SUITE("unit") {
     matrix[0][1] = 5000;  // D = 1, larger but nearer
     matrix[5][10] = 200;  // D = 2
     // D = 6, B = 100: C = 300us (see the 2-D case above)
-    CHECK(grid.matrix_cost(matrix) == seconds(300e-6));
+    CHECK(grid.dvm_pricing().matrix_cost(matrix) == seconds(300e-6));
     matrix[0][15] = 0;
     matrix[3][12] = 0;
     // now D = 2, B = 200: S = ⌊√(10·200/1)⌋ = 44; k = 4; e = 24;
     // C = (10 + 44)(2 + 4 − 1) + (10 + 24) = 270 + 34 = 304us
-    CHECK(grid.matrix_cost(matrix) == seconds(304e-6));
-    CHECK(grid.matrix_cost({}) == 0.0);
+    CHECK(grid.dvm_pricing().matrix_cost(matrix) == seconds(304e-6));
+    CHECK(grid.dvm_pricing().matrix_cost({}) == 0.0);
   }
 
   TEST_CASE("TransputerGridMachine collective_time follows the root distance") {

@@ -93,7 +93,7 @@ TEST_SUITE("unit") {
     const std::vector<std::vector<std::uint64_t>> matrix = {
         {0, 800, 0, 8}, {800, 0, 800, 0}, {0, 800, 0, 800}, {8, 0, 800, 0}};
     const std::vector<double> ready = {1e-3, 2e-3, 0.5e-3, 0};
-    CHECK(eth->matrix_cost_at(matrix, ready) == trp->matrix_cost_at(matrix, ready));
+    CHECK(eth->dvm_pricing().matrix_cost_at(matrix, ready) == trp->dvm_pricing().matrix_cost_at(matrix, ready));
   }
 
   TEST_CASE("PredictorPar maps the old format onto bus and transputer_grid") {

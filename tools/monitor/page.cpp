@@ -2,10 +2,13 @@
 // body's data-* attributes mirror the state received so that tests can read it.
 #include "tools/monitor/page.hpp"
 
-namespace augur::tools::monitor {
+#include <string>
 
-std::string_view page_html() {
-  static constexpr std::string_view html = R"page(<!doctype html>
+namespace augur::tools::monitor {
+namespace {
+
+// The document's head: its title and the style sheet.
+constexpr std::string_view page_style = R"page(<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>augur monitor</title>
 <style>
 body { font: 14px/1.4 "Liberation Sans", Arial, sans-serif; margin: 16px; color: #1d2330; background: #fafbfc; }
@@ -21,7 +24,11 @@ h1 { font-size: 18px; margin: 0 12px 0 0; display: inline; }
 #details { background: #fff; border: 1px solid #c5cad3; padding: 8px; min-height: 3em; white-space: pre-wrap; }
 #message { color: #b3261e; }
 </style></head>
-<body data-connected="0" data-events="0" data-paused="0" data-finished="0">
+)page";
+
+// The body: the status line, the controls, the legend, the canvas and the details.
+constexpr std::string_view page_markup =
+    R"page(<body data-connected="0" data-events="0" data-paused="0" data-finished="0">
 <header><h1>augur monitor</h1><span id="variant">connecting…</span></header>
 <div id="status"><span>simulated time <b id="time">0</b> s</span><span>events <b id="events">0</b></span>
 <span><b id="rate">0</b> events/s</span><span>state: <b id="state">connecting</b></span></div>
@@ -36,7 +43,10 @@ h1 { font-size: 18px; margin: 0 12px 0 0; display: inline; }
 <p id="grouping"></p>
 <pre id="details">Click a cell to see its LP (what augur step's print shows).</pre>
 <p id="message"></p>
-<script>
+)page";
+
+// The script: the WebSocket, the drawing of the received states, the commands sent.
+constexpr std::string_view page_script = R"page(<script>
 'use strict';
 const states = [['idle', '#d3d7de'], ['computing', '#2e8b57'], ['communicating', '#1f6fd1'], ['waiting', '#f0a020'],
                 ['blocked', '#d0342c'], ['done', '#59606e'], ['error', '#8a2be2']];
@@ -122,6 +132,12 @@ connect();
 </script>
 </body></html>
 )page";
+
+}  // namespace
+
+std::string_view page_html() {
+  // Built once from its parts; the page's bytes are their concatenation.
+  static const std::string html = std::string(page_style) + std::string(page_markup) + std::string(page_script);
   return html;
 }
 
