@@ -45,6 +45,22 @@ TEST_SUITE("integration") {
     CHECK(predicted("prk-p2p-4", m + cm02) == doctest::Approx(38.891154).epsilon(1e-3));
   }
 
+  TEST_CASE("SimGrid's own replay cases on small_platform.xml (../shared/simgrid-tesh)") {
+    // cases/C: $(cat smpirun.txt), SimGrid's "Simulation time" in simgrid.out (= the .tesh files')
+    const auto tesh = [](const std::string& c, const std::string& trace, const std::string& rest) {
+      const std::string dir = shared + "/simgrid-tesh/cases/" + c + "/";
+      const auto r = run_augur("run --trace ti:" + dir + trace + " --machine " + dir + "platform.xml --hostfile " +
+                               dir + "hostfile " + rest + " --wait-states off --characteristics off");
+      REQUIRE_MESSAGE(r.status == 0, r.err);
+      return std::strtod(r.out.c_str() + r.out.find("predicted time ") + 15, nullptr);
+    };
+    // smpirun -replay split_traces -np 2 (replay.tesh:232): 13.622360 s
+    CHECK(tesh("replay_split", "split_traces", "--processors 2") == doctest::Approx(13.622360).epsilon(1e-5));
+    // smpirun -replay trace1 -np 4 --cfg=smpi/simulate-computation:false (replay-ti-colls.tesh:9)
+    CHECK(tesh("replay_ti_colls", "trace1", "--processors 4 --cfg=smpi/simulate-computation:false") ==
+          doctest::Approx(0.155599).epsilon(1e-4));
+  }
+
   TEST_CASE("the sample <cluster> platform file gives SimGrid's figures of predictions.tsv") {
     const std::string m =
         "--machine " + shared + "/ti-samples/platform.xml --hostfile " + shared + "/ti-samples/hostfile";
