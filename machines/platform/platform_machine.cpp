@@ -13,6 +13,8 @@ namespace augur::machines::platform {
 
 std::vector<ParamSpec> platform_params() {
   auto specs = common_params();
+  for (ParamSpec& spec : specs)
+    if (spec.name == "cpu_speed") spec.doc = "not used: compute is priced at each host's speed in the platform file";
   specs.push_back({"platform", UnitKind::path, "", "the SimGrid platform file (XML v4.1)", {}});
   specs.push_back(
       {"hostfile", UnitKind::path, "", "smpirun's hostfile (host or host:N per line); \"\" = hosts by name", {}});
