@@ -10,7 +10,7 @@
 namespace augur::machines::platform {
 
 /// Hosts beyond which a platform of zones (a route table of hosts² routes) is refused.
-constexpr std::size_t max_table_hosts = 4096;
+constexpr std::size_t max_table_hosts = 1024;
 
 Platform parse_platform(const std::string& text, const std::string& file) {
   const XmlElement root = parse_xml(text, file);

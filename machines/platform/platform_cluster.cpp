@@ -1,6 +1,7 @@
 // SimGrid's <cluster>: hosts PREFIX<n>SUFFIX for every n of the radical, each with its private
 // link (and optional loopback and limiter), an optional backbone and the cluster's router; or a
 // FAT_TREE, TORUS or DRAGONFLY topology (the platform's only zone: built by network::Topology).
+#include <algorithm>
 #include <stdexcept>
 
 #include "machines/network/shapes.hpp"
@@ -32,12 +33,48 @@ std::vector<int> parse_radical(const std::string& text) {
   return out;
 }
 
-/// A TORUS ("4,4,4"), FAT_TREE or DRAGONFLY cluster's topology (SimGrid's topo_parameters).
+/// Π counts, or −1 beyond `limit` (a shape's hosts, checked before anything is built).
+long long product(const std::vector<int>& counts, long long limit) {
+  long long p = 1;
+  for (int c : counts) {
+    p *= std::max(c, 0);
+    if (p > limit) return -1;
+  }
+  return p;
+}
+
+/// A TORUS ("4,4,4"), FAT_TREE or DRAGONFLY cluster's topology (SimGrid's topo_parameters) of
+/// `hosts` hosts; std::invalid_argument when the parameters are malformed or hold another count.
 network::Topology shaped(const std::string& topology, const std::string& parameters, network::Link link,
-                         network::Link loopback) {
-  if (topology == "TORUS") return network::Topology::torus(parse_radical(parameters), link, loopback);
-  if (topology == "FAT_TREE") return network::Topology::fat_tree(network::parse_fat_tree(parameters), link, loopback);
-  return network::Topology::dragonfly(network::parse_dragonfly(parameters), link, loopback);
+                         network::Link loopback, std::size_t hosts) {
+  const auto limit = static_cast<long long>(hosts);
+  const auto check = [&](long long holds) {
+    if (holds != limit)
+      throw std::invalid_argument("the " + topology + " holds " + (holds < 0 ? "more" : std::to_string(holds)) +
+                                  " hosts, the radical names " + std::to_string(hosts));
+  };
+  if (topology == "TORUS") {
+    const std::vector<int> dims = parse_radical(parameters);
+    check(product(dims, limit));
+    return network::Topology::torus(dims, link, loopback);
+  }
+  if (topology == "FAT_TREE") {
+    const network::FatTreeShape shape = network::parse_fat_tree(parameters);
+    check(product(shape.down, limit));
+    // links between levels l and l + 1: (Π_{i≥l} down[i] · Π_{i<l} up[i]) · up[l] · parallel[l]
+    constexpr double max_links = 1 << 24;
+    double links = 0;
+    for (std::size_t l = 0; l < shape.down.size() && l < shape.up.size() && l < shape.parallel.size(); ++l) {
+      double nodes = 1;
+      for (std::size_t i = 0; i < shape.down.size(); ++i) nodes *= i >= l ? shape.down[i] : shape.up[i];
+      links += nodes * shape.up[l] * shape.parallel[l];
+    }
+    if (links > max_links) throw std::invalid_argument("a fat tree of more than 16777216 links");
+    return network::Topology::fat_tree(shape, link, loopback);
+  }
+  const network::DragonflyShape shape = network::parse_dragonfly(parameters);
+  check(product({shape.groups, shape.chassis, shape.routers, shape.hosts}, limit));
+  return network::Topology::dragonfly(shape, link, loopback);
 }
 
 }  // namespace
@@ -103,13 +140,11 @@ void Reader::cluster(const XmlElement& e, int parent) {
       fail(e, "bb_bw and limiter_link are not modelled with topology=" + topology);
     network::Topology t;
     try {
-      t = shaped(topology, require(e, "topo_parameters"), link, has_loopback ? loopback : network::Link{});
+      t = shaped(topology, require(e, "topo_parameters"), link, has_loopback ? loopback : network::Link{},
+                 radical.size());
     } catch (const std::invalid_argument& error) {
       fail(e, "attribute 'topo_parameters': " + std::string(error.what()));
     }
-    if (t.hosts() != static_cast<int>(radical.size()))
-      fail(e, "attribute 'topo_parameters': the " + topology + " holds " + std::to_string(t.hosts()) +
-                  " hosts, the radical names " + std::to_string(radical.size()));
     m_.whole = std::move(t);
     return;
   }
