@@ -80,26 +80,11 @@ network::Topology shaped(const std::string& topology, const std::string& paramet
 }  // namespace
 
 void Reader::cluster(const XmlElement& e, int parent) {
-  allow(e, {"id",
-            "prefix",
-            "suffix",
-            "radical",
-            "speed",
-            "core",
-            "bw",
-            "lat",
-            "sharing_policy",
-            "topology",
-            "topo_parameters",
-            "bb_bw",
-            "bb_lat",
-            "bb_sharing_policy",
-            "loopback_bw",
-            "loopback_lat",
-            "limiter_link",
-            "router_id",
-            "availability_file",
-            "state_file"});
+  // clang-format off
+  allow(e, {"id", "prefix", "suffix", "radical", "speed", "core", "bw", "lat", "sharing_policy", "topology",
+            "topo_parameters", "bb_bw", "bb_lat", "bb_sharing_policy", "loopback_bw", "loopback_lat", "limiter_link",
+            "router_id", "availability_file", "state_file"});
+  // clang-format on
   no_children(e);
   const std::string& id = require(e, "id");
   std::vector<int> radical;
@@ -109,13 +94,7 @@ void Reader::cluster(const XmlElement& e, int parent) {
     fail(e, std::string("attribute 'radical': ") + error.what());
   }
   const double speed = value(e, "speed", SgUnit::speed, nullptr);
-  int cores = 1;
-  if (const std::string* core = e.find("core")) {
-    if (core->empty() || core->size() > 6 || core->find_first_not_of("0123456789") != std::string::npos ||
-        std::stoi(*core) < 1)
-      fail(e, "attribute 'core': '" + *core + "' is not a positive count");
-    cores = std::stoi(*core);
-  }
+  const int cores = core_count(e);
   const network::Link link{value(e, "bw", SgUnit::bandwidth, nullptr), value(e, "lat", SgUnit::time, nullptr),
                            sharing(e, "sharing_policy", network::Sharing::splitduplex)};
   const bool has_loopback = e.find("loopback_bw") != nullptr || e.find("loopback_lat") != nullptr;

@@ -46,6 +46,15 @@ network::Sharing Reader::sharing(const XmlElement& e, const char* key, network::
               "'; accepted: SHARED, SPLITDUPLEX, FATPIPE");
 }
 
+int Reader::core_count(const XmlElement& e) const {
+  const std::string* core = e.find("core");
+  if (core == nullptr) return 1;
+  if (core->empty() || core->size() > 6 || core->find_first_not_of("0123456789") != std::string::npos ||
+      std::stoi(*core) < 1)
+    fail(e, "attribute 'core': '" + *core + "' is not a positive count");
+  return std::stoi(*core);
+}
+
 void Reader::no_children(const XmlElement& e, std::string_view allowed) const {
   for (const XmlElement& child : e.children) {
     if (child.name != allowed)
@@ -178,14 +187,7 @@ void Reader::host(const XmlElement& e, int zone) {
   allow(e, {"id", "speed", "core", "pstate", "coordinates", "availability_file", "state_file"});
   no_children(e);
   const double speed = value(e, "speed", SgUnit::speed, nullptr);
-  int cores = 1;
-  if (const std::string* core = e.find("core")) {
-    const bool digits = !core->empty() && core->size() < 7 &&
-                        std::all_of(core->begin(), core->end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!digits || std::stoi(*core) < 1) fail(e, "attribute 'core': '" + *core + "' is not a positive count");
-    cores = std::stoi(*core);
-  }
-  add_host(e, require(e, "id"), speed, cores, zone);
+  add_host(e, require(e, "id"), speed, core_count(e), zone);
 }
 
 void Reader::link(const XmlElement& e) {

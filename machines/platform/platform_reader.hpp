@@ -24,6 +24,8 @@ class Reader {
   const std::string& require(const XmlElement& e, const char* key) const;
   void allow(const XmlElement& e, std::initializer_list<std::string_view> allowed) const;
   double value(const XmlElement& e, const char* key, SgUnit unit, const char* fallback) const;
+  /// The `core` attribute (1 when absent), a positive count.
+  int core_count(const XmlElement& e) const;
   network::Sharing sharing(const XmlElement& e, const char* key, network::Sharing fallback) const;
   int add_node(Node node, const XmlElement& e);
   int add_link(const std::string& name, network::Link link, const XmlElement& e);
