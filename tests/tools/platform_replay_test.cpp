@@ -59,6 +59,11 @@ TEST_SUITE("integration") {
     // smpirun -replay trace1 -np 4 --cfg=smpi/simulate-computation:false (replay-ti-colls.tesh:9)
     CHECK(tesh("replay_ti_colls", "trace1", "--processors 4 --cfg=smpi/simulate-computation:false") ==
           doctest::Approx(0.155599).epsilon(1e-4));
+    // smpirun -replay smpi_trace.txt -np 3 --cfg=smpi/host-speed:1f --cfg=smpi/simulate-computation:no
+    // (trace_call_location.tesh:19): 1000.007967 s
+    CHECK(tesh("trace_call_location", "smpi_trace.txt",
+               "--processors 3 --cfg=smpi/host-speed:1f --cfg=smpi/simulate-computation:no") ==
+          doctest::Approx(1000.007967).epsilon(1e-6));
   }
 
   TEST_CASE("the sample <cluster> platform file gives SimGrid's figures of predictions.tsv") {
