@@ -38,7 +38,7 @@ int representative(const Model& m, int node, int zone) {
                           m.zones[static_cast<std::size_t>(zone)].id + "'");
 }
 
-Local cluster_route(const Model& m, const Zone& z, int a, int b) {
+Local cluster_route(const Zone& z, int a, int b) {
   Local r{{}, a, b};
   const auto links_of = [&z](int node) -> const ClusterLinks* {
     const auto it = z.cluster_links.find(node);
@@ -59,7 +59,6 @@ Local cluster_route(const Model& m, const Zone& z, int a, int b) {
     r.links.push_back({static_cast<std::uint32_t>(to->up), true});
     if (to->limiter >= 0) r.links.push_back({static_cast<std::uint32_t>(to->limiter), false});
   }
-  (void)m;
   return r;
 }
 
@@ -112,7 +111,7 @@ Local local_route(const Model& m, int zone, int a, int b, int line) {
   const Zone& z = m.zones[static_cast<std::size_t>(zone)];
   switch (z.routing) {
     case Routing::cluster:
-      return cluster_route(m, z, a, b);
+      return cluster_route(z, a, b);
     case Routing::none:
       return {{}, a, b};
     case Routing::floyd:
