@@ -79,6 +79,7 @@ ParamValue ParamSet::parse_value(const ParamSpec& spec, std::string_view text) c
     message += suggestion.empty() ? "." : "; did you mean '" + suggestion + "'?";
     throw ParamError(message + " Valid values are: " + support::join(spec.choices));
   }
+  if (spec.kind == UnitKind::path) return value;  // a file name: checked by whoever opens it
   if (spec.kind == UnitKind::cluster_tree) {
     // Validated here, at load time; the text kept is the canonical one (one line).
     try {
@@ -207,6 +208,7 @@ std::vector<std::pair<std::string, std::string>> ParamSet::describe() const {
       case UnitKind::choice:
       case UnitKind::size_table:
       case UnitKind::cluster_tree:
+      case UnitKind::path:
         text = stored.text;
         break;
       case UnitKind::int_list:

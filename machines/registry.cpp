@@ -9,6 +9,7 @@
 #include "machines/dvm_cluster/dvm_cluster_machine.hpp"
 #include "machines/loggp_smp/loggp_smp_machine.hpp"
 #include "machines/network/network_machine.hpp"
+#include "machines/platform/platform_machine.hpp"
 #include "machines/transputer_grid/transputer_grid_machine.hpp"
 #include "support/edit_distance.hpp"
 #include "support/strings.hpp"
@@ -112,6 +113,15 @@ void register_builtin_machines(MachineRegistry& registry) {
       "factors) (docs/network.md).",
       flow_network_params(),
       factory<FlowNetworkMachine>(),
+  });
+  registry.add({
+      "simgrid_platform",
+      "A SimGrid platform file (XML v4.1: zones with Full, Floyd, Dijkstra or None routing, "
+      "hosts, links, routes, clusters, fat trees, tori, dragonflies) on the flow_network model: "
+      "ranks placed as smpirun places them (hostfile), compute priced at each host's speed "
+      "(machines/platform/README.md). `--machine FILE.xml` selects it.",
+      platform::platform_params(),
+      platform::make_platform_machine,
   });
 }
 

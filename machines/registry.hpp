@@ -44,7 +44,7 @@ class MachineRegistry {
 /// ("unknown parameter 'latncy' of machine model 'loggp_smp'; did you mean 'latency'?").
 ParamSet make_params(const MachineModelInfo& info);
 
-/// Adds bus, transputer_grid, loggp_smp, dvm_cluster and flow_network.
+/// Adds bus, transputer_grid, loggp_smp, dvm_cluster, flow_network and simgrid_platform.
 void register_builtin_machines(MachineRegistry& registry);
 
 }  // namespace augur::machines

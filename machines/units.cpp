@@ -181,6 +181,8 @@ std::string_view to_string(UnitKind kind) {
       return "size_table";
     case UnitKind::cluster_tree:
       return "cluster_tree";
+    case UnitKind::path:
+      return "path";
   }
   return "unknown";
 }
@@ -221,6 +223,7 @@ double parse_quantity(std::string_view text, UnitKind kind) {
     case UnitKind::real_list:
     case UnitKind::size_table:
     case UnitKind::cluster_tree:
+    case UnitKind::path:
       fail(kind, text, "a " + std::string(to_string(kind)) + " is not a single quantity");
     default:
       break;
@@ -261,6 +264,7 @@ std::string format_quantity(double value, UnitKind kind) {
     case UnitKind::real_list:
     case UnitKind::size_table:
     case UnitKind::cluster_tree:
+    case UnitKind::path:
       return format_plain(value);
     default:
       break;

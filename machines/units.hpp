@@ -21,6 +21,7 @@ enum class UnitKind {
   real_list,     ///< list of reals, e.g. per-processor power ratios
   size_table,    ///< piecewise factors by message size, SimGrid's syntax "65472:0.94;1426:0.61;0:0.81"
   cluster_tree,  ///< a tree of clusters (dvm_cluster): "net = {4 x cpu} ethernet 75us 0.2us; cpu = 1"
+  path,          ///< a file name, kept as written ("" = none)
 };
 
 /// Error of a unit parse: the message says what was expected. Callers add file:line:col.

@@ -8,6 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "machines/platform/platform.hpp"
+#include "machines/platform/platform_error.hpp"
+#include "machines/platform/simgrid_config.hpp"
 #include "scenarios/predictor_par.hpp"
 #include "support/edit_distance.hpp"
 #include "support/strings.hpp"
@@ -170,7 +173,8 @@ MachineDescription resolve_machine_ref(const std::string& ref, const std::string
   if (is_file(ref)) return load_machine_file(ref, registry);
   if (std::error_code ec; fs::is_directory(ref, ec))
     fail_at(file, at,
-            "machine '" + ref + "' is a folder: expected a machine file (.yaml or Predictor .par) or a library name");
+            "machine '" + ref +
+                "' is a folder: expected a machine file (.yaml, Predictor .par or SimGrid .xml) or a library name");
   const std::string dir = machine_library_dir();
   const std::string stem = fs::path(ref).extension() == ".yaml" ? fs::path(ref).stem().string() : ref;
   const fs::path in_library = fs::path(dir) / (stem + ".yaml");
@@ -202,6 +206,7 @@ MachineDescription load_machine_file(const std::string& path, const machines::Ma
     text = detail::read_config_file(path);
   } catch (const ConfigError&) {
   }
+  if (text && machines::platform::looks_like_platform(path, *text)) return load_platform(path, *text, registry);
   if (text && looks_like_predictor_par(path, *text)) return parse_predictor_par(*text, path, registry);
   // The usual machine file, flat `key: value` lines that all hold, is read without YAML nodes
   // (~150 k instructions, a fifth of a tiny run's); anything else, and every error, as a YAML
@@ -227,6 +232,36 @@ MachineDescription load_machine_file(const std::string& path, const machines::Ma
       throw detail::yaml_error(path, error);
     }
   });
+}
+
+MachineDescription load_platform(const std::string& path, const std::string& text,
+                                 const machines::MachineRegistry& registry) {
+  // Read once here so that a broken file is reported at load time, with its line; the machine
+  // model reads it again when it is built (platform_machine.cpp).
+  try {
+    const machines::platform::Platform platform = machines::platform::parse_platform(text, path);
+    MachineDescription machine;
+    machine.model = "simgrid_platform";
+    machine.params = machines::make_params(registry.get(machine.model));
+    machine.params.set("platform", path);
+    machine.source = path;
+    machine.name = fs::path(path).stem().string();
+    machine.description = "SimGrid platform " + fs::path(path).filename().string() + ": " +
+                          std::to_string(platform.hosts.size()) + " hosts";
+    // <config><prop id value>: SimGrid options, as --cfg would set them (the command line's win)
+    for (std::size_t i = 0; i < platform.config.size(); ++i) {
+      try {
+        const auto [param, value] =
+            machines::platform::simgrid_option(platform.config[i].first, platform.config[i].second);
+        if (!param.empty()) machine.params.set(param, value);
+      } catch (const std::exception& error) {
+        throw ConfigError(path, platform.config_lines[i], 0, error.what());
+      }
+    }
+    return machine;
+  } catch (const machines::platform::PlatformError& error) {
+    throw ConfigError(error.file(), error.line(), 0, error.message());
+  }
 }
 
 MachineDescription resolve_machine(const std::string& ref, const machines::MachineRegistry& registry) {

@@ -96,9 +96,14 @@ std::string parse_grid(const std::string& text, std::vector<int>& grid);
 /// "2x2" for {2, 2}.
 std::string grid_name(const std::vector<int>& grid);
 
-/// Loads a machine file: YAML, or a legacy Predictor.par (extension `.par`, or content that is
-/// `key = value;` statements rather than YAML; scenarios/predictor_par.hpp). Throws ConfigError.
+/// Loads a machine file: YAML, a legacy Predictor.par (extension `.par`, or content that is
+/// `key = value;` statements rather than YAML; scenarios/predictor_par.hpp), or a SimGrid platform
+/// file (extension `.xml`, or content starting `<?xml` or `<platform`). Throws ConfigError.
 MachineDescription load_machine_file(const std::string& path, const machines::MachineRegistry& registry);
+/// A SimGrid platform file (`text` its content) as a simgrid_platform machine, with the options
+/// of its <config> applied. Throws ConfigError at the line of the first mistake.
+MachineDescription load_platform(const std::string& path, const std::string& text,
+                                 const machines::MachineRegistry& registry);
 /// Resolves `ref`: a library name ("platform_cluster_64"), or a path to a YAML or .par file.
 MachineDescription resolve_machine(const std::string& ref, const machines::MachineRegistry& registry);
 

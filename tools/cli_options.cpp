@@ -13,6 +13,7 @@
 #include <optional>
 #include <sstream>
 
+#include "machines/platform/simgrid_config.hpp"
 #include "tools/checks.hpp"
 #include "tools/help.hpp"
 
@@ -208,7 +209,22 @@ void add_grid(CommandLine& cl, const std::string& option, const std::string& gri
   }
 }
 
-/// The options that become scenario sets (--trace, --machine, --processors, --grid, --set);
+/// --cfg=name:value, SimGrid's option, as the machine parameter it sets (machines/platform);
+/// options that need nothing set (SimGrid's defaults of what augur does not vary) set nothing.
+void add_simgrid_option(CommandLine& cl, const std::string& assignment) {
+  try {
+    const auto [name, value] = machines::platform::split_simgrid_option(assignment);
+    const auto [param, text] = machines::platform::simgrid_option(name, value);
+    if (param.empty()) return;
+    cl.sets.push_back("machine." + param + "=" + text);
+    cl.origins.push_back("--cfg");
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(fmt::format("--cfg: {}", error.what()));
+  }
+}
+
+/// The options that become scenario sets (--trace, --machine, --processors, --grid, --set,
+/// --hostfile, --cfg);
 /// false when `a` is none of them.
 bool parse_set_option(CommandLine& cl, const std::string& a, const OptionValue& val) {
   if (a == "--trace" || a == "--machine" || a == "--processors") {
@@ -222,6 +238,11 @@ bool parse_set_option(CommandLine& cl, const std::string& a, const OptionValue& 
   } else if (a == "--set") {
     cl.sets.push_back(val());
     cl.origins.push_back(a);
+  } else if (a == "--hostfile") {  // smpirun's -hostfile, for a SimGrid platform machine
+    cl.sets.push_back("machine.hostfile=" + val());
+    cl.origins.push_back(a);
+  } else if (a == "--cfg") {
+    add_simgrid_option(cl, val());
   } else {
     return false;
   }

@@ -16,11 +16,11 @@ const std::vector<std::string>& command_names() {
 
 const std::vector<std::string>& option_names() {
   static const std::vector<std::string> names = {
-      "--help",   "--version",    "--trace",      "--program",         "--machine",      "--processors", "--grid",
-      "--set",    "--json",       "--text",       "--detail",          "--depth",        "--procs",      "--extras",
-      "--html",   "--csv",        "--sweep-json", "--event-log",       "--chrome-trace", "--paraver",    "--log",
-      "--jobs",   "--max-events", "--max-time",   "--characteristics", "--wait-states",  "--monitor",    "--shard",
-      "--partial"};
+      "--help",    "--version",    "--trace",      "--program",         "--machine",      "--processors", "--grid",
+      "--set",     "--json",       "--text",       "--detail",          "--depth",        "--procs",      "--extras",
+      "--html",    "--csv",        "--sweep-json", "--event-log",       "--chrome-trace", "--paraver",    "--log",
+      "--jobs",    "--max-events", "--max-time",   "--characteristics", "--wait-states",  "--monitor",    "--shard",
+      "--partial", "--hostfile",   "--cfg"};
   return names;
 }
 
@@ -42,7 +42,12 @@ const char* const run_help =
     "      synthetic:P=N,I=M    the benchmark workload generated on the fly (no files)\n"
     "  --program FILE.yaml      a program skeleton instead of a trace (needs --processors; parameters:\n"
     "                           --set program.N=64, sweep.program.N=32,64; traces/skeleton/README.md)\n"
-    "  --machine NAME|PATH      a ready machine (augur info machines) or a YAML / Predictor .par file\n"
+    "  --machine NAME|PATH      a ready machine (augur info machines), a YAML / Predictor .par file, or\n"
+    "                           a SimGrid platform file (.xml: machines/platform/README.md)\n"
+    "  --hostfile FILE          SimGrid platform: the ranks' hosts as smpirun -hostfile places them\n"
+    "                           (host or host:N per line); none: the hosts sorted by name\n"
+    "  --cfg=NAME:VALUE         SimGrid platform: a SimGrid option (network/model:CM02|LV08|SMPI,\n"
+    "                           network/crosstraffic, network/TCP-gamma, smpi/simulate-computation, ...)\n"
     "  --processors N[,N...]    processor counts (TI: one trace per count through {P})\n"
     "  --grid D1xD2...          DVM processor grid, repeatable: --grid 2x2 --grid 4x4\n"
     "  --set KEY=VALUE          override a scenario key: machine.latency=10us, model.collectives=analytic\n"

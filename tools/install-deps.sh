@@ -5,7 +5,7 @@
 set -euo pipefail
 PACKAGES=(g++ cmake ninja-build pkg-config zstd
           libboost-dev libspdlog-dev libfmt-dev libyaml-cpp-dev nlohmann-json3-dev
-          libzstd-dev zlib1g-dev libotf2-trace-dev)
+          libzstd-dev zlib1g-dev libotf2-trace-dev libexpat1-dev)
 TEST_PACKAGES=(doctest-dev clang-format universal-ctags
                python3  # tools/fuzz/fuzz.py, the `fuzz` test
                chromium fonts-liberation  # headless Chromium for the `browser` test of the HTML report

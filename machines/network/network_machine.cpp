@@ -173,9 +173,33 @@ FlowNetworkMachine::FlowNetworkMachine(const ParamSet& params, int processors)
       processes_per_node_(static_cast<int>(params.integer("processes_per_node"))),
       round_robin_(params.text("mapping") == "round_robin") {}
 
+FlowNetworkMachine::FlowNetworkMachine(const ParamSet& params, int processors, network::Topology topology,
+                                       std::vector<int> rank_hosts, std::vector<double> host_speeds)
+    : MachineModel(params, processors),
+      topology_(std::move(topology)),
+      options_(options_of(params)),
+      network_(topology_.links(), options_),
+      rank_hosts_(std::move(rank_hosts)),
+      host_speeds_(std::move(host_speeds)),
+      simulate_computation_(!params.has("simulate_computation") || params.flag("simulate_computation")) {
+  if (rank_hosts_.size() < static_cast<std::size_t>(processors))
+    throw ParamError("the mapping names hosts for " + std::to_string(rank_hosts_.size()) + " ranks, not the " +
+                     std::to_string(processors) + " needed");
+  for (int host : rank_hosts_)
+    if (host < 0 || host >= topology_.hosts()) throw ParamError("the mapping names a host the topology lacks");
+}
+
 void FlowNetworkMachine::reset() { network_.clear(); }
 
+SimTime FlowNetworkMachine::compute_time(int proc, double flops) const {
+  if (!simulate_computation_) return 0;
+  if (host_speeds_.empty()) return MachineModel::compute_time(proc, flops);
+  // t = flops / (speed of the host · power[proc])
+  return flops / (host_speeds_[static_cast<std::size_t>(host_of(proc))] * power(proc));
+}
+
 int FlowNetworkMachine::host_of(int rank) const {
+  if (!rank_hosts_.empty()) return rank_hosts_[static_cast<std::size_t>(rank)];
   if (processes_per_node_ == 1) return rank;
   const int used = (processors_ + processes_per_node_ - 1) / processes_per_node_;
   return round_robin_ ? rank % used : rank / processes_per_node_;

@@ -22,6 +22,12 @@ std::vector<ParamSpec> flow_network_params();
 class FlowNetworkMachine final : public MachineModel, public FlowEvents {
  public:
   FlowNetworkMachine(const ParamSet& params, int processors);
+  /// A given topology (a SimGrid platform file, machines/platform): rank r runs on host
+  /// `rank_hosts[r]`, whose speed (flop/s) is `host_speeds[host]`; `params` holds the network
+  /// model's options (network_model, crosstraffic, tcp_gamma, the factor tables) and the common
+  /// parameters.
+  FlowNetworkMachine(const ParamSet& params, int processors, network::Topology topology, std::vector<int> rank_hosts,
+                     std::vector<double> host_speeds);
 
   std::string model_name() const override { return "flow_network"; }
   Transfer transfer(int src, int dst, std::uint64_t bytes, SimTime ready) override;
@@ -33,8 +39,11 @@ class FlowNetworkMachine final : public MachineModel, public FlowEvents {
   SimTime next_completion() override { return network_.next_event(); }
   void complete_until(SimTime t, std::vector<std::uint32_t>& finished) override { network_.advance_to(t, &finished); }
 
-  /// Host of rank `rank`: block → rank / ppn; round_robin → rank mod hosts.
+  /// Host of rank `rank`: the given mapping, else block → rank / ppn; round_robin → rank mod hosts.
   int host_of(int rank) const;
+  /// With host speeds: flops / (speed of the rank's host · power[rank]); 0 when the computations
+  /// are not simulated (simulate_computation false); else MachineModel's.
+  SimTime compute_time(int proc, double flops) const override;
   const network::Topology& topology() const { return topology_; }
   const network::FlowNetwork& network() const { return network_; }
 
@@ -46,6 +55,9 @@ class FlowNetworkMachine final : public MachineModel, public FlowEvents {
   network::FlowNetwork network_;
   int processes_per_node_ = 1;
   bool round_robin_ = false;
+  std::vector<int> rank_hosts_;      ///< empty: by processes_per_node and mapping
+  std::vector<double> host_speeds_;  ///< empty: cpu_speed everywhere
+  bool simulate_computation_ = true;
   network::Route route_;
   network::Route back_route_;
 };

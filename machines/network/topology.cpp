@@ -1,4 +1,4 @@
-// Cluster and torus routes (see topology.hpp).
+// Cluster, torus and table routes (see topology.hpp).
 #include "machines/network/topology.hpp"
 
 #include <stdexcept>
@@ -44,8 +44,33 @@ Topology Topology::torus(std::vector<int> dims, Link link, Link loopback) {
   return t;
 }
 
+Topology Topology::table(int hosts, std::vector<Link> links, const std::vector<Route>& routes) {
+  if (hosts < 1) throw std::invalid_argument("a platform needs at least 1 host");
+  const auto n = static_cast<std::size_t>(hosts);
+  if (routes.size() != n * n) throw std::invalid_argument("a route table needs hosts x hosts routes");
+  Topology t;
+  t.kind_ = Kind::table;
+  t.hosts_ = hosts;
+  t.links_ = std::move(links);
+  t.table_starts_.reserve(routes.size() + 1);
+  for (const Route& r : routes) {
+    t.table_starts_.push_back(static_cast<std::uint32_t>(t.table_hops_.size()));
+    for (const Hop& hop : r) {
+      if (hop.link >= t.links_.size()) throw std::invalid_argument("a route names a link that does not exist");
+      t.table_hops_.push_back(hop);
+    }
+  }
+  t.table_starts_.push_back(static_cast<std::uint32_t>(t.table_hops_.size()));
+  return t;
+}
+
 void Topology::route(int src, int dst, Route& out) const {
   out.clear();
+  if (kind_ == Kind::table) {
+    const auto i = static_cast<std::size_t>(src) * static_cast<std::size_t>(hosts_) + static_cast<std::size_t>(dst);
+    out.assign(table_hops_.begin() + table_starts_[i], table_hops_.begin() + table_starts_[i + 1]);
+    return;
+  }
   if (src == dst && loopback_first_ >= 0) {
     out.push_back({static_cast<std::uint32_t>(loopback_first_ + src), false});
     return;

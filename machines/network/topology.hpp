@@ -1,7 +1,9 @@
 // Routed topologies built from links: SimGrid's <cluster> (private links, optional backbone and
 // loopback), its torus (any dimensions, wrap-around, dimension-order routing), its fat tree and
-// its dragonfly (fat_tree.cpp, dragonfly.cpp).
+// its dragonfly (fat_tree.cpp, dragonfly.cpp), and routes given one by one (SimGrid platform
+// files, machines/platform).
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "machines/network/flow_network.hpp"
@@ -25,6 +27,9 @@ class Topology {
   /// SimGrid's DRAGONFLY cluster: host links `link`, green, black and blue links that many times
   /// its bandwidth; minimal routes as SimGrid's DragonflyZone builds them (groups ≤ routers).
   static Topology dragonfly(const DragonflyShape& shape, Link link, Link loopback);
+  /// Any routes (a SimGrid platform file's zones): `routes[src · hosts + dst]` lists the links
+  /// from host src to host dst (hosts² routes, held flat).
+  static Topology table(int hosts, std::vector<Link> links, const std::vector<Route>& routes);
 
   int hosts() const { return hosts_; }
   const std::vector<Link>& links() const { return links_; }
@@ -32,16 +37,18 @@ class Topology {
   void route(int src, int dst, Route& out) const;
 
  private:
-  enum class Kind { cluster, torus, fat_tree, dragonfly };
+  enum class Kind { cluster, torus, fat_tree, dragonfly, table };
   void torus_route(int src, int dst, Route& out) const;
   void fat_tree_route(int src, int dst, Route& out) const;
   void dragonfly_route(int src, int dst, Route& out) const;
   Kind kind_ = Kind::cluster;
   int hosts_ = 0;
   std::vector<Link> links_;
-  std::vector<int> dims_;    ///< torus: extents; fat tree: down, up, parallel; dragonfly: its shape
-  int backbone_ = -1;        ///< cluster: the backbone's link, −1 = none
-  int loopback_first_ = -1;  ///< the first host's loopback link, −1 = none
+  std::vector<int> dims_;                    ///< torus: extents; fat tree: down, up, parallel; dragonfly: its shape
+  int backbone_ = -1;                        ///< cluster: the backbone's link, −1 = none
+  int loopback_first_ = -1;                  ///< the first host's loopback link, −1 = none
+  std::vector<Hop> table_hops_;              ///< table: every route's hops, route after route
+  std::vector<std::uint32_t> table_starts_;  ///< table: where route src · hosts + dst starts (hosts² + 1)
 };
 
 }  // namespace augur::machines::network

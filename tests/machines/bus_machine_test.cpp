@@ -212,7 +212,7 @@ TEST_SUITE("unit") {
   TEST_CASE("MachineRegistry lists the built-in models") {
     MachineRegistry registry;
     augur::machines::register_builtin_machines(registry);
-    REQUIRE(registry.all().size() == 5);
+    REQUIRE(registry.all().size() == 6);
     CHECK(registry.find("bus") != nullptr);
     CHECK(registry.find("dvm_cluster") != nullptr);
     CHECK(registry.find("transputer_grid") != nullptr);
@@ -223,6 +223,10 @@ TEST_SUITE("unit") {
       CHECK_FALSE(info.description.empty());
       const auto params = make_params(info);
       CHECK(params.has("cpu_speed"));
+      if (info.name == "simgrid_platform") {  // its defaults name no platform file
+        CHECK_THROWS_WITH_AS(info.create(params, 4), "parameter 'platform': no platform file given", ParamError);
+        continue;
+      }
       const auto machine = info.create(params, 4);
       CHECK(machine->model_name() == info.name);
     }
@@ -233,16 +237,16 @@ TEST_SUITE("unit") {
     augur::machines::register_builtin_machines(registry);
     CHECK_THROWS_WITH_AS(registry.get("loggp"),
                          "unknown machine model 'loggp'; did you mean 'loggp_smp'? Valid values "
-                         "are: bus, dvm_cluster, flow_network, loggp_smp, transputer_grid",
+                         "are: bus, dvm_cluster, flow_network, loggp_smp, simgrid_platform, transputer_grid",
                          ParamError);
     CHECK_THROWS_WITH_AS(registry.get("buss"),
                          "unknown machine model 'buss'; did you mean 'bus'? Valid values are: "
-                         "bus, dvm_cluster, flow_network, loggp_smp, transputer_grid",
+                         "bus, dvm_cluster, flow_network, loggp_smp, simgrid_platform, transputer_grid",
                          ParamError);
     CHECK_THROWS_WITH_AS(
         registry.get("hypercube"),
         "unknown machine model 'hypercube'. Valid values are: bus, dvm_cluster, flow_network, loggp_smp, "
-        "transputer_grid",
+        "simgrid_platform, transputer_grid",
         ParamError);
   }
 

@@ -648,7 +648,8 @@ TEST_SUITE("unit") {
         load_broken_machine("unknown_model.yaml"),
         doctest::Contains(
             "unknown_model.yaml:3:8: error: unknown machine model 'logp_smp'; did "
-            "you mean 'loggp_smp'? Valid values are: bus, dvm_cluster, flow_network, loggp_smp, transputer_grid"),
+            "you mean 'loggp_smp'? Valid values are: bus, dvm_cluster, flow_network, loggp_smp, simgrid_platform, "
+            "transputer_grid"),
         ConfigError);
   }
 

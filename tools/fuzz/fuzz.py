@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Mutation fuzzer of augur's inputs: traces (TI, Lib-DVM), scenarios, machine files, Predictor
-.par files, stepper scripts and command lines. Each input is a seed from the repository or
-../shared with a few random mutations; augur runs on it and the outcome is classified:
+.par files, SimGrid platform files, stepper scripts and command lines. Each input is a seed from
+the repository or ../shared with a few random mutations; augur runs on it and the outcome is
+classified:
 
   exit 0, 1 or 2          fine (0 ok, 1 run failed, 2 bad input)
   any other status/signal abort or crash
@@ -108,6 +109,12 @@ class Seeds:
         self.ti_shared = read(os.path.join(self.tiny, "all_ranks.txt"))
         self.ti_rank = read(os.path.join(self.tiny, "rank0.txt"))
         self.ptr = read(os.path.join(self.dvm, "jac1d.ptr"))
+        self.platforms = {
+            "small_platform.xml": read(os.path.join(shared, "simgrid-tesh", "cases", "replay_isend", "platform.xml")),
+            "cluster.xml": read(os.path.join(shared, "ti-samples", "platform.xml")),
+            "routed.xml": read(os.path.join(root, "tests", "machines", "fixtures", "platform", "routed.xml")),
+            "torus_64.xml": read(os.path.join(root, "tests", "machines", "fixtures", "platform", "torus_64.xml")),
+        }
 
 
 def stepper_script(rng):
@@ -168,6 +175,14 @@ def make_case(kind, rng, seeds, d):
         p = put("machine.par", mutate(seeds.pars[name], rng))
         return ["predict", p, os.path.join(seeds.dvm, "jac1d.ptr"), os.path.join(d, "out.html"), "2", "2",
                 "--json", json_out], b""
+    if kind == "platform":  # a SimGrid platform file, sometimes with a mutated hostfile
+        name = rng.choice(sorted(seeds.platforms))
+        p = put("platform.xml", mutate(seeds.platforms[name], rng))
+        args = ["run", "--trace", "ti:" + os.path.join(seeds.tiny, "all_ranks.txt"), "--machine", p, "--json", json_out]
+        if rng.random() < 0.3:
+            hosts = {"small_platform.xml": b"Tremblay\nJupiter:2\nFafard\n", "routed.xml": b"a\nc-1.x:3\n"}
+            args += ["--hostfile", put("hostfile", mutate(hosts.get(name, b"node-0:2\nnode-5\n"), rng))]
+        return args, b""
     if kind == "stepper":
         trace = os.path.join(seeds.tiny, "all_ranks.txt")
         return ["step", "--trace", "ti:" + trace], stepper_script(rng)
@@ -198,7 +213,7 @@ def classify(status, out, json_path, inputs):
     return "exit%d" % status
 
 
-KINDS = ["ti", "dvm", "scenario", "machine", "par", "stepper", "cli"]
+KINDS = ["ti", "dvm", "scenario", "machine", "par", "platform", "stepper", "cli"]
 
 
 def main():
