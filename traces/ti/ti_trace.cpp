@@ -404,36 +404,48 @@ std::vector<RankCursor> read_index(const std::string& path, LineReader& reader, 
   return cursors;
 }
 
+/// Reads up to the first line that is neither blank nor a comment; false at the end of the file.
+bool first_action_line(LineReader& reader, std::string_view& line) {
+  while (reader.next(line)) {
+    if (!is_skipped_ti_line(line)) return true;
+  }
+  return false;
+}
+
+/// Shared mode: `path` holds the actions of every rank, `first_line` (read from `reader`) the first.
+std::unique_ptr<MpTraceSource> open_shared_file(const std::string& path, LineReader& reader,
+                                                std::string_view first_line) {
+  // Shared mode reads the file once to count the ranks, then once per rank: a pipe or a device
+  // would be empty (or block) the second time.
+  if (std::error_code ec; !std::filesystem::is_regular_file(path, ec)) {
+    throw TraceError(path, 0,
+                     "a trace file shared by all ranks is read several times: it must be a regular file, not a "
+                     "pipe or a device (save it to a file first)");
+  }
+  std::vector<RankCursor> cursors = scan_shared_file(path, reader, first_line);
+  if (auto* lg = engine::logger_at(engine::Folder::traces, spdlog::level::info)) {
+    lg->info("TI trace {}: one file shared by {} ranks ({} lines)", path, cursors.size(), reader.line_number());
+  }
+  return std::make_unique<TiTrace>(path, true, std::move(cursors));
+}
+
 }  // namespace
 
 std::unique_ptr<MpTraceSource> open_ti_trace(const std::string& path) {
   LineReader reader(path);
   std::string_view line;
-  bool found = false;
-  while (reader.next(line)) {
-    if (!is_skipped_ti_line(line)) {
-      found = true;
-      break;
-    }
-  }
-  if (!found) throw TraceError(path, 0, "empty trace: neither actions nor rank files");
+  if (!first_action_line(reader, line)) throw TraceError(path, 0, "empty trace: neither actions nor rank files");
   if (line.starts_with("\xEF\xBB\xBF"))
     throw TraceError(path, reader.line_number(), "the file starts with a UTF-8 byte order mark: save it without one");
-  if (starts_with_integer(line)) {
-    // Shared mode reads the file once to count the ranks, then once per rank: a pipe or a device
-    // would be empty (or block) the second time.
-    if (std::error_code ec; !std::filesystem::is_regular_file(path, ec)) {
-      throw TraceError(path, 0,
-                       "a trace file shared by all ranks is read several times: it must be a regular file, not a "
-                       "pipe or a device (save it to a file first)");
-    }
-    std::vector<RankCursor> cursors = scan_shared_file(path, reader, line);
-    if (auto* lg = engine::logger_at(engine::Folder::traces, spdlog::level::info)) {
-      lg->info("TI trace {}: one file shared by {} ranks ({} lines)", path, cursors.size(), reader.line_number());
-    }
-    return std::make_unique<TiTrace>(path, true, std::move(cursors));
-  }
+  if (starts_with_integer(line)) return open_shared_file(path, reader, line);
   std::vector<RankCursor> cursors = read_index(path, reader, line);
+  // SimGrid reads an index of one line as one file shared by all ranks (every action line starts
+  // with its rank, so a one-rank trace reads the same either way).
+  if (cursors.size() == 1) {
+    LineReader shared(cursors[0].path);
+    if (!first_action_line(shared, line)) throw TraceError(cursors[0].path, 0, "empty trace: no actions");
+    return open_shared_file(cursors[0].path, shared, line);
+  }
   if (auto* lg = engine::logger_at(engine::Folder::traces, spdlog::level::info)) {
     const auto compressed = std::count_if(cursors.begin(), cursors.end(), [](const RankCursor& c) {
       return c.path.ends_with(".zst") || c.path.ends_with(".gz");
