@@ -25,7 +25,7 @@ struct CapturedLog {
 
 }  // namespace
 
-TEST_CASE("A level without a category sets every folder, a named category overrides it in any order") {
+TEST_CASE("A level without a category sets every folder - a named category overrides it in any order") {
   const CapturedLog log;
   set_log_levels("engine=debug,info");  // spdlog's load_levels: the global level does not undo engine=debug
   CHECK(logger("engine")->level() == spdlog::level::debug);
@@ -46,7 +46,7 @@ TEST_CASE("A level without a category sets every folder, a named category overri
   CHECK(logger("engin") == spdlog::default_logger());
 }
 
-TEST_CASE("Bad log levels name where they came from; the environment may name other programs' loggers") {
+TEST_CASE("Bad log levels name where they came from - the environment may name other programs' loggers") {
   const CapturedLog log;
   try {
     set_log_levels("engine=loud");
@@ -71,7 +71,7 @@ TEST_CASE("Bad log levels name where they came from; the environment may name ot
   CHECK(logger("engine")->level() == spdlog::level::warn);
 }
 
-TEST_CASE("Every line carries the simulated clock of the scope it is written in, '-' outside any") {
+TEST_CASE("Every line carries the simulated clock of the scope it is written in - '-' outside any") {
   CapturedLog log;
   set_log_levels("traces=info");
   const SimTime at = 0.25;

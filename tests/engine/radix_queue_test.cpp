@@ -71,7 +71,7 @@ void compare(std::size_t steps, Rng& rng, NextKey next_key, std::size_t initial)
 }  // namespace
 
 TEST_SUITE("unit") {
-  TEST_CASE("RadixQueue gives a schedule's keys in order: times ahead of the minimum, ties, lows") {
+  TEST_CASE("RadixQueue gives a schedule's keys in order: times ahead of the minimum - ties - lows") {
     Rng rng{42};
     // Keys as the scheduler packs them: (time bits << 32) | LP. Times a few steps ahead of the
     // minimum, often the same time (ties broken by the low bits), a zero step now and then.
@@ -100,7 +100,7 @@ TEST_SUITE("unit") {
         500);
   }
 
-  TEST_CASE("RadixQueue orders keys that differ from the minimum in one digit, at every level") {
+  TEST_CASE("RadixQueue orders keys that differ from the minimum in one digit - at every level") {
     Rng rng{99};
     // Each key is the minimum with one 4-bit digit above bit 20 raised (the digit's level and
     // value at random, on either side of bit 64) and a serial number in its low 20 bits
@@ -117,7 +117,7 @@ TEST_SUITE("unit") {
         2000);
   }
 
-  TEST_CASE("RadixQueue reuses its chunks: thousands of keys in one bucket, emptied and refilled") {
+  TEST_CASE("RadixQueue reuses its chunks: thousands of keys in one bucket - emptied and refilled") {
     RadixQueue q;
     for (int round = 0; round < 3; ++round) {
       // 5,000 keys sharing their high word (a few buckets, the largest of dozens of chunks),

@@ -114,7 +114,7 @@ TEST_SUITE("unit") {
     CHECK(p.order == expected);
   }
 
-  TEST_CASE("Scheduler logs a run's start and end on the engine's logger, at the scheduler's clock") {
+  TEST_CASE("Scheduler logs a run's start and end on the engine's logger - at the scheduler's clock") {
     std::ostringstream text;
     set_log_sink(std::make_shared<spdlog::sinks::ostream_sink_mt>(text));
     set_log_levels("engine=debug");
@@ -258,7 +258,7 @@ TEST_SUITE("unit") {
 
   }  // namespace
 
-  TEST_CASE("Scheduler steps thousands of LPs in (time, LP) order, ties and zero durations included") {
+  TEST_CASE("Scheduler steps thousands of LPs in (time - LP) order - ties and zero durations included") {
     // Compute-only scripts keep every LP runnable, so the steps must come out sorted by the clock
     // they start at, then by LP id (3,000 LPs: the radix heap).
     std::vector<std::string> expected;
@@ -269,7 +269,7 @@ TEST_SUITE("unit") {
     CHECK(stepped_lps(p) == expected);
   }
 
-  TEST_CASE("Scheduler steps a few LPs in (time, LP) order, in the sorted ring and in the heap") {
+  TEST_CASE("Scheduler steps a few LPs in (time - LP) order - in the sorted ring and in the heap") {
     // Up to 64 LPs the ready queue is a sorted ring, above it the heap: the same order either way,
     // at the sizes around the switch (a ring of 2, a ring of a power of two and not, its limit).
     for (const LpId lps : {2U, 3U, 5U, 16U, 17U, 32U, 33U, 63U, 64U, 65U, 100U}) {
@@ -283,7 +283,7 @@ TEST_SUITE("unit") {
     }
   }
 
-  TEST_CASE("Scheduler wakes LPs into the sorted ring, the heap and the radix heap in one order") {
+  TEST_CASE("Scheduler wakes LPs into the sorted ring - the heap and the radix heap in one order") {
     // 12 LPs pass a token 400 times (the holder signals a random other LP, which waits for it:
     // one token, so no signal is lost and nothing deadlocks) while all of them compute pieces of
     // few distinct lengths: woken LPs enter the queue anywhere among the running ones. The same
@@ -320,7 +320,7 @@ TEST_SUITE("unit") {
     CHECK(ring.order == radix.order);
   }
 
-  TEST_CASE("Scheduler asks for the per-LP records once per run; prefetching them keeps the order") {
+  TEST_CASE("Scheduler asks for the per-LP records once per run - prefetching them keeps the order") {
     // 3,000 LPs × 200 bytes (600 KB, over the 256 KiB below which nothing is prefetched) and a
     // small observer (3,000 × 8 bytes): both are asked when the run starts, not per step, and the
     // prefetch of the next LP's records leaves the order of the steps as it is.
@@ -339,7 +339,7 @@ TEST_SUITE("unit") {
     CHECK(stepped_lps(p) == expected);
   }
 
-  TEST_CASE("Scheduler prefetches what a program's per-LP pointers point at, nulls skipped, order kept") {
+  TEST_CASE("Scheduler prefetches what a program's per-LP pointers point at - nulls skipped - order kept") {
     // The program declares a record array and an array of one pointer per LP (a trace's next
     // text): every third pointer null, the others into a buffer. The run asks once and steps in
     // the same order as without any records.
@@ -360,7 +360,7 @@ TEST_SUITE("unit") {
     CHECK(stepped_lps(p) == expected);
   }
 
-  TEST_CASE("Scheduler calls an observer's second-stage prefetch for each LP it steps, only in large runs") {
+  TEST_CASE("Scheduler calls an observer's second-stage prefetch for each LP it steps - only in large runs") {
     // 3,000 LPs × 200 bytes (over the 256 KiB of records below which nothing is prefetched): the
     // hook is asked for once and called each time an LP's turn starts, before its events (every
     // event is of the LP of the latest call), at least once per LP and at most once per step;

@@ -99,7 +99,7 @@ TEST_SUITE("unit") {
     CHECK(when[0] == seconds(2.5));
   }
 
-  TEST_CASE("shared, splitduplex and fatpipe links") {
+  TEST_CASE("shared - splitduplex and fatpipe links") {
     // 100 B each way over a 100 B/s link: shared → 50 B/s each, 2 s; splitduplex → one
     // capacity per direction, 1 s; fatpipe (same direction) → each alone, 1 s.
     for (const auto& [sharing, expected] : std::vector<std::pair<Sharing, double>>{
@@ -153,7 +153,7 @@ TEST_SUITE("unit") {
     CHECK(size_factor({65472, 11.6436, 1426, 1.61075, 0, 2.01467}, 2000) == 1.61075);
   }
 
-  TEST_CASE("torus routes: dimension order, the shorter way round") {
+  TEST_CASE("torus routes: dimension order - the shorter way round") {
     const Link link{1e9, 1e-6, Sharing::splitduplex};
     const auto ring = Topology::torus({4}, link, {});
     Route r;

@@ -33,7 +33,7 @@ Hops hops(const Platform& p, const std::string& src, const std::string& dst) {
 
 }  // namespace
 
-TEST_CASE("SimGrid's units: speeds, bandwidths (bytes and bits), times") {
+TEST_CASE("SimGrid's units: speeds - bandwidths (bytes and bits) - times") {
   CHECK(parse_sg_value("98.095Mf", SgUnit::speed) == doctest::Approx(98.095e6));
   CHECK(parse_sg_value("1Gf", SgUnit::speed) == 1e9);
   CHECK(parse_sg_value("2kflops", SgUnit::speed) == 2e3);
@@ -51,7 +51,7 @@ TEST_CASE("SimGrid's units: speeds, bandwidths (bytes and bits), times") {
   CHECK_THROWS_AS(parse_sg_value("-1s", SgUnit::time), std::invalid_argument);
 }
 
-TEST_CASE("a platform of two zones joined by a zoneRoute: hosts, links and every kind of route") {
+TEST_CASE("a platform of two zones joined by a zoneRoute: hosts - links and every kind of route") {
   const Platform p = read_platform(fixtures + "routed.xml");
   REQUIRE(p.hosts.size() == 4);
   CHECK(p.hosts[0].name == "a");
@@ -87,7 +87,7 @@ TEST_CASE("a Floyd zone takes the path of fewest links") {
   CHECK(hops(p, "h1", "h0") == Hops{{1, true}, {0, true}});
 }
 
-TEST_CASE("a platform that is one cluster is built whole, SimGrid's hosts and links") {
+TEST_CASE("a platform that is one cluster is built whole - SimGrid's hosts and links") {
   const Platform p = read_platform(std::string(AUGUR_SHARED_DIR) + "/ti-samples/platform.xml");
   REQUIRE(p.hosts.size() == 64);
   CHECK(p.hosts[63].name == "node-63");

@@ -52,7 +52,7 @@ std::pair<double, double> two_flows(const Topology& t, int a, int b, int c, int 
 }  // namespace
 
 TEST_SUITE("machines") {
-  TEST_CASE("fat tree 2;4,4;1,2;1,1: up by d-mod-k to a common ancestor, then down") {
+  TEST_CASE("fat tree of 2 levels (down 4 4 - up 1 2 - parallel 1 1): up by d-mod-k to a common ancestor then down") {
     // 16 hosts, 4 edge switches of 4 hosts, 2 core switches. Links: host h's up-link = h;
     // edge switch e's port p (to core p) = 16 + 2e + p.
     const Link link{1e9, 0, Sharing::splitduplex};
@@ -79,7 +79,7 @@ TEST_SUITE("machines") {
     CHECK(apart.second == doctest::Approx(1e-3).epsilon(1e-12));
   }
 
-  TEST_CASE("fat tree: parallel links, a shared policy, the loopback") {
+  TEST_CASE("fat tree: parallel links - a shared policy - the loopback") {
     // 2;2,2;1,1;2,2: 4 hosts, 2 edge switches, 1 core switch; 2 parallel links everywhere.
     // Host h's ports: 2h (parallel 0), 2h + 1 (parallel 1); edge e's: 8 + 2e + p.
     const auto tree =
@@ -94,7 +94,9 @@ TEST_SUITE("machines") {
     CHECK(hops(tree, 2, 2) == Hops{{14, false}});
   }
 
-  TEST_CASE("dragonfly 2,1;2,1;4,1;4: green, black and blue hops as SimGrid routes them") {
+  TEST_CASE(
+      "dragonfly (groups 2 1 - chassis 2 1 - routers 4 1 - hosts 4): green - black and blue hops as SimGrid routes "
+      "them") {
     // 64 hosts; links: host h = h; green 64 + 6 · chassis + pair (pairs of 4 blades: 01 02 03
     // 12 13 23); black 88 + 4 · group + blade; blue 96.
     const auto fly = Topology::dragonfly(parse_dragonfly("2,1;2,1;4,1;4"), {1e9, 0, Sharing::splitduplex}, {});

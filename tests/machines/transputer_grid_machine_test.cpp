@@ -59,7 +59,7 @@ TEST_SUITE("unit") {
     CHECK(line.transfer(3, 0, 1000, 2e-3).arrival == seconds(2e-3 + 1310e-6));
   }
 
-  TEST_CASE("TransputerGridMachine sends one packet when Tb is tiny, without looping on an infinite ratio") {
+  TEST_CASE("TransputerGridMachine sends one packet when Tb is tiny - without looping on an infinite ratio") {
     // Ts = 75us, Tb = 1e-306 s: Ts·B / (Tb·(D−1)) overflows to infinity ≥ B², so S = B = 1000 and
     // C = (Ts + Tb·B)·D = 3·75us (Tb·B is below the last bit of 225us).
     CHECK(pipelined_cost(75e-6, 1e-306, 1000, 3) == seconds(225e-6));

@@ -143,7 +143,7 @@ TEST_SUITE("unit") {
   // text (std::to_chars general, precision 1 to 17) that parses back to the value and has no
   // exponent, else the first that parses back. format_quantity skips precisions that cannot
   // change the answer; this checks it gives the same text.
-  TEST_CASE("format_quantity of a real is the shortest round-trip text, without exponent when one exists") {
+  TEST_CASE("format_quantity of a real is the shortest round-trip text - without exponent when one exists") {
     const auto reference = [](double x) {
       std::string first;
       for (int precision = 1; precision <= 17; ++precision) {

@@ -472,7 +472,7 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("Collectives default alltoall follows the decision table") {
-    SUBCASE("4 ranks and 100 bytes: basic linear, receives upward and sends downward") {
+    SUBCASE("4 ranks and 100 bytes: basic linear - receives upward and sends downward") {
       CHECK(expand(make_call(CollectiveKind::alltoall, 100), 1, 4) ==
             Lines{"irecv 2 100", "irecv 3 100", "irecv 0 100", "isend 0 100", "isend 3 100", "isend 2 100", "waitall"});
     }
@@ -490,7 +490,7 @@ TEST_SUITE("unit") {
       CHECK(expand(make_call(CollectiveKind::alltoall, 1), 0, 2) == Lines{"isend 1 1", "irecv 1 1", "waitall"});
       CHECK(expand(make_call(CollectiveKind::alltoall, 2), 0, 2) == Lines{"irecv 1 2", "isend 1 2", "waitall"});
     }
-    SUBCASE("16 ranks and 100 bytes: Bruck, 8 blocks per step") {
+    SUBCASE("16 ranks and 100 bytes: Bruck - 8 blocks per step") {
       CHECK(expand(make_call(CollectiveKind::alltoall, 100), 0, 16) ==
             Lines{"isend 1 800", "irecv 15 800", "waitall", "isend 2 800", "irecv 14 800", "waitall", "isend 4 800",
                   "irecv 12 800", "waitall", "isend 8 800", "irecv 8 800", "waitall"});

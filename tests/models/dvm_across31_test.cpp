@@ -59,7 +59,7 @@ Across31Loop loop_2x2() {
 }  // namespace
 
 TEST_SUITE("unit") {
-  TEST_CASE("Across31 DoPL=1 on 4 processors: every position is coordinate 0, faces of one element") {
+  TEST_CASE("Across31 DoPL=1 on 4 processors: every position is coordinate 0 - faces of one element") {
     // 3.1 reads the loop's rank only with more than four processors: a = 1, a face is
     // 1 · type_size = 8 bytes, and every position has a successor at +2 and +1 when in range.
     Recorder r(4, 1e-6, 1e-8);
@@ -87,7 +87,7 @@ TEST_SUITE("unit") {
     CHECK(late.overlaps[3] == doctest::Approx(0.42e-6));
   }
 
-  TEST_CASE("Across31 DoPL=0 on 2x2: one block per position, faces and waits as 3.1 books them") {
+  TEST_CASE("Across31 DoPL=0 on 2x2: one block per position - faces and waits as 3.1 books them") {
     // Tc = 1 µs per iteration; one block of 16 per position (Q = 1, s = 4 × 4); a face is
     // 16 / 4 · width 1 = 4 elements, priced as 4 bytes: 1 µs + 4·0.01 µs = 1.04 µs.
     Recorder r(4, 1e-6, 1e-8);

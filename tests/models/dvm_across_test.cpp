@@ -76,7 +76,7 @@ TEST_CASE("DvmAcross edge costs of DoPL = 1 count the faces sent to successors")
   CHECK(com[3] == 0.0);
 }
 
-TEST_CASE("DvmAcross portions: both branches of Q, clamped to [1, N]") {
+TEST_CASE("DvmAcross portions: both branches of Q - clamped to [1 - N]") {
   AcrossPlan plan;
   // Message-bound: N = 100, M = 8, P = 2, W = 1, Tc = 1 us, Tm = 10.8 us: M·Tc/(W·Tm) = 0.74 < P.
   // Q = ⌊√(100·(2·(8 + 2·10.8) − 2·8)e-6 / (2·2·10e-6))⌋ = ⌊√(100·43.2/40)⌋ = ⌊√108⌋ = 10.
@@ -203,7 +203,7 @@ TEST_CASE("DvmAcross rejects inconsistent geometry") {
 // ---------------------------------------------------------------------------------------------
 // A whole run: tests/tools/fixtures/dvm/across_2d.ptr through DvmProgram on a bus.
 // ---------------------------------------------------------------------------------------------
-TEST_CASE("DvmAcross pipeline of across_2d.ptr on a bus of 2, by hand") {
+TEST_CASE("DvmAcross pipeline of across_2d.ptr on a bus of 2 - by hand") {
   // Bus with Ts = 100 us, Tb = 1 us/byte: the probe finds Ts = 100 us, Tb = 1 us.
   augur::machines::ParamSet params(augur::machines::bus_params(), "bus");
   params.set("start_time", "100us");

@@ -307,7 +307,7 @@ TEST_SUITE("unit") {
     }
   }
 
-  TEST_CASE("DvmProgram divides dopl_ time and charges replicated iterations; Integrate") {
+  TEST_CASE("DvmProgram divides dopl_ time and charges replicated iterations - Integrate") {
     // A rank-1 loop 0…7 mapped on template axis 1 only (AxisArray −1 for axis 2) on a 2x2 grid:
     // template axis 1 lies along grid dimension 0, so processors (0,0) and (0,1) run [0..3],
     // (1,0) and (1,1) run [4..7]: cnt = 2. dopl_ call 2ms: t_i = 2ms·4/8 = 1ms, of which
@@ -461,7 +461,7 @@ TEST_SUITE("unit") {
     }
   }
 
-  TEST_CASE("DvmProgram I/O: the I/O processor, srmem_ and biof_ to eiof_") {
+  TEST_CASE("DvmProgram I/O: the I/O processor - srmem_ and biof_ to eiof_") {
     // 2 processors on the bus (Ts = 100us, Tb = 1us).
     // dvm_printf (call 1ms, ret 0.4ms): processor 0 does the I/O (IO time 0.4ms), then the call
     // is replicated on both: user 1ms, sys 0.4ms → clocks 1.8ms and 1.4ms.
@@ -531,7 +531,7 @@ TEST_SUITE("unit") {
     CHECK(t.efficiency == seconds(2.2 / 3.8));
   }
 
-  TEST_CASE("DvmProgram keeps a bounded number of operations on a long trace; memoised = recomputed") {
+  TEST_CASE("DvmProgram keeps a bounded number of operations on a long trace - memoised = recomputed") {
     // The generated Jacobi trace (4 group operations per iteration) on a 2x2 bus: what the model
     // keeps (decoded calls, operations) must not grow with the number of iterations, and the
     // memoised geometry (loops, dopl_ portions, inssh_ matrices, waitrd_ holders) must give the

@@ -607,7 +607,7 @@ TEST_SUITE("interval_report") {
     CHECK(headers(report::interval_text(tree, meta, nullptr, options)).size() == 3);
   }
 
-  TEST_CASE("ProcessorTable: operation kinds are columns created on first use, absent ones read as zeros") {
+  TEST_CASE("ProcessorTable: operation kinds are columns created on first use - absent ones read as zeros") {
     analysis::ProcessorTable t(3);
     const analysis::ProcessorTable& ct = t;
     CHECK(t.size() == 3);
@@ -645,7 +645,7 @@ TEST_SUITE("interval_report") {
     CHECK(sizeof(analysis::ProcessorTimes) == 120);
   }
 
-  TEST_CASE("Inclusive processor figures add a nested interval's kinds, also the ones the parent lacks") {
+  TEST_CASE("Inclusive processor figures add a nested interval's kinds - also the ones the parent lacks") {
     IntervalTree tree(2);
     Interval& seq = tree.enter(IntervalType::seq, "t.c", 3, std::nullopt);
     seq.op(1, OpKind::shadow).communication = 0.25;

@@ -210,7 +210,7 @@ TEST_SUITE("unit") {
         r.result.message.find("LP 0 (clock 0.000000000 s) waits for a message from rank 1 (tag 0) (at rank0.txt:1)") !=
         std::string::npos);
   }
-  TEST_CASE("PairIndex finds what was inserted across growth, and nothing else") {
+  TEST_CASE("PairIndex finds what was inserted across growth - and nothing else") {
     struct Slot {
       std::uint32_t head = 7;
       std::uint32_t tail = 9;
@@ -240,7 +240,7 @@ TEST_SUITE("unit") {
     }
     CHECK(index.find((std::uint64_t{301} << 32) | 5) == nullptr);
   }
-  TEST_CASE("PairIndex holds the pairs of a ring, a stencil, all-to-one and any-source together") {
+  TEST_CASE("PairIndex holds the pairs of a ring - a stencil - all-to-one and any-source together") {
     // The slot of a pair groups 16 consecutive destinations at the same distance from their source
     // in one block: patterns with one distance (a ring), a few (a stencil) and all distances to one
     // destination (a gather, an allreduce's messages to rank 0), and any-source receives (src

@@ -36,7 +36,7 @@ TEST_CASE("count_of says 1 processor and 2 processors") {
   CHECK(count_of(2, "wait") == "2 waits");
 }
 
-TEST_CASE("round_noise keeps 12 significant digits, so the shortest spelling is the figure") {
+TEST_CASE("round_noise keeps 12 significant digits - so the shortest spelling is the figure") {
   CHECK(fmt::format("{}", round_noise(0.0002375000000001265)) == "0.0002375");
   CHECK(fmt::format("{}", round_noise(9.566666666668833e-06)) == "9.56666666667e-06");
   CHECK(fmt::format("{}", round_noise(0.1 + 0.2)) == "0.3");
@@ -49,7 +49,7 @@ TEST_CASE("round_noise keeps 12 significant digits, so the shortest spelling is 
   CHECK(j.dump() == R"({"a":0.3,"b":[1,2.0],"c":"0.30000000000000004"})");
 }
 
-TEST_CASE("shortest_numbers respells the floating-point numbers of JSON text, nothing else") {
+TEST_CASE("shortest_numbers respells the floating-point numbers of JSON text - nothing else") {
   // 0.024638030000000002 and 0.02463803 are the same double; integers and strings stay.
   CHECK(shortest_numbers(R"({"a": 0.024638030000000002, "b": [2.0, -1e-05, 7], "c": "0.10000000000000001"})") ==
         R"({"a": 0.02463803, "b": [2.0, -1e-05, 7], "c": "0.10000000000000001"})");

@@ -205,7 +205,7 @@ TEST_SUITE("unit") {
     CHECK(r0.indirect_s == doctest::Approx(10e-6));
     CHECK(r0.direct_s() == doctest::Approx(1.01e-6));
   }
-  TEST_CASE("WaitStateAnalyzer keeps the full history up to history_limit ranks, a reduced one above") {
+  TEST_CASE("WaitStateAnalyzer keeps the full history up to history_limit ranks - a reduced one above") {
     using A = models::analysis::WaitStateAnalyzer;
     CHECK(A::history_for(1, false) == 16);
     CHECK(A::history_for(262144, false) == 16);
@@ -335,7 +335,7 @@ TEST_SUITE("unit") {
     CHECK(a.explained[0] == doctest::Approx(4.99e-6));
   }
 
-  TEST_CASE("WaitStateAnalyzer compares from the pair's last synchronisation, not the waited-for rank's last one") {
+  TEST_CASE("WaitStateAnalyzer compares from the pair's last synchronisation - not the waited-for rank's last one") {
     // rank 0 sends 10 B to rank 1 at 0 (arrives at 1.01 us); rank 1 computes 3 us, receives it at
     // once (no wait) and sends 10 B to rank 2 at 3 us; rank 2 computes 1 us and waits from 1 to
     // 3 us: late sender w = 2 us, direct. Rank 1's receive from rank 0 is no synchronisation with
@@ -503,7 +503,7 @@ TEST_SUITE("unit") {
     CHECK(a.causes[0].waits == 1);
   }
 
-  TEST_CASE("WaitStateAnalyzer ends a `location` region at the next one, the region's calls do not end it") {
+  TEST_CASE("WaitStateAnalyzer ends a `location` region at the next one - the region's calls do not end it") {
     // Both ranks: location a.c 10, compute, barrier, compute, location a.c 20, compute, barrier.
     // rank 0: 1, 1, 1 us; rank 1: 1, 3, 2 us (a.c:10 runs across the first barrier).
     //   barrier 1: both enter at 1 us, no wait.

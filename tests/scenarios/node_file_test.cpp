@@ -64,7 +64,7 @@ TEST_SUITE("node") {
     CHECK(listed);
   }
 
-  TEST_CASE("compute-bound, memory-bound and shared node bandwidth, on every model") {
+  TEST_CASE("compute-bound - memory-bound and shared node bandwidth - on every model") {
     for (const char* model : {"loggp_smp", "bus", "transputer_grid", "flow_network", "dvm_cluster"}) {
       CAPTURE(model);
       scen::MachineDescription m = cluster();
@@ -88,7 +88,7 @@ TEST_SUITE("node") {
     }
   }
 
-  TEST_CASE("math functions cost their flops; power scales; flops alone use the node") {
+  TEST_CASE("math functions cost their flops - power scales - flops alone use the node") {
     scen::MachineDescription m = cluster();
     m.params.set("power", "[1, 2]");
     const auto machine = registry().get(m.model).create(m.params, 2);
@@ -103,7 +103,7 @@ TEST_SUITE("node") {
     CHECK(machine->flop_rate(1) == doctest::Approx(20e9));
   }
 
-  TEST_CASE("without a node, bytes and calls are not priced") {
+  TEST_CASE("without a node - bytes and calls are not priced") {
     const auto bus = registry().get("bus").create(augur::machines::make_params(registry().get("bus")), 2);
     ComputeWork w = work(2e9, 1e12);
     w.math_calls[0] = 1e9;

@@ -35,7 +35,7 @@ TEST_CASE("a platform file is a simgrid_platform machine with its <config> appli
   CHECK(machine.params.text("hostfile").empty());
 }
 
-TEST_CASE("a scenario names a platform file beside it, --set machine.hostfile places the ranks") {
+TEST_CASE("a scenario names a platform file beside it - --set machine.hostfile places the ranks") {
   const auto s = scen::load_scenario_text("schema_version: 1\ntrace: ti:t.txt\nmachine: routed.xml\n", "inline.yaml",
                                           fixtures, registry(), {"machine.hostfile=h.txt"});
   CHECK(s.machine.model == "simgrid_platform");

@@ -70,7 +70,7 @@ MpRecord waitall(int rank, std::uint64_t count, std::uint64_t line) {
 
 }  // namespace
 
-TEST_CASE("skeleton: the synthetic workload's skeleton gives its records, record for record") {
+TEST_CASE("skeleton: the synthetic workload's skeleton gives its records - record for record") {
   const auto program = load_program_file(examples + "synthetic.yaml");
   for (const auto& [ranks, iterations] : std::vector<std::pair<int, int>>{{1, 0}, {1, 5}, {3, 25}, {8, 20}, {5, 10}}) {
     CAPTURE(ranks);
@@ -91,7 +91,7 @@ TEST_CASE("skeleton: the synthetic workload's skeleton gives its records, record
   }
 }
 
-TEST_CASE("skeleton: a halo on a 2x2 grid, by hand") {
+TEST_CASE("skeleton: a halo on a 2x2 grid - by hand") {
   // Ranks row-major: rank = 2·c0 + c1. Rank 0 = (0,0): upper neighbours 2 (dimension 0) and 1
   // (dimension 1); rank 3 = (1,1): lower neighbours 1 and 2. Faces: 8 bytes × dim0 = 16.
   const std::string text = "program:\n  - halo: {dims: 2, bytes: 8B * dim0}\n";
@@ -130,7 +130,7 @@ TEST_CASE("skeleton: MPI_Dims_create's balanced grids") {
   CHECK(balanced_dims(1, 3) == std::vector<int>{1, 1, 1});
 }
 
-TEST_CASE("skeleton: pairwise all-to-all, p2p, collectives, loops and regions") {
+TEST_CASE("skeleton: pairwise all-to-all - p2p - collectives - loops and regions") {
   const auto pw = expand("program:\n  - pairwise: {bytes: 4KiB}\n", 3, 1);
   REQUIRE(pw.size() == 4);  // init, P - 1 = 2 steps, finalize
   CHECK((pw[1].kind == MpOpKind::send_recv && pw[1].peer == 2 && pw[1].peer2 == 0 && pw[1].bytes == 4096 &&
@@ -204,7 +204,7 @@ TEST_CASE("skeleton: every broken skeleton is a file:line:col error") {
   CHECK(files >= 10);
 }
 
-TEST_CASE("skeleton: a scenario's program, parameters and a sweep over a parameter and P") {
+TEST_CASE("skeleton: a scenario's program - parameters and a sweep over a parameter and P") {
   augur::machines::MachineRegistry registry;
   augur::machines::register_builtin_machines(registry);
   const std::string text =

@@ -53,7 +53,7 @@ std::unique_ptr<augur::machines::MachineModel> node_machine(int ranks) {
 }  // namespace
 
 TEST_SUITE("static") {
-  TEST_CASE("a compute phase's record carries its traffic, the stored part and the math calls") {
+  TEST_CASE("a compute phase's record carries its traffic - the stored part and the math calls") {
     auto s = source(4);
     MpRecord r;
     REQUIRE(s->next(1, r));  // init
@@ -67,7 +67,7 @@ TEST_SUITE("static") {
     CHECK(r.counts[1] == 0);    // cos
   }
 
-  TEST_CASE("the figures of a process and the formulas, by hand") {
+  TEST_CASE("the figures of a process and the formulas - by hand") {
     const auto machine = node_machine(4);
     auto s = source(4);
     const StaticEstimate e = augur::models::report::static_estimate(*s, *machine);
@@ -107,7 +107,7 @@ TEST_SUITE("static") {
     CHECK(h.time[1] == doctest::Approx(12e-6 + 13.016e-6));
   }
 
-  TEST_CASE("the program: counts summed, times the largest; without a node flops / cpu_speed") {
+  TEST_CASE("the program: counts summed - times the largest - without a node flops / cpu_speed") {
     const auto machine = node_machine(4);
     auto s = source(4);
     const StaticEstimate e = augur::models::report::static_estimate(*s, *machine);

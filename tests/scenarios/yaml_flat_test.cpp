@@ -146,7 +146,7 @@ TEST_SUITE("unit") {
     CHECK(accepted < 2950);
   }
 
-  TEST_CASE("a flat machine file reads to the machine its YAML nodes give, and anything wrong goes the YAML way") {
+  TEST_CASE("a flat machine file reads to the machine its YAML nodes give - and anything wrong goes the YAML way") {
     augur::machines::MachineRegistry registry;
     augur::machines::register_builtin_machines(registry);
     using augur::scenarios::MachineDescription;

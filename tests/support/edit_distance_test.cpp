@@ -10,7 +10,7 @@ using augur::support::did_you_mean;
 using augur::support::edit_distance;
 using augur::support::nearest_name;
 
-TEST_CASE("edit_distance counts insertions, deletions, substitutions and adjacent transpositions") {
+TEST_CASE("edit_distance counts insertions - deletions - substitutions and adjacent transpositions") {
   CHECK(edit_distance("", "") == 0);
   CHECK(edit_distance("", "run") == 3);
   CHECK(edit_distance("run", "run") == 0);
@@ -42,7 +42,7 @@ TEST_CASE("nearest_name falls back to the one candidate a word of three letters 
   CHECK(nearest_name("trans", {"transfer_a", "transfer_b"}).empty());  // starts two: no guess
 }
 
-TEST_CASE("did_you_mean words the nearest name as a sentence tail, or nothing") {
+TEST_CASE("did_you_mean words the nearest name as a sentence tail - or nothing") {
   const std::vector<std::string> commands{"run", "step", "check", "info", "predict"};
   CHECK(did_you_mean("rnu", commands) == "; did you mean 'run'?");
   CHECK(did_you_mean("zzzzzz", commands).empty());

@@ -14,7 +14,7 @@ std::uintptr_t address(const char* p) { return reinterpret_cast<std::uintptr_t>(
 }  // namespace
 
 TEST_SUITE("unit") {
-  TEST_CASE("PageArena hands out cache-line aligned buffers in order, a chunk at a time") {
+  TEST_CASE("PageArena hands out cache-line aligned buffers in order - a chunk at a time") {
     PageArena arena(1);  // rounded up to one 2 MiB chunk
     char* const a = arena.allocate(100);
     char* const b = arena.allocate(5000);

@@ -350,7 +350,7 @@ TEST_SUITE("golden") {
     CHECK(r.err.empty());
   }
 
-  TEST_CASE("augur logs what each folder read and ran from --log and SPDLOG_LEVEL, at the simulated time") {
+  TEST_CASE("augur logs what each folder read and ran from --log and SPDLOG_LEVEL - at the simulated time") {
     const std::string trace = "run --trace ti:" + shared + "/ti-samples/prk-transpose-4/trace.txt --jobs 1";
     const Result quiet = run_augur(trace);
     REQUIRE(quiet.status == 0);
@@ -736,7 +736,7 @@ TEST_SUITE("golden") {
 }
 
 TEST_SUITE("golden") {
-  TEST_CASE("augur's text report of a run cut to 64 processors totals over all of them, as the DVM analyzer") {
+  TEST_CASE("augur's text report of a run cut to 64 processors totals over all of them - as the DVM analyzer") {
     // 66 ranks at 1 Gflop/s: rank 65 computes 3 ms, the others 1 ms, then a barrier. Compute over
     // all ranks: 65 × 1 + 3 = 68 ms (64 ms over the 64 shown). Load imbalance (max CPU − own CPU):
     // 2 ms on ranks 0-64, 0 on rank 65: 130 ms, Tmid 130 / 66 = 1.97 ms, Tmax at the last

@@ -45,7 +45,7 @@ augur::traces::MpRecord record(augur::traces::MpOpKind kind) {
 }  // namespace
 
 TEST_SUITE("tools") {
-  TEST_CASE("convert: TI lines of records, sizes in MPI_BYTE") {
+  TEST_CASE("convert: TI lines of records - sizes in MPI_BYTE") {
     using augur::traces::MpOpKind;
     using augur::traces::ti::ti_line;
     auto send = record(MpOpKind::isend);

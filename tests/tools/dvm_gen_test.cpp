@@ -42,7 +42,7 @@ Run run_dvm(const fs::path& dir, const std::string& trace, const std::string& gr
 }  // namespace
 
 TEST_SUITE("golden") {
-  TEST_CASE("augur replays generated Jacobi traces on grids 1, 2x2 and 4x4 without warnings") {
+  TEST_CASE("augur replays generated Jacobi traces on grids 1 - 2x2 and 4x4 without warnings") {
     const fs::path dir = augur::test::scratch_dir("augur_dvm_gen_", "runs");
     for (const char* text : {"N=8,I=11", "N=16,I=20,intervals=1", "N=40,I=10,D=1", "N=10,I=4,D=3"}) {
       CAPTURE(text);

@@ -179,7 +179,7 @@ TEST_SUITE("golden") {
     }
   }
 
-  TEST_CASE("augur divides equally, with a warning, where the DVM runtime does not use setelw_'s weights") {
+  TEST_CASE("augur divides equally - with a warning - where the DVM runtime does not use setelw_'s weights") {
     const augur::test::TempDir d;
     // setelw_with_weights.ptr on 8 processors: 4 weights for 8 coordinates. The runtime solves its
     // partition only with WeightNumber >= the dimension's size; otherwise BLOCK pieces of 2: the
@@ -210,7 +210,7 @@ TEST_SUITE("golden") {
     CHECK(doc.at("variants").at(0).at("warnings").size() == 1);
   }
 
-  TEST_CASE("augur stops with file and line when a call names a shadow group, reduction group or loop never created") {
+  TEST_CASE("augur stops with file and line when a call names a shadow group - reduction group or loop never created") {
     // loop_groups.ptr: a loop over 1..14 of a 16-element array, with a shadow renewal before it and
     // a reduction after it, every handle returned by its creating call: a result on every grid.
     for (const char* grid : {"1", "2", "4"}) {

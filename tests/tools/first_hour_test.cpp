@@ -61,7 +61,7 @@ TEST_SUITE("tools") {
     CHECK(r.out.find("compute_s   transfer_s") == std::string::npos);
   }
 
-  TEST_CASE("--detail prints the full report on standard output; --text FILE writes it, the summary stays") {
+  TEST_CASE("--detail prints the full report on standard output - --text FILE writes it - the summary stays") {
     const std::string trace = "--trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt";
     const AugurRun detail = run_augur("run " + trace + " --detail");
     REQUIRE(detail.status == 0);
@@ -105,7 +105,7 @@ TEST_SUITE("tools") {
     CHECK(run_augur("run --trace synthetic:P=2,I=1 --detail").out.find("(1 waits") == std::string::npos);
   }
 
-  TEST_CASE("processors are numbered from 0 in every table of a message-passing run, from 1 in DVM's") {
+  TEST_CASE("processors are numbered from 0 in every table of a message-passing run - from 1 in DVM's") {
     const std::string tiny = "run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt --detail";
     const AugurRun mp = run_augur(tiny);
     REQUIRE_MESSAGE(mp.status == 0, mp.err);
@@ -125,7 +125,7 @@ TEST_SUITE("tools") {
     CHECK(dvm.out.find("Processors numbered from 1, as the DVM analyzer numbers them") != std::string::npos);
   }
 
-  TEST_CASE("HTML: one machine column, a compact navigation, a title without a scenario name") {
+  TEST_CASE("HTML: one machine column - a compact navigation - a title without a scenario name") {
     const fs::path d = augur::test::scratch_dir("augur_first_hour_", "html");
     const AugurRun r =
         run_augur("run " + source + "/scenarios/examples/dvm_jacobi_machines.yaml --html " + (d / "r.html").string());
@@ -152,7 +152,7 @@ TEST_SUITE("tools") {
     CHECK(unnamed.out.rfind(title + " (1 variant)\n", 0) == 0);
   }
 
-  TEST_CASE("augur info machines lists the machine library one line each, and shows one") {
+  TEST_CASE("augur info machines lists the machine library one line each - and shows one") {
     const AugurRun r = run_augur("info machines");
     REQUIRE_MESSAGE(r.status == 0, r.err);
     for (const auto& f : fs::directory_iterator(source + "/machines/library")) {

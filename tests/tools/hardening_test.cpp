@@ -60,7 +60,7 @@ bool has_temporaries(const fs::path& d) {
 }  // namespace
 
 TEST_SUITE("hardening") {
-  TEST_CASE("a non-UTF-8 name reaches the JSON escaped, the text as it is") {
+  TEST_CASE("a non-UTF-8 name reaches the JSON escaped - the text as it is") {
     const fs::path d = dir("latin1");
     write_file((d / "t.txt").string(), "0 init\n0 location f\xff.c 3\n0 compute 5\n0 finalize\n");
     write_file((d / "o.json").string(), "old");
@@ -90,7 +90,7 @@ TEST_SUITE("hardening") {
     CHECK(nlohmann::json::parse(slurp(d / "d.json"))["variants"].size() == 1);
   }
 
-  TEST_CASE("a shared trace from a pipe or a FIFO is refused, not read as empty or waited for") {
+  TEST_CASE("a shared trace from a pipe or a FIFO is refused - not read as empty or waited for") {
     const fs::path d = dir("fifo");
     const std::string augur = std::string("'") + AUGUR_BINARY + "'";
     CHECK(shell("cat " + tiny + " | " + augur + " run --trace ti:/dev/stdin > " + q(d / "out") + " 2> " +
@@ -115,7 +115,7 @@ TEST_SUITE("hardening") {
     CHECK(run_augur("run --trace ti:" + tiny + " --machine " + q(d / "bus.yaml")).status == 2);
   }
 
-  TEST_CASE("a DVM TIME= beyond 1e9 s is refused; a run whose predicted time is not finite has failed") {
+  TEST_CASE("a DVM TIME= beyond 1e9 s is refused - a run whose predicted time is not finite has failed") {
     const fs::path d = dir("dvm_inf");
     std::string ptr = slurp(shared + "/dvm-samples/jac1d.ptr");
     const std::size_t at = ptr.find("TIME=", ptr.find("call_dopl_"));
@@ -134,7 +134,7 @@ TEST_SUITE("hardening") {
     CHECK(j["variants"][0]["message"].get<std::string>().find("the predicted time is not finite") != std::string::npos);
   }
 
-  TEST_CASE("counts and options out of range are refused, not truncated") {
+  TEST_CASE("counts and options out of range are refused - not truncated") {
     const std::string run = "run --trace ti:" + tiny + " ";
     for (const std::string bad : {"--jobs 0", "--jobs -1", "--max-time -1", "--max-time nan", "--max-events 0",
                                   "--set model.collectives=bogus"}) {
@@ -188,7 +188,7 @@ TEST_SUITE("hardening") {
 }
 
 TEST_SUITE("hardening") {
-  TEST_CASE("an output onto an input or onto another output is refused; inputs stay whole") {
+  TEST_CASE("an output onto an input or onto another output is refused - inputs stay whole") {
     const fs::path d = dir("outputs");
     write_file((d / "t.txt").string(), slurp(tiny));
     auto r = run_augur("run --trace ti:" + q(d / "t.txt") + " --json " + q(d / "t.txt"));
@@ -239,7 +239,7 @@ TEST_SUITE("hardening") {
     CHECK(fs::is_empty(d));
   }
 
-  TEST_CASE("stepper commands are whole numbers, existing LPs and complete breakpoints") {
+  TEST_CASE("stepper commands are whole numbers - existing LPs and complete breakpoints") {
     const std::string step = "step --trace ti:" + tiny;
     auto r = run_augur(step, "break event -5\nbreak event 1e3\nstep abc\nstep -1\nbreak lp 99\nquit\n");
     REQUIRE(r.status == 0);
@@ -257,7 +257,7 @@ TEST_SUITE("hardening") {
     CHECK(r.out.find("the commands step variant 1") != std::string::npos);
   }
 
-  TEST_CASE("errors name the option or file at fault, and print what they quote readably") {
+  TEST_CASE("errors name the option or file at fault - and print what they quote readably") {
     auto r = run_augur("run --trace ti:" + tiny + " --machine nope");
     CHECK(r.err.rfind("--machine: error: unknown machine 'nope'", 0) == 0);
     r = run_augur("run --trace ti:" + tiny + " --processors 0");

@@ -74,7 +74,7 @@ TEST_SUITE("unit") {
     CHECK(html.find("<h3>Characteristics</h3>") == std::string::npos);  // no interval tree
   }
 
-  TEST_CASE("DVM variants take the sweep row and the HTML summary from Main's characteristics, with the grid") {
+  TEST_CASE("DVM variants take the sweep row and the HTML summary from Main's characteristics - with the grid") {
     // Two processors (grid 2) for 2 s of execution on processor 0 and 1.5 s on processor 1:
     //   p0: CPU usr 1.5 (0.5 of it insufficient parallelism), communication 0.5 (real sync 0.25);
     //   p1: CPU usr 1.0 (0.5 insufficient), I/O 0.25, communication 0.25 (real sync 0).

@@ -96,7 +96,7 @@ const char* const body = "document.body.dataset";
 }  // namespace
 
 TEST_SUITE("browser") {
-  TEST_CASE("The live monitor in headless Chromium: cells fill, pause, step, an LP's details, run to the end") {
+  TEST_CASE("The live monitor in headless Chromium: cells fill - pause - step - an LP's details - run to the end") {
     const fs::path dir = augur::test::scratch_dir("augur_monitor_", "browser");
     // 256 ranks, 200 iterations: long enough to pause while it runs, short under the sanitizers.
     augur::test::Background augur(

@@ -53,7 +53,7 @@ TEST_SUITE("monitor") {
     CHECK_FALSE(parse_endpoint("scenario.yaml"));
   }
 
-  TEST_CASE("Requests need the token, the bound host and the same origin") {
+  TEST_CASE("Requests need the token - the bound host and the same origin") {
     const std::string t = "0123456789abcdef0123456789abcdef";
     const std::string host = "127.0.0.1:4000";
     CHECK(request_status("/?token=" + t, host, "", t, 4000, true) == 200);
@@ -70,7 +70,7 @@ TEST_SUITE("monitor") {
     CHECK(request_status("/favicon.ico", host, "", t, 4000, true) == 403);  // nothing said without the token
   }
 
-  TEST_CASE("The server answers 403 without the token or from another origin, serves the page and the socket") {
+  TEST_CASE("The server answers 403 without the token or from another origin - serves the page and the socket") {
     Server server({"127.0.0.1", 0});
     const std::uint16_t port = server.port();
     REQUIRE(port != 0);
@@ -113,7 +113,7 @@ TEST_SUITE("monitor") {
     CHECK(server.attach());
   }
 
-  TEST_CASE("Cells show computing, communicating or waiting by the LP's last event") {
+  TEST_CASE("Cells show computing - communicating or waiting by the LP's last event") {
     augur::engine::Event e;
     e.kind = augur::engine::EventKind::compute;
     CHECK(Watcher::shown_after(e, Shown::idle) == Shown::computing);
@@ -126,7 +126,7 @@ TEST_SUITE("monitor") {
     CHECK(Watcher::shown_after(e, Shown::blocked) == Shown::blocked);
   }
 
-  TEST_CASE("augur step --monitor: paused at the first event, steps, prints an LP as the stepper does, runs on") {
+  TEST_CASE("augur step --monitor: paused at the first event - steps - prints an LP as the stepper does - runs on") {
     const auto dir = augur::test::scratch_dir("augur_monitor_", "step");
     const std::string trace = "synthetic:P=64,I=20";
     augur::test::Background augur({AUGUR_BINARY, "step", "--trace", trace, "--wait-states", "off", "--monitor"},

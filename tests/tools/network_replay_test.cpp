@@ -35,7 +35,7 @@ TEST_SUITE("integration") {
     CHECK(predicted("prk-stencil-8", "platform_cluster_64_flow", cm02) == doctest::Approx(1.031075).epsilon(2e-6));
   }
 
-  TEST_CASE("flow_network reproduces SimGrid on a 4x4x4 torus, where messages share links") {
+  TEST_CASE("flow_network reproduces SimGrid on a 4x4x4 torus - where messages share links") {
     // <cluster topology="TORUS" topo_parameters="4,4,4" bw="10GBps" lat="0.5us" …>, the transposes'
     // simultaneous messages cross shared torus links: SimGrid 0.386213 s (SMPI), 0.379732 s (CM02),
     // against 0.371553 s and 0.365010 s on the non-blocking cluster.

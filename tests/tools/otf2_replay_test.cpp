@@ -57,7 +57,7 @@ TEST_SUITE("tools") {
     CHECK(t.at("collectives") == 4 * 4);
   }
 
-  TEST_CASE("OTF2: the sub-communicator program replays its row, column and duplicate collectives") {
+  TEST_CASE("OTF2: the sub-communicator program replays its row - column and duplicate collectives") {
     const fs::path json = scratch / "subcomm.json";
     const auto run =
         augur::test::run_augur("run --trace 'otf2:" + recorded("subcomm") + "' --json '" + json.string() + "'");
@@ -94,7 +94,7 @@ TEST_SUITE("tools") {
       CHECK(ranks.at(r).at("wait_s").get<double>() > ranks.at(3).at("wait_s").get<double>());
   }
 
-  TEST_CASE("OTF2: a rendezvous send after recorded compute, predicted by hand") {
+  TEST_CASE("OTF2: a rendezvous send after recorded compute - predicted by hand") {
     augur::test::Otf2TestArchive a(scratch / "rendezvous", 2);
     const auto main = a.region("main", 3), send = a.region("MPI_Send"), recv = a.region("MPI_Recv");
     // From main's start at 0, rank 0 computes 1 µs (1,000 ticks of 1 ns) then sends 1 MB; rank 1

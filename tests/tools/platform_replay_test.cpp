@@ -32,7 +32,7 @@ double predicted(const std::string& trace, const std::string& rest) {
 }  // namespace
 
 TEST_SUITE("integration") {
-  TEST_CASE("SimGrid's small_platform.xml: routes over shared links, hosts of different speeds") {
+  TEST_CASE("SimGrid's small_platform.xml: routes over shared links - hosts of different speeds") {
     // cd ti-samples/T && zstd -dq rank*.txt.zst && smpirun -np 4 -platform small_platform.xml
     //   -hostfile hostfile -replay trace.txt [--cfg=network/model:CM02 --cfg=network/crosstraffic:0]
     // (ranks on Tremblay, Jupiter, Fafard, Ginette): "Simulation time" below.
@@ -76,7 +76,7 @@ TEST_SUITE("integration") {
     CHECK(predicted("simgrid-example-32", m) == doctest::Approx(73.976456).epsilon(1e-6));
   }
 
-  TEST_CASE("TORUS, FAT_TREE and DRAGONFLY clusters as platform files") {
+  TEST_CASE("TORUS - FAT_TREE and DRAGONFLY clusters as platform files") {
     // tools/bench/network_compare.sh's platforms (SimGrid's times also in network_replay_test.cpp)
     const std::string h = " --hostfile " + shared + "/ti-samples/hostfile";
     CHECK(predicted("prk-transpose-4", "--machine " + fixtures + "torus_64.xml" + h) ==
@@ -95,7 +95,7 @@ TEST_SUITE("integration") {
   }
 }
 
-TEST_CASE("broken platform files, hostfiles and SimGrid options give file:line: error: and exit 2") {
+TEST_CASE("broken platform files - hostfiles and SimGrid options give file:line: error: and exit 2") {
   const std::string trace = "run --trace ti:" + shared + "/ti-samples/tiny-4/ti_index.txt ";
   auto r = run_augur(trace + "--machine " + fixtures + "broken/no_route.xml");
   CHECK(r.status == 2);

@@ -135,7 +135,7 @@ TEST_SUITE("golden") {
     CHECK(masked(second, {6}) == masked(ours, {6}));
   }
 
-  TEST_CASE("augur predict --text - prints the text report on standard output, not to a file named -") {
+  TEST_CASE("augur predict --text - prints the text report on standard output - not to a file named -") {
     const augur::test::TempDir d;
     const AugurRun r = run_augur_in(d.path.string(), "predict '" + mvs + "' '" + jac1d + "' j.html 2 2 --text -");
     REQUIRE_MESSAGE(r.status == 0, r.err);
@@ -144,7 +144,7 @@ TEST_SUITE("golden") {
     CHECK(!std::filesystem::exists(d.path / "-"));
   }
 
-  TEST_CASE("augur predict overwrites the current system at psview_ as Predictor 3.1 does; augur run does not") {
+  TEST_CASE("augur predict overwrites the current system at psview_ as Predictor 3.1 does - augur run does not") {
     // tsk.ptr calls psview_ with SizeArray[0]=1 on the root system (difference Q1 of
     // docs/dvm-model.md). 3.1 copies the 1-processor view into the root object: its Processors
     // cell prints 1 and psview_'s own 8.11 µs of system time is the view's, so on 4x4 the system

@@ -36,7 +36,7 @@ double compute_s(const nlohmann::json& v, int rank) { return v["processors"][ran
 }  // namespace
 
 TEST_SUITE("roofline") {
-  TEST_CASE("compute-bound at L1, memory-bound at DRAM") {
+  TEST_CASE("compute-bound at L1 - memory-bound at DRAM") {
     // L1: max(1e9 / 10e9, 4e9 / 100e9) = max(0.1, 0.04) = 0.1 s
     CHECK(compute_s(run("l1", streaming, 1), 0) == doctest::Approx(0.1));
     // DRAM, alone on its node: min(20e9, 40e9 / 1) = 20e9 B/s → 4e9 / 20e9 = 0.2 s
@@ -90,7 +90,7 @@ TEST_SUITE("roofline") {
     CHECK(r.out.find("static_s") != std::string::npos);  // the summary's sweep table
   }
 
-  TEST_CASE("a machine without a node prices flops alone, as before") {
+  TEST_CASE("a machine without a node prices flops alone - as before") {
     // The default machine (1 Gflop/s): 1e9 / 1e9 = 1 s whatever the bytes.
     const auto dir = augur::test::scratch_dir("augur_roofline_", "plain");
     augur::test::write_file((dir / "p.yaml").string(), streaming);

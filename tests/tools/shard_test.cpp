@@ -57,7 +57,7 @@ void check_merge_equals_single(const std::string& name, const std::string& scena
 
 }  // namespace
 
-TEST_CASE("a 16-variant sweep in 4 shards merges into the single run's reports, byte for byte") {
+TEST_CASE("a 16-variant sweep in 4 shards merges into the single run's reports - byte for byte") {
   check_merge_equals_single("sweep16", sweep16, 4);
   // The shards hold 4 variants each: 0/4 the 1st, 5th, 9th and 13th.
   const fs::path dir = augur::test::scratch_dir("shard_", "sweep16_summary");
@@ -68,7 +68,7 @@ TEST_CASE("a 16-variant sweep in 4 shards merges into the single run's reports, 
   for (const char* v : {"variant 2:", "variant 16:"}) CHECK(shard.out.find(v) == std::string::npos);
 }
 
-TEST_CASE("DVM variants (interval trees, the report's root interval) merge byte for byte") {
+TEST_CASE("DVM variants (interval trees - the report's root interval) merge byte for byte") {
   check_merge_equals_single("dvm", source + "/scenarios/examples/dvm_jacobi_machines.yaml", 4, "--detail");
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("bad shard specifications are input errors") {
   CHECK(!fs::exists(dir / "p.json"));
 }
 
-TEST_CASE("merge refuses an incomplete, repeated or mixed set of shards") {
+TEST_CASE("merge refuses an incomplete - repeated or mixed set of shards") {
   const fs::path dir = augur::test::scratch_dir("shard_", "merge_errors");
   const auto p = [&](const std::string& n) { return (dir / n).string(); };
   REQUIRE(run_augur("run " + sweep16 + " --shard 0/2 --partial " + p("a0.json")).status == 0);

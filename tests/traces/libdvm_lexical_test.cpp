@@ -101,7 +101,7 @@ TEST_SUITE("traces") {
     CHECK(read_one(trace_with("crtda_", "ArrayHeader =51b468; Rank =2;")).integer("Rank") == 2);
   }
 
-  TEST_CASE("Lib-DVM: '=' followed by a blank or nothing reads 0, as 3.1 does") {
+  TEST_CASE("Lib-DVM: '=' followed by a blank or nothing reads 0 - as 3.1 does") {
     // 3.1 reads the empty value as the number 0; what follows the blank is another token.
     CHECK(read_one(trace_with("crtda_", "ArrayHeader=51b468; Rank= 2;")).integer("Rank") == 0);
     CHECK(read_one(trace_with("crtda_", "ArrayHeader=51b468; Rank = ;")).integer("Rank") == 0);
@@ -131,13 +131,13 @@ TEST_SUITE("traces") {
     CHECK(call.handle("ArrayHeader") == 0x51b468);
   }
 
-  TEST_CASE("Lib-DVM: hexadecimal handles in either case, NULL") {
+  TEST_CASE("Lib-DVM: hexadecimal handles in either case - NULL") {
     CHECK(read_one(trace_with("crtda_", "ArrayHeader=51B4AF; Rank=2;")).handle("ArrayHeader") == 0x51b4af);
     CHECK(read_one(trace_with("crtda_", "ArrayHeader=51b4af; Rank=2;")).handle("ArrayHeader") == 0x51b4af);
     CHECK(read_one(trace_with("crtda_", "ArrayHeader=NULL; Rank=2;")).handle("ArrayHeader") == 0);
   }
 
-  TEST_CASE("Lib-DVM: a call without its ret_ before the end is an error, as in 3.1") {
+  TEST_CASE("Lib-DVM: a call without its ret_ before the end is an error - as in 3.1") {
     // 3.1 stops on an assertion; augur names the line.
     std::string text = trace_with("crtda_", "ArrayHeader=51b468; Rank=2;");
     text.erase(text.find("ret_crtda_"), text.find("Event_") - text.find("ret_crtda_"));

@@ -189,7 +189,7 @@ TEST_SUITE("unit") {
     CHECK(read_lines(dir.file("three.txt")) == std::vector<std::string>{"a", "b"});
   }
 
-  TEST_CASE("LineReader reads a file known to be regular through its first read, as by fstat") {
+  TEST_CASE("LineReader reads a file known to be regular through its first read - as by fstat") {
     // known_regular (a folder listing's d_type): no fstat, the first read sizes the buffer. Every
     // kind of file gives the lines the usual constructor gives: empty, shorter than the buffer,
     // one byte short of it, exactly its size (the first read fills it: the end is found by a
@@ -297,7 +297,7 @@ TEST_SUITE("unit") {
     CHECK(line == "  indented line with trailing blanks  \t");
   }
 
-  TEST_CASE("LineReader reads through a buffer from a PageArena, a long line growing out of it") {
+  TEST_CASE("LineReader reads through a buffer from a PageArena - a long line growing out of it") {
     TempDir dir;
     const std::string long_line(100'000, 'x');
     std::vector<std::string> lines;

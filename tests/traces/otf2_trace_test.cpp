@@ -80,7 +80,7 @@ std::string flops(double ticks, double resolution = 2095197216.0, double speed =
 }  // namespace
 
 TEST_SUITE("traces") {
-  TEST_CASE("OTF2: Score-P's ping-pong becomes sends, receives and the compute between them") {
+  TEST_CASE("OTF2: Score-P's ping-pong becomes sends - receives and the compute between them") {
     const auto recs = all_records(samples + "ping-pong-otf2/traces.otf2");
     REQUIRE(recs.size() == 2);
     // Rank 0 (location 0) in otf2-print: Enter main 7397466977683839, Enter MPI_Init ...7702853,
@@ -109,7 +109,7 @@ TEST_SUITE("traces") {
     CHECK(std::count(recs[0].begin(), recs[0].end(), "send 1 10 2097152") == 1);
   }
 
-  TEST_CASE("OTF2: recorded_on scales the recorded compute; a flop-less PAPI sample uses durations") {
+  TEST_CASE("OTF2: recorded_on scales the recorded compute - a flop-less PAPI sample uses durations") {
     const auto slow = all_records(samples + "ping-pong-otf2/traces.otf2,recorded_on=2.5e9");
     CHECK(slow[0][1] == flops(19014, 2095197216.0, 2.5e9));
     CHECK(slow[0][1] == "compute 22687.6");
@@ -119,7 +119,7 @@ TEST_SUITE("traces") {
     CHECK(kinds(papi[1]).at("send") == 8);
   }
 
-  TEST_CASE("OTF2: non-blocking calls, their completions, and the compute outside MPI calls") {
+  TEST_CASE("OTF2: non-blocking calls - their completions - and the compute outside MPI calls") {
     Otf2TestArchive a(scratch / "nonblocking", 2);
     const auto main = a.region("main", 12), irecv = a.region("MPI_Irecv"), isend = a.region("MPI_Isend"),
                waitall = a.region("MPI_Waitall");
@@ -147,7 +147,7 @@ TEST_SUITE("traces") {
     CHECK(recs[1][2] == "irecv 0 3 800");
   }
 
-  TEST_CASE("OTF2: a flop counter gives the compute; sub-communicator ranks map to world ranks") {
+  TEST_CASE("OTF2: a flop counter gives the compute - sub-communicator ranks map to world ranks") {
     Otf2TestArchive a(scratch / "flops", 3);
     a.flop_counter();
     const auto send = a.region("MPI_Send"), recv = a.region("MPI_Recv"), bcast = a.region("MPI_Bcast");
@@ -183,7 +183,7 @@ TEST_SUITE("traces") {
     CHECK(open_otf2_trace(anchor)->communicators() == augur::traces::MpCommunicators{{}, {2, 0}, {1, 2, 0}});
   }
 
-  TEST_CASE("OTF2: EZTrace 2.0's silent MPI_Waitall; MPI_PROC_NULL; long streams in chunks") {
+  TEST_CASE("OTF2: EZTrace 2.0's silent MPI_Waitall - MPI_PROC_NULL - long streams in chunks") {
     Otf2TestArchive a(scratch / "eztrace-like", 2);
     const auto irecv = a.region("MPI_Irecv"), isend = a.region("MPI_Isend"), waitall = a.region("MPI_Waitall"),
                send = a.region("MPI_Send"), recv = a.region("MPI_Recv");

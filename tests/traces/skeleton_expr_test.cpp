@@ -34,7 +34,7 @@ std::string error_of(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("expr: precedence and associativity, by hand") {
+TEST_CASE("expr: precedence and associativity - by hand") {
   CHECK(value("1 + 2 * 3") == 7);        // * before +
   CHECK(value("(1 + 2) * 3") == 9);      // parentheses
   CHECK(value("10 - 4 - 3") == 3);       // left-associative: (10 - 4) - 3
@@ -79,7 +79,7 @@ TEST_CASE("expr: numbers with units are SI base units") {
   CHECK(value(".5") == 0.5);
 }
 
-TEST_CASE("expr: parse once, evaluate many times") {
+TEST_CASE("expr: parse once - evaluate many times") {
   const Expr e = Expr::parse("(rank + 1) % P", at, names);
   for (int r = 0; r < 4; ++r) {
     const std::vector<double> values{0, 4, static_cast<double>(r)};

@@ -77,7 +77,7 @@ TEST_SUITE("unit") {
     CHECK(w.io_ret_ticks > 0);
   }
 
-  TEST_CASE("the generated trace scales with N, I and D: counts of calls and the work of the loops") {
+  TEST_CASE("the generated trace scales with N - I and D: counts of calls and the work of the loops") {
     TempDir dir;
     for (const char* text : {"N=50,I=7,D=1", "N=12,I=3,D=3,intervals=1", "N=30,I=0"}) {
       CAPTURE(text);
@@ -106,7 +106,7 @@ TEST_SUITE("unit") {
     CHECK(w.calls == r.names.size());
   }
 
-  TEST_CASE("gzip and zstd traces hold the same text as the plain one; the output is deterministic") {
+  TEST_CASE("gzip and zstd traces hold the same text as the plain one - the output is deterministic") {
     TempDir dir;
     const DvmJacobiSpec spec = parse_dvm_jacobi_spec("N=64,I=300,intervals=1");
     const WrittenDvmTrace plain = write_dvm_jacobi(spec, dir.file("a.ptr"));
@@ -130,7 +130,7 @@ TEST_SUITE("unit") {
     CHECK(plain.calls == again.calls);
   }
 
-  TEST_CASE("the Jacobi spec: keys, defaults and errors") {
+  TEST_CASE("the Jacobi spec: keys - defaults and errors") {
     const DvmJacobiSpec s = parse_dvm_jacobi_spec("I=5,N=10");
     CHECK(s.size == 10);
     CHECK(s.iterations == 5);

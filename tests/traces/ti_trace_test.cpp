@@ -263,6 +263,24 @@ TEST_SUITE("unit") {
     }
   }
 
+  TEST_CASE("TiTrace reads an index of one line as a file shared by all ranks - as SimGrid does") {
+    TempDir dir;
+    const std::string shared = fs::absolute(fixtures + "shared_interleaved.txt").string();
+    write_file((dir.path / "one_trace").string(),
+               "# SimGrid's examples name one file for every rank\n" + shared + "\n");
+    const auto via_index = read_all((dir.path / "one_trace").string());
+    const auto direct = read_all(fixtures + "shared_interleaved.txt");
+    REQUIRE(via_index.size() == 3);
+    REQUIRE(direct.size() == 3);
+    for (std::size_t r = 0; r < 3; ++r) {
+      REQUIRE(via_index[r].size() == direct[r].size());
+      for (std::size_t i = 0; i < direct[r].size(); ++i) check_same_record(via_index[r][i].r, direct[r][i].r);
+    }
+    // An index of two lines stays one file per rank: the shared file's lines of rank 1 are an error there.
+    write_file((dir.path / "two").string(), shared + "\n" + shared + "\n");
+    CHECK(read_error((dir.path / "two").string()).find("rank") != std::string::npos);
+  }
+
   TEST_CASE("TiTrace reads an index of plain gzip zstd and CRLF rank files") {
     const auto source = open_ti_trace(fixtures + "index/trace.txt");
     REQUIRE(source->rank_count() == 4);
@@ -289,7 +307,7 @@ TEST_SUITE("unit") {
     CHECK(r3[0].r.line == 2);  // after the comment
   }
 
-  TEST_CASE("TiTrace's prefetch plan points at each rank's next unread text, null once it ends") {
+  TEST_CASE("TiTrace's prefetch plan points at each rank's next unread text - null once it ends") {
     // The scheduler prefetches a rank's next line through these before stepping it: after every
     // read the pointer must be where the rest of the rank's file begins (plain and CRLF files),
     // and null after the rank's last record.
@@ -335,7 +353,7 @@ TEST_SUITE("unit") {
     CHECK(read_rank(*source, 2)[1].r.amount == 12);
   }
 
-  TEST_CASE("TiTrace opens the rank files beside the index relative to its folder, the others by path") {
+  TEST_CASE("TiTrace opens the rank files beside the index relative to its folder - the others by path") {
     // Rank files named by a plain name beside the index are opened relative to the index's
     // folder, opened once (openat: the folder's path is not walked per file). Seen from outside:
     // after the folder is renamed they are still read, under the names the messages use, while a
@@ -692,7 +710,7 @@ TEST_SUITE("unit") {
     CHECK(traces == 10);
   }
 
-  TEST_CASE("TiTrace reads lines split by a refill, CRLF and a last line without newline as plain LF text") {
+  TEST_CASE("TiTrace reads lines split by a refill - CRLF and a last line without newline as plain LF text") {
     // Two rank files of ~3,000 lines (several 8 KiB buffers: lines straddle refills), written
     // twice — LF, and CRLF without the last newline — with comments, blank lines and actions the
     // one-pass path leaves to the general one. Both read alike, record for record and line for
