@@ -19,11 +19,6 @@ namespace {
 
 using namespace augur::test;
 
-struct Recorder final : engine::Observer {
-  std::vector<engine::Event> events;
-  void on_event(const engine::Event& e) override { events.push_back(e); }
-};
-
 struct Run {
   engine::RunResult result;
   std::vector<models::report::LpStats> stats;

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/event.hpp"
+#include "engine/observer.hpp"
 #include "machines/machine_model.hpp"
 #include "traces/mp_record.hpp"
 
@@ -11,6 +13,12 @@ namespace augur::test {
 
 using traces::MpOpKind;
 using traces::MpRecord;
+
+/// Keeps every event the scheduler reports, in order.
+struct Recorder final : engine::Observer {
+  std::vector<engine::Event> events;
+  void on_event(const engine::Event& e) override { events.push_back(e); }
+};
 
 // L + n·G per message; compute = flops / 1e9; analytic collectives: 10 us.
 class TestMachine final : public machines::MachineModel {
