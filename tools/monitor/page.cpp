@@ -18,6 +18,7 @@ h1 { font-size: 18px; margin: 0 12px 0 0; display: inline; }
 #status, #controls, #legend { margin: 10px 0; }
 #controls button { margin-right: 4px; }
 #controls input, #controls select { width: 90px; margin-right: 14px; }
+#controls #time-t { width: 16ch; }  /* a simulated time to the nanosecond: 12.345678901 */
 #legend span { display: inline-block; margin-right: 16px; }
 #legend i { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px; }
 #grid { display: block; border: 1px solid #c5cad3; cursor: pointer; }
