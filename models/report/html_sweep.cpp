@@ -71,7 +71,8 @@ void sweep_table(std::string& out, const std::vector<SweepRow>& rows) {
   if (statics) {
     out +=
         " Program skeletons: the static estimate is seed 002's closed form at the memory level the simulation "
-        "used (no waiting, no contention), plotted beside the simulated time (the lines named &hellip; static).";
+        "used (no waiting, no contention), plotted beside the simulated time (dashed, in the colour of its simulated "
+        "line).";
   }
   out += " The same table: <code>--csv FILE</code>, <code>--sweep-json FILE</code>.</p>\n";
 }
@@ -100,6 +101,8 @@ void plot_by_processors(const std::vector<SweepRow>& rows, const std::vector<int
       if (!std::isnan(r.static_s)) {
         if (statics.size() <= k) statics.resize(k + 1);
         statics[k].name = name + " static";
+        statics[k].dashed = true;
+        statics[k].partner = k;
         statics[k].points.emplace_back(x, r.static_s);
       }
     }
@@ -127,6 +130,7 @@ void plot_by_variant(const std::vector<SweepRow>& rows, const std::vector<int>& 
     }
   }
   time_plot.series.push_back(std::move(t));
+  st.dashed = true;  // beside the predicted time (series 0), in its colour
   if (!st.points.empty()) time_plot.series.push_back(std::move(st));
   eff_plot.series.push_back(std::move(e));
 }
