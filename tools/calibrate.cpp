@@ -34,11 +34,11 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-/// A positive number of a setting (cores=, performance=, eager=); `whole`: an integer.
-double setting(const std::string& kind, const std::string& value, bool whole) {
+/// A positive number of a setting (cores=, performance=, eager=) up to `most`; `whole`: an integer.
+double setting(const std::string& kind, const std::string& value, bool whole, double most = 1e12) {
   char* end = nullptr;
   const double v = std::strtod(value.c_str(), &end);
-  if (end == value.c_str() || *end != '\0' || !std::isfinite(v) || v <= 0 || (whole && v != std::floor(v)) || v > 1e12)
+  if (end == value.c_str() || *end != '\0' || !std::isfinite(v) || v <= 0 || (whole && v != std::floor(v)) || v > most)
     throw CalibrateError(
         fmt::format("calibrate: error: {}={}: expected a positive {}", kind, value, whole ? "whole number" : "number"));
   return v;
@@ -61,7 +61,7 @@ void read_arguments(const CommandLine& cl, calibrate::Calibration& c) {
     if (is_file) c.files[kind] = value;
   }
   if (!seen.contains("osu_latency")) throw CalibrateError("calibrate: error: needs osu_latency=FILE");
-  if (seen.contains("cores")) c.cores = static_cast<int>(setting("cores", seen.at("cores"), true));
+  if (seen.contains("cores")) c.cores = static_cast<int>(setting("cores", seen.at("cores"), true, 1e6));
   if (seen.contains("performance")) c.performance = setting("performance", seen.at("performance"), false) * 1e9;
   if (seen.contains("eager")) c.knee = setting("eager", seen.at("eager"), true);
 }

@@ -29,6 +29,7 @@ TEST_CASE("calibrate: bad arguments and unreadable files exit 2") {
   CHECK(run_augur("calibrate bogus=1").status == 2);
   CHECK(run_augur("calibrate stream=x").status == 2);
   CHECK(run_augur("calibrate osu_latency=x cores=0").status == 2);
+  CHECK(run_augur("calibrate osu_latency=x cores=1e12").status == 2);  // more than an int holds
   CHECK(run_augur("calibrate osu_latency=x eager=1.5").status == 2);
   const std::string data = AUGUR_SOURCE_DIR "/tests/data/calibrate/";
   const auto no_rate =
