@@ -1,7 +1,12 @@
-// `augur calibrate KIND=FILE...`: a loggp_smp machine (YAML on standard output) from OSU
-// micro-benchmark and STREAM outputs; the fits are tools/calibrate/calibrate.hpp's.
+// `augur calibrate KIND=FILE... [cores=N] [performance=GFLOPS] [eager=BYTES]`: a loggp_smp machine
+// (YAML on standard output) from OSU micro-benchmark, STREAM and ERT outputs; the parsing and
+// fits are tools/calibrate/calibrate.hpp's, the machine file tools/calibrate/machine_yaml.hpp's.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <ostream>
@@ -9,6 +14,7 @@
 #include <string>
 
 #include "tools/calibrate/calibrate.hpp"
+#include "tools/calibrate/machine_yaml.hpp"
 #include "tools/cli.hpp"
 #include "tools/cli_options.hpp"
 
@@ -16,6 +22,9 @@ namespace augur::tools {
 namespace {
 
 using calibrate::CalibrateError;
+
+constexpr std::array<const char*, 8> file_kinds = {"osu_latency",  "osu_bw",         "osu_bibw", "osu_latency_intra",
+                                                   "osu_bw_intra", "osu_bibw_intra", "stream",   "ert"};
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -25,54 +34,63 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-/// KIND=FILE arguments: kind → path; throws CalibrateError for an unknown kind or a repeat.
-std::map<std::string, std::string> inputs(const CommandLine& cl) {
-  std::map<std::string, std::string> files;
-  for (const std::string& a : cl.positional) {
-    const auto eq = a.find('=');
-    const std::string kind = a.substr(0, eq);
-    if (eq == std::string::npos || (kind != "osu_latency" && kind != "osu_bw" && kind != "stream"))
-      throw CalibrateError(
-          fmt::format("calibrate: error: '{}': expected osu_latency=FILE, osu_bw=FILE or stream=FILE", a));
-    if (!files.emplace(kind, a.substr(eq + 1)).second)
-      throw CalibrateError(fmt::format("calibrate: error: {}= given twice", kind));
-  }
-  if (!files.contains("osu_latency")) throw CalibrateError("calibrate: error: needs osu_latency=FILE");
-  return files;
+/// A positive number of a setting (cores=, performance=, eager=) up to `most`; `whole`: an integer.
+double setting(const std::string& kind, const std::string& value, bool whole, double most = 1e12) {
+  char* end = nullptr;
+  const double v = std::strtod(value.c_str(), &end);
+  if (end == value.c_str() || *end != '\0' || !std::isfinite(v) || v <= 0 || (whole && v != std::floor(v)) || v > most)
+    throw CalibrateError(
+        fmt::format("calibrate: error: {}={}: expected a positive {}", kind, value, whole ? "whole number" : "number"));
+  return v;
 }
 
-/// osu_latency rows (size B, one-way µs) as (size, seconds).
-std::vector<calibrate::Point> seconds(std::vector<calibrate::Point> rows) {
-  for (auto& p : rows) p.value *= 1e-6;
-  return rows;
+/// KIND=FILE and setting arguments into `c`; throws CalibrateError for an unknown kind or a repeat.
+void read_arguments(const CommandLine& cl, calibrate::Calibration& c) {
+  std::map<std::string, std::string> seen;
+  for (const std::string& a : cl.positional) {
+    const auto eq = a.find('=');
+    const std::string kind = a.substr(0, eq), value = eq == std::string::npos ? "" : a.substr(eq + 1);
+    const bool is_file = std::find(file_kinds.begin(), file_kinds.end(), kind) != file_kinds.end();
+    const bool is_setting = kind == "cores" || kind == "performance" || kind == "eager";
+    if (eq == std::string::npos || (!is_file && !is_setting))
+      throw CalibrateError(fmt::format(
+          "calibrate: error: '{}': expected KIND=FILE (osu_latency, osu_bw, osu_bibw, each also _intra; stream, "
+          "ert) or cores=N, performance=GFLOPS, eager=BYTES",
+          a));
+    if (!seen.emplace(kind, value).second) throw CalibrateError(fmt::format("calibrate: error: {}= given twice", kind));
+    if (is_file) c.files[kind] = value;
+  }
+  if (!seen.contains("osu_latency")) throw CalibrateError("calibrate: error: needs osu_latency=FILE");
+  if (seen.contains("cores")) c.cores = static_cast<int>(setting("cores", seen.at("cores"), true, 1e6));
+  if (seen.contains("performance")) c.performance = setting("performance", seen.at("performance"), false) * 1e9;
+  if (seen.contains("eager")) c.knee = setting("eager", seen.at("eager"), true);
+}
+
+/// The parsed contents of every input file.
+void read_files(calibrate::Calibration& c) {
+  const std::map<std::string, std::vector<calibrate::Point>*> osu = {
+      {"osu_latency", &c.latency},   {"osu_bw", &c.bw},
+      {"osu_bibw", &c.bibw},         {"osu_latency_intra", &c.latency_intra},
+      {"osu_bw_intra", &c.bw_intra}, {"osu_bibw_intra", &c.bibw_intra}};
+  for (const auto& [kind, file] : c.files) {
+    const std::string text = read_text(file);
+    if (osu.contains(kind))
+      *osu.at(kind) = calibrate::parse_osu(text, file);
+    else if (kind == "stream")
+      c.stream = calibrate::parse_stream(text, file);
+    else
+      c.ert = calibrate::parse_ert(text, file);
+  }
 }
 
 }  // namespace
 
 int calibrate_command(const CommandLine& cl, std::ostream& out, std::ostream& err) {
   try {
-    const auto files = inputs(cl);
-    const std::string& lat_file = files.at("osu_latency");
-    const auto fit = calibrate::fit_line(seconds(calibrate::parse_osu(read_text(lat_file), lat_file)));
-    double bandwidth = fit.bandwidth;  // bytes/s from the latency slope, unless osu_bw is given
-    if (files.contains("osu_bw")) {
-      const std::string& f = files.at("osu_bw");
-      bandwidth = 0;
-      for (const auto& p : calibrate::parse_osu(read_text(f), f)) bandwidth = std::max(bandwidth, p.value * 1e6);
-    }
-    std::ostringstream yaml;
-    yaml << fmt::format("# augur calibrate: latency = intercept of the least-squares line over {}\n", lat_file);
-    yaml << "schema_version: 1\nmodel: loggp_smp\n" << fmt::format("latency: {:.6g}us\n", fit.latency * 1e6);
-    if (bandwidth > 0) yaml << fmt::format("bandwidth: {:.6g}MBps\n", bandwidth / 1e6);
-    if (files.contains("stream")) {
-      const std::string& f = files.at("stream");
-      const auto rates = calibrate::parse_stream(read_text(f), f);
-      const auto triad = rates.contains("Triad") ? rates.at("Triad") : rates.begin()->second;
-      // A comment, not a key: the machine models price compute by flops until the roofline node
-      // model (spec 7.5) reads `node:`; the file must stay one `augur run` accepts.
-      yaml << fmt::format("# STREAM Triad, DRAM bandwidth per node: {:.6g}MBps ({})\n", triad, f);
-    }
-    out << yaml.str();
+    calibrate::Calibration c;
+    read_arguments(cl, c);
+    read_files(c);
+    out << calibrate::machine_yaml(c);
     return exit_ok;
   } catch (const CalibrateError& e) {
     err << e.what() << "\n";

@@ -81,10 +81,15 @@ const char* const run_help =
     "exit status: 0 every variant completed, 1 a run deadlocked or failed, 2 bad input\n";
 
 const char* const calibrate_help =
-    "usage: augur calibrate osu_latency=FILE [osu_bw=FILE] [stream=FILE]\n"
-    "  Writes a loggp_smp machine (YAML) on standard output: latency = intercept of the\n"
-    "  least-squares line through osu_latency's (size, time) rows; bandwidth = osu_bw's best\n"
-    "  rate (else 1 / the line's slope); stream= adds Triad's DRAM bandwidth as a comment.\n";
+    "usage: augur calibrate osu_latency=FILE [osu_bw=FILE] [osu_bibw=FILE] [osu_latency_intra=FILE]\n"
+    "                       [osu_bw_intra=FILE] [osu_bibw_intra=FILE] [ert=FILE] [stream=FILE]\n"
+    "                       [cores=N] [performance=GFLOPS] [eager=BYTES]\n"
+    "  Writes a loggp_smp machine (YAML) on standard output: latency = intercept of the least-squares\n"
+    "  line through osu_latency's (size, time) rows, split at eager= (65536 B) into size tables\n"
+    "  (latency_factors, bandwidth_factors) when one line is over 10 % off somewhere; bandwidth =\n"
+    "  osu_bw's best rate, else osu_bibw's / 2, else 1 / the slope; the _intra files give the\n"
+    "  intra-node figures. ert= (peak GFLOP/s, memory levels) and stream= (Triad: DRAM) add a roofline\n"
+    "  node of cores= cores (tools/calibrate/README.md). Exit status 0, or 2 for bad input.\n";
 
 const char* const convert_help =
     "usage: augur convert FORMAT:PATH OUT_DIR\n"

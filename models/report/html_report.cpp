@@ -37,6 +37,7 @@ using html::esc;
 using html::kv;
 using html::pct;
 using html::sec;
+using html::static_section;
 using html::sweep_section;
 using html::waits_section;
 
@@ -204,6 +205,7 @@ void variant_section(std::string& out, const std::string& scenario, const Varian
     mp_processor_bars(out, v);
   else if (dvm_run(v))
     dvm_processor_bars(out, v);
+  if (v.static_estimate) static_section(out, *v.static_estimate, v.predicted_time_s);
   if (v.intervals) characteristics_section(out, *v.intervals, v.index);
   const std::string text = text_report(scenario, v);
   waits_section(out, v, advice_of(text));

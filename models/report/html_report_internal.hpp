@@ -28,6 +28,9 @@ void kv(std::string& out, const std::string& name, const std::string& value);
 void sweep_section(std::string& out, const std::vector<VariantResult>& variants);
 /// The characteristics of every interval of `tree` (spec section 8), ids prefixed by `variant`.
 void characteristics_section(std::string& out, const analysis::IntervalTree& tree, int variant);
+/// The static estimate of a skeleton run: the table per process and the program's row, then the
+/// simulated time `simulated` beside the static one at the chosen memory level.
+void static_section(std::string& out, const StaticEstimate& e, double simulated);
 /// The wait states, root causes and `advice` of a variant.
 void waits_section(std::string& out, const VariantResult& v, const std::string& advice);
 

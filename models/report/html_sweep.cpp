@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "models/report/svg_plot.hpp"
 #include "models/report/sweep_table.hpp"
@@ -10,6 +11,11 @@
 namespace augur::models::report::html {
 
 namespace {
+
+/// Whether some row ran a program skeleton (has a static estimate).
+bool any_static(const std::vector<SweepRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const SweepRow& r) { return !std::isnan(r.static_s); });
+}
 
 /// The sweep table: one row per variant, a column per swept key (the machine axis is the
 /// machine column), the grid and insufficient-parallelism columns when a variant has a grid.
@@ -22,6 +28,7 @@ void sweep_table(std::string& out, const std::vector<SweepRow>& rows) {
     }
   }
   const bool grids = std::any_of(rows.begin(), rows.end(), [](const SweepRow& r) { return !r.grid.empty(); });
+  const bool statics = any_static(rows);
   out += "<div class=\"wide\"><table class=\"sweep\"><tr><th>variant</th><th>processors</th>";
   if (grids) out += "<th>grid</th>";
   out += "<th>machine</th>";
@@ -30,6 +37,7 @@ void sweep_table(std::string& out, const std::vector<SweepRow>& rows) {
       "<th>outcome</th><th>predicted time (s)</th><th>efficiency</th><th>compute (s)</th><th>transfer (s)</th>"
       "<th>wait (s)</th><th>idle (s)</th>";
   if (grids) out += "<th>insufficient parallelism (s)</th>";
+  if (statics) out += "<th>static estimate (s)</th>";
   out += "</tr>\n";
   for (const auto& r : rows) {
     out += fmt::format("<tr><td><a href=\"#v{0}\">{0}</a></td><td class=\"n\">{1}</td>", r.variant, r.processors);
@@ -48,6 +56,7 @@ void sweep_table(std::string& out, const std::vector<SweepRow>& rows) {
         esc(r.outcome), sec(r.predicted_time_s), pct(r.efficiency), sec(r.compute_s), sec(r.transfer_s), sec(r.wait_s),
         sec(r.idle_s));
     if (grids) out += fmt::format("<td class=\"n\">{}</td>", sec(r.insufficient_s));
+    if (statics) out += std::isnan(r.static_s) ? "<td></td>" : fmt::format("<td class=\"n\">{}</td>", sec(r.static_s));
     out += "</tr>\n";
   }
   out +=
@@ -59,16 +68,23 @@ void sweep_table(std::string& out, const std::vector<SweepRow>& rows) {
         "time, wait = the wait states (waiting for the latest processor at the group operations), transfer = "
         "communication &minus; wait.";
   }
+  if (statics) {
+    out +=
+        " Program skeletons: the static estimate is seed 002's closed form at the memory level the simulation "
+        "used (no waiting, no contention), plotted beside the simulated time (dashed, in the colour of its simulated "
+        "line).";
+  }
   out += " The same table: <code>--csv FILE</code>, <code>--sweep-json FILE</code>.</p>\n";
 }
 
 /// The scalability lines over the processor counts `counts` (more than one): one line per
-/// machine / swept value.
+/// machine / swept value, and for program skeletons its static estimate beside it in the time plot.
 void plot_by_processors(const std::vector<SweepRow>& rows, const std::vector<int>& counts, LinePlot& time_plot,
                         LinePlot& eff_plot) {
   for (int c : counts) time_plot.x_labels.push_back(std::to_string(c));
   time_plot.x_title = "processors";
   std::vector<std::string> names;
+  std::vector<PlotSeries> statics;  // per simulated line, its static estimate (program skeletons)
   for (const auto& r : rows) {
     const std::string name = r.series();
     auto it = std::find(names.begin(), names.end(), name);
@@ -82,7 +98,18 @@ void plot_by_processors(const std::vector<SweepRow>& rows, const std::vector<int
     if (r.outcome == "completed") {
       time_plot.series[k].points.emplace_back(x, r.predicted_time_s);
       eff_plot.series[k].points.emplace_back(x, r.efficiency);
+      if (!std::isnan(r.static_s)) {
+        if (statics.size() <= k) statics.resize(k + 1);
+        statics[k].name = name + " static";
+        statics[k].dashed = true;
+        statics[k].partner = k;
+        statics[k].points.emplace_back(x, r.static_s);
+      }
     }
+  }
+  // The static estimates after the simulated lines, each named after its simulated line.
+  for (auto& s : statics) {
+    if (!s.points.empty()) time_plot.series.push_back(std::move(s));
   }
 }
 
@@ -90,7 +117,7 @@ void plot_by_processors(const std::vector<SweepRow>& rows, const std::vector<int
 void plot_by_variant(const std::vector<SweepRow>& rows, const std::vector<int>& counts, LinePlot& time_plot,
                      LinePlot& eff_plot) {
   time_plot.x_title = fmt::format("variant ({} processors)", counts.empty() ? 0 : counts.front());
-  PlotSeries t{"predicted time", {}}, e{"efficiency", {}};
+  PlotSeries t{"predicted time", {}}, e{"efficiency", {}}, st{"static estimate", {}};
   for (std::size_t i = 0; i < rows.size(); ++i) {
     std::string label;
     for (const auto& [k, v] : rows[i].swept) label += (label.empty() ? "" : " ") + v;
@@ -99,9 +126,12 @@ void plot_by_variant(const std::vector<SweepRow>& rows, const std::vector<int>& 
     if (rows[i].outcome == "completed") {
       t.points.emplace_back(i, rows[i].predicted_time_s);
       e.points.emplace_back(i, rows[i].efficiency);
+      if (!std::isnan(rows[i].static_s)) st.points.emplace_back(i, rows[i].static_s);
     }
   }
   time_plot.series.push_back(std::move(t));
+  st.dashed = true;  // beside the predicted time (series 0), in its colour
+  if (!st.points.empty()) time_plot.series.push_back(std::move(st));
   eff_plot.series.push_back(std::move(e));
 }
 

@@ -94,6 +94,8 @@ template <typename Px, typename Py>
 void line_series(std::string& s, const LinePlot& plot, std::size_t k, Px px, Py py, double left, double ly) {
   const std::size_t n = plot.x_labels.size();
   const PlotSeries& ser = plot.series[k];
+  const char* color = palette(ser.dashed ? ser.partner : k);
+  const char* dash = ser.dashed ? " stroke-dasharray=\"6 4\"" : "";
   auto pts = ser.points;
   std::sort(pts.begin(), pts.end());
   std::string path;
@@ -103,19 +105,21 @@ void line_series(std::string& s, const LinePlot& plot, std::size_t k, Px px, Py 
   }
   s += fmt::format("<g class=\"series\" data-name=\"{}\">\n", xml_escape(ser.name));
   if (pts.size() > 1) {
-    s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", path, palette(k));
+    s += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}/>\n", path, color, dash);
   }
   for (const auto& [x, y] : pts) {
     if (!std::isfinite(y)) continue;
-    s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"><title>{}: {} = {}</title></circle>\n",
-                     px(x), py(y), palette(k), xml_escape(ser.name),
-                     x < n ? xml_escape(plot.x_labels[x]) : std::string(),
+    s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" {}><title>{}: {} = {}</title></circle>\n", px(x),
+                     py(y),
+                     ser.dashed ? fmt::format("fill=\"#fff\" stroke=\"{}\" stroke-width=\"2\"", color)
+                                : fmt::format("fill=\"{}\"", color),
+                     xml_escape(ser.name), x < n ? xml_escape(plot.x_labels[x]) : std::string(),
                      xml_escape(plot.percent ? fmt::format("{:.1f} %", 100 * y) : fmt::format("{:.6g}", y)));
   }
   s += "</g>\n";
   s += fmt::format(
-      "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"3\"/>\n", left,
-      ly, left + 20, palette(k));
+      "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"3\"{4}/>\n",
+      left, ly, left + 20, color, dash);
   s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"legend\">{}</text>\n", left + 26, ly + 4,
                    xml_escape(legend_name(ser.name)));
 }

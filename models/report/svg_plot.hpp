@@ -2,6 +2,7 @@
 // (scalability: predicted time and efficiency against processors) and horizontal stacked bars
 // (time per processor). Plain strings, no scripts, no external resources; same input ⇒ same bytes.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,10 @@ namespace augur::models::report {
 struct PlotSeries {
   std::string name;
   std::vector<std::pair<std::size_t, double>> points;
+  /// A second line beside another (a static estimate beside its simulated time): drawn dashed
+  /// with hollow markers in the colour of series `partner` (an index into the plot's series).
+  bool dashed = false;
+  std::size_t partner = 0;
 };
 
 /// A line plot over categorical x positions (`x_labels`, evenly spaced), y from 0 (or the

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "models/analysis/characteristics.hpp"
@@ -146,6 +147,41 @@ TEST_SUITE("unit") {
     mp.lps.resize(1);
     CHECK(augur::models::report::sweep_csv({mp}).find("grid") == std::string::npos);
     CHECK(augur::models::report::sweep_csv({mp}).find("insufficient_s") == std::string::npos);
+  }
+  TEST_CASE("augur shows a skeleton sweep's static estimate beside the simulated time in the HTML report") {
+    // wave3d.yaml: N = 64, 128, 256 at 1, 8 and 64 processors, 9 skeleton variants.
+    const fs::path d = augur::test::scratch_dir("augur_html_test_", "static");
+    REQUIRE(run_augur("run '" + source + "/scenarios/examples/wave3d.yaml' --jobs 2 --html '" +
+                          (d / "r.html").string() + "' --json '" + (d / "r.json").string() + "'",
+                      d / "r.txt") == 0);
+    const std::string html = slurp(d / "r.html");
+    const auto report = nlohmann::json::parse(slurp(d / "r.json"));
+    REQUIRE(report["variants"].size() == 9);
+    CHECK(count(html, "<th>static estimate (s)</th>") == 1);  // the sweep table's column
+    CHECK(count(html, "<h3>Static estimate (seed 002)</h3>") == 9);
+    // The time plot: a simulated line per N and its static line; the efficiency plot: the simulated ones.
+    CHECK(count(html, "<polyline") == 3 + 3 + 3);
+    for (const char* n : {"64", "128", "256"})
+      CHECK(count(html, std::string(">platform_cluster_64 program.N=") + n + " static</text>") == 1);
+    for (const auto& v : report["variants"]) {
+      const auto& program = v["static"]["program"];
+      // The variant's sentence carries the JSON's figures (6 decimals, as the text report).
+      const std::string sentence = fmt::format("<p>Simulated {:.6f} s, static {:.6f} s",
+                                               v["predicted_time_s"].get<double>(), program["static_s"].get<double>());
+      CHECK(count(html, sentence) >= 1);
+      // The program's row: flops, then the bytes loaded and stored, messages, sent, received and calls.
+      const std::string row = fmt::format(
+          "<tr class=\"total\"><td>program</td><td class=\"n\">{:.6g}</td><td class=\"n\">{}</td>"
+          "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+          "<td class=\"n\">{}</td>",
+          program["flops"].get<double>(), program["bytes_loaded"].get<std::uint64_t>(),
+          program["bytes_stored"].get<std::uint64_t>(), program["messages"].get<std::uint64_t>(),
+          program["bytes_sent"].get<std::uint64_t>(), program["bytes_received"].get<std::uint64_t>(),
+          program["mpi_calls"].get<std::uint64_t>());
+      CHECK(count(html, row) >= 1);
+    }
+    // One process: no messages; 64 processes: each of the 64 ranks' rows (at most 256 listed).
+    CHECK(report["variants"][0]["static"]["program"]["messages"] == 0);
   }
 }  // TEST_SUITE
 

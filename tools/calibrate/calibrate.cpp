@@ -1,4 +1,7 @@
+// OSU, STREAM and ERT parsing and the least-squares fits of `augur calibrate` (calibrate.hpp).
 #include "calibrate.hpp"
+
+#include <algorithm>
 
 #include <cmath>
 #include <cstdlib>
@@ -76,6 +79,56 @@ std::map<std::string, double> parse_stream(std::string_view text, const std::str
   }
   if (rates.empty()) fail(file, lineno, "no STREAM 'Copy:/Scale:/Add:/Triad:' rows");
   return rates;
+}
+
+std::vector<Segment> fit_segments(const std::vector<Point>& pts, const std::vector<double>& knees) {
+  std::vector<Segment> out;
+  double from = 0;
+  std::size_t i = 0;
+  for (std::size_t k = 0; k <= knees.size(); ++k) {
+    const bool last = k == knees.size();
+    std::vector<Point> piece;
+    for (; i < pts.size() && (last || pts[i].size <= knees[k]); ++i) piece.push_back(pts[i]);
+    if (!piece.empty()) out.push_back({from, fit_line(piece)});
+    if (!last) from = knees[k] + 1;
+  }
+  return out;
+}
+
+double worst_relative_error(const std::vector<Point>& pts, const Line& line) {
+  double worst = 0;
+  for (const auto& p : pts) {
+    const double t = line.latency + (line.bandwidth > 0 ? p.size / line.bandwidth : 0.0);
+    if (p.value > 0) worst = std::max(worst, std::abs(t - p.value) / p.value);
+  }
+  return worst;
+}
+
+Ert parse_ert(std::string_view text, const std::string& file) {
+  std::istringstream in{std::string(text)};
+  Ert ert;
+  int lineno = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++lineno;
+    const auto w = words(line);
+    const auto emp = std::find(w.begin(), w.end(), "EMP");
+    if (w.size() < 3 || emp == w.end() || emp - w.begin() < 2) continue;
+    std::string name;
+    for (auto it = w.begin() + 1; it != emp; ++it) name += (name.empty() ? "" : " ") + *it;
+    const double value = number(w[0], file, lineno);
+    if (name.find("GFLOPs") != std::string::npos) {
+      ert.gflops = std::max(ert.gflops, value);
+      continue;
+    }
+    auto at = std::find_if(ert.levels.begin(), ert.levels.end(), [&](const auto& l) { return l.first == name; });
+    if (at == ert.levels.end())
+      ert.levels.emplace_back(name, value);
+    else
+      at->second = std::max(at->second, value);
+  }
+  if (ert.gflops == 0) fail(file, lineno, "no ERT '<value> GFLOPs EMP' line");
+  if (ert.levels.empty()) fail(file, lineno, "no ERT '<value> <level> EMP' line (L1, DRAM ...)");
+  return ert;
 }
 
 }  // namespace augur::calibrate

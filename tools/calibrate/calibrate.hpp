@@ -1,10 +1,12 @@
-// Parsing and fitting for `augur calibrate`: OSU micro-benchmark and STREAM text outputs.
+// Parsing and fitting for `augur calibrate`: OSU micro-benchmark, STREAM and ERT (Empirical
+// Roofline Toolkit) text outputs; piecewise size tables; the machine YAML (machine_yaml.cpp).
 #pragma once
 
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace augur::calibrate {
@@ -35,5 +37,30 @@ Line fit_line(const std::vector<Point>& seconds_by_size);
 // STREAM's "Copy: / Scale: / Add: / Triad:" rows: function name → best rate in MB/s
 // (of the last such row, when the output holds several runs).
 std::map<std::string, double> parse_stream(std::string_view text, const std::string& file);
+
+// One piece of a piecewise fit: the line of the points of sizes from `from` up to the next
+// piece's `from` (exclusive).
+struct Segment {
+  double from = 0;  // bytes
+  Line line;
+};
+
+// The points split at `knees` (ascending bytes: a point of size n ≤ knee belongs below it, as a
+// message of eager_threshold bytes is still eager) and fit_line per piece; a piece starts at
+// 0 or at knee + 1. Pieces without points are left out.
+std::vector<Segment> fit_segments(const std::vector<Point>& seconds_by_size, const std::vector<double>& knees);
+
+// The largest |t(n) − value| / value over the points (value > 0): how badly `line` fits them.
+double worst_relative_error(const std::vector<Point>& seconds_by_size, const Line& line);
+
+// ERT's summary ("<value> <name> EMP" lines, e.g. "908.43 GFLOPs EMP", "5647.33 L1 EMP"): the
+// peak rate (the names holding "GFLOPs"), GFLOP/s, and each memory level's bandwidth, GB/s,
+// in the order they first appear; the largest value when a name repeats. Both are of the whole
+// node ERT ran on (all its MPI ranks and threads).
+struct Ert {
+  double gflops = 0;
+  std::vector<std::pair<std::string, double>> levels;
+};
+Ert parse_ert(std::string_view text, const std::string& file);
 
 }  // namespace augur::calibrate
