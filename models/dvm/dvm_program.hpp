@@ -69,8 +69,11 @@ struct DvmOptions {
 /// The engine-event contract of the DVM model (what the characteristics observer reads):
 /// * compute: detail = ComputeCategory, tag = replication count c ≥ 1 (the same work done on c
 ///   processors: insufficient parallelism = duration·(c−1)/c), internal = 1 counts an I/O operation;
-///   tag = 0: insufficient parallelism `waited` of the category (user or system) without time.
-/// * loop_block: this LP's iterations of a parallel loop; tag = c (identical blocks).
+///   tag = 0: insufficient parallelism `waited` of the category (user or system) without time;
+///   tag ≥ 1: `waited` = the duration as the model computed it (3.1's TimeDelta; the span's
+///   clock_after − clock_before may differ from it in the last bits).
+/// * loop_block: this LP's iterations of a parallel loop; tag = c (identical blocks); `waited` =
+///   the duration as computed, as for compute.
 /// * sync_all: detail = OpKind; clock_before → clock_after is the wait for the latest processor
 ///   `peer` (synchronization of that kind, counted as its communication); tag = 1: potential loss only
 ///   (waited, clock unchanged, no kind); tag = 2: synchronization of the kind only (waited, clock
