@@ -43,8 +43,9 @@ enum class Difference : std::uint8_t {
   psview_overwrite,       ///< Q1: 3.1's psview_ overwrites the current system with the view
   remote_buffer_order,    ///< Q2: 2.53 fills remote-buffer matrices receiver by holder
   negative_write_region,  ///< Q3: 3.1 sizes an arrcpy_ region with a negative bound 0 (no user time split)
+  across_pipeline_253,    ///< Q4: 2.53 runs 3.1's old-DVM ACROSS pipeline with its own pricing and booking
 };
-inline constexpr std::size_t difference_count = 3;
+inline constexpr std::size_t difference_count = 4;
 /// "Q1" …: the difference's id in docs/dvm-model.md.
 const char* difference_id(Difference d);
 /// One line: what the original does and what `augur run` does instead.

@@ -1,9 +1,12 @@
-// An ACROSS loop on a 3-D processor grid through `augur run` as Predictor 3.1 prices it:
-// tests/tools/fixtures/dvm/across_3d.ptr on 2x2x2 processors of a cluster whose messages never
-// wait for a channel, every figure of the Shadow pipeline computed by hand.
+// ACROSS loops through the binary: an ACROSS loop on a 3-D processor grid through `augur run` as
+// Predictor 3.1 prices it (tests/tools/fixtures/dvm/across_3d.ptr on 2x2x2 processors of a cluster
+// whose messages never wait for a channel, every figure of the Shadow pipeline computed by hand),
+// and the difference Q4 that old-format runs of an ACROSS loop report.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -54,6 +57,29 @@ TEST_SUITE("golden") {
       CHECK(procs.at(p).at("communication").get<double>() == doctest::Approx(wait[p] * 1e-6).epsilon(1e-6));
       CHECK(procs.at(p).at("insufficient_parallelism_sys").get<double>() - base ==
             doctest::Approx(lost[p] * 1e-6).epsilon(1e-6));
+    }
+  }
+
+  TEST_CASE("augur run and augur predict name 2.53's ACROSS pipeline on an old-format machine") {
+    const std::string samples = std::string(AUGUR_SHARED_DIR) + "/dvm-samples";
+    const std::string sor = samples + "/programs/sor/N10_std/sor.ptr";
+    const std::string old_bus = samples + "/oracle/pars/old_ethernet.par";
+    const augur::test::TempDir d;
+    const augur::test::AugurRun run = augur::test::run_augur("run --trace 'dvm:" + sor + "' --machine '" + old_bus +
+                                                             "' --grid 2x2 --json '" + d.file("r.json") + "'");
+    REQUIRE_MESSAGE(run.status == 0, run.err);
+    const augur::test::AugurRun predict =
+        augur::test::run_augur_in(d.path.string(), "predict '" + old_bus + "' '" + sor + "' s.html 2 2 --json p.json");
+    REQUIRE_MESSAGE(predict.status == 0, predict.err);
+    for (const char* json : {"r.json", "p.json"}) {
+      const auto met = nlohmann::json::parse(augur::test::slurp(d.path / json))
+                           .at("variants")
+                           .at(0)
+                           .at("differences_from_predictor")
+                           .get<std::vector<std::string>>();
+      CAPTURE(json);
+      CHECK(std::count_if(met.begin(), met.end(), [](const std::string& m) { return m.starts_with("Q4 ACROSS: "); }) ==
+            1);
     }
   }
 }
