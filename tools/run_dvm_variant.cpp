@@ -43,7 +43,10 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   auto tree = std::make_shared<models::analysis::IntervalTree>(processors);
   models::dvm::DvmProgram program(reader, *machine, *tree, dvm);
   engine::Scheduler scheduler(static_cast<std::uint32_t>(processors));
-  models::analysis::DvmCharacteristics characteristics(*tree, static_cast<std::uint32_t>(processors));
+  // `augur predict` on 3.1's machines sums the model's durations, as 3.1's AddTime does (its
+  // `-0.0000` load imbalances); the seed's pricing and `augur run` sum clock differences.
+  models::analysis::DvmCharacteristics characteristics(*tree, static_cast<std::uint32_t>(processors),
+                                                       predictor31 && options.dvm_quirks);
   scheduler.add_observer(&characteristics);
   // Wait states and root causes (spec section 9): regions are the statements by the trace's
   // FILE= and LINE= of the call each processor is replaying.

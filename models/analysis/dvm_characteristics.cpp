@@ -28,8 +28,12 @@ double divide_by(double x, std::int32_t c) {
 
 }  // namespace
 
-DvmCharacteristics::DvmCharacteristics(IntervalTree& tree, std::uint32_t lp_count)
-    : tree_(tree), current_(lp_count, &tree.root()), times_(lp_count), starts_(lp_count) {
+DvmCharacteristics::DvmCharacteristics(IntervalTree& tree, std::uint32_t lp_count, bool model_durations)
+    : tree_(tree),
+      model_durations_(model_durations),
+      current_(lp_count, &tree.root()),
+      times_(lp_count),
+      starts_(lp_count) {
   for (std::uint32_t lp = 0; lp < lp_count; ++lp) times_[lp] = &tree.root().proc(static_cast<int>(lp));
 }
 
@@ -47,7 +51,7 @@ void DvmCharacteristics::on_event(const Event& e) {
     p.lost += e.waited;
     return;
   }
-  const double dt = e.clock_after - e.clock_before;
+  const double dt = duration(e);
   const auto cat = static_cast<ComputeCategory>(e.detail);
   p.execution += dt;
   if (cat == ComputeCategory::io) {
@@ -74,10 +78,11 @@ void DvmCharacteristics::on_other_event(const Event& e) {
   const auto kind = static_cast<OpKind>(e.detail);
   switch (e.kind) {
     case EventKind::loop_block: {
-      p.execution += dt;
-      p.cpu_usr += dt;
+      const double t = duration(e);
+      p.execution += t;
+      p.cpu_usr += t;
       if (e.tag > 1) {
-        const double insuff = dt * divide_by(e.tag - 1.0, e.tag);
+        const double insuff = t * divide_by(e.tag - 1.0, e.tag);
         p.insuff_usr += insuff;
         p.insuff_par += insuff;
         p.lost += insuff;

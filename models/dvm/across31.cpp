@@ -80,8 +80,11 @@ struct Plan {
 /// 8-byte elements), truncated and clamped to [1, N].
 Index portions(const Across31Loop& loop, Index m, Index n, Index pp, Index w, double ts, double tb) {
   const double tc = loop.call_time / static_cast<double>(loop.loop_size);
-  const double tm = 3.0 * static_cast<double>(w) * tb / static_cast<double>(m);
-  const double tlen = 8, md = static_cast<double>(m), nd = static_cast<double>(n), pd = static_cast<double>(pp);
+  // 2.53: Tm = Ts + TByte of an element, no element length in the formulas.
+  const double tm = loop.v253 ? ts + tb * static_cast<double>(loop.type_size)
+                              : 3.0 * static_cast<double>(w) * tb / static_cast<double>(m);
+  const double tlen = loop.v253 ? 1 : 8, md = static_cast<double>(m), nd = static_cast<double>(n),
+               pd = static_cast<double>(pp);
   const double wd = static_cast<double>(w);
   double root = -1;
   if (wd * tm > 1e-10 && pd > (md * tc) / (wd * tm * tlen)) {
@@ -225,7 +228,8 @@ namespace {
 /// block waiting for its predecessors' faces along every axis.
 class Pipeline {
  public:
-  Pipeline(const View& v, const Plan& pl, Across31Hooks& hooks) : v_(v), pl_(pl), hooks_(hooks) {
+  Pipeline(const View& v, const Plan& pl, Across31Hooks& hooks, double ts, double tb)
+      : v_(v), pl_(pl), hooks_(hooks), ts_(ts), tb_(tb) {
     a_.assign(static_cast<std::size_t>(v.positions), {});
     comm_.assign(static_cast<std::size_t>(v.positions), {});
     com_.assign(static_cast<std::size_t>(v.positions), 0.0F);
@@ -305,10 +309,14 @@ class Pipeline {
           for (int j = 0; j < v_.rank_mas; ++j)
             if (v_.differ(i, post[k], j)) pip_ord_[k] = j;
     }
-    std::array<int, max_rank> by_axis{-1, -1, -1, -1};
+    std::array<int, max_rank> by_axis{-1, -1, -1, -1}, post_by_axis{-1, -1, -1, -1};
     for (int k = 0; k < max_rank; ++k)
-      if (pip_ord_[k] != -1) by_axis[static_cast<std::size_t>(pip_ord_[k])] = prev[k];
+      if (pip_ord_[k] != -1) {
+        by_axis[static_cast<std::size_t>(pip_ord_[k])] = prev[k];
+        post_by_axis[static_cast<std::size_t>(pip_ord_[k])] = post[k];
+      }
     prev = by_axis;
+    post_ = post_by_axis;
     if (ind_beg_ < 0) {
       ind_beg_ = i;
       time_beg_ = hooks_.clock(i);
@@ -316,6 +324,8 @@ class Pipeline {
     cur_ =
         static_cast<float>((hooks_.clock(i) - time_beg_) * static_cast<double>(v_.loop.loop_size) / v_.loop.call_time);
     real_wait_ = 0;
+    real_comm_ = 0;
+    last_real_comm_ = 0;
     std::array<Index, max_rank> b{};
     // Blocks: axis 3, 2, 0, then 1 innermost, each in its sweep direction.
     sweep(v_.inv(3), 0, last_block(i, 3), [&](Index b3) {
@@ -332,6 +342,10 @@ class Pipeline {
       });
     });
     const float com = com_[static_cast<std::size_t>(i)];
+    if (v_.loop.v253) {
+      if (real_comm_ > 0) hooks_.wait_shadow(i, real_comm_, 0);
+      return;
+    }
     if (real_wait_ > 0) hooks_.wait_shadow(i, real_wait_, 0);
     if (com > 0) hooks_.wait_shadow(i, static_cast<double>(com), 0);
   }
@@ -357,6 +371,7 @@ class Pipeline {
         comm[j] += static_cast<float>(blocks - 3) * prev_comm_[k][j];
         prev_comm_[k][j] = 0;
       }
+      real_comm_ += static_cast<double>(blocks - 3) * last_real_comm_;
       return true;
     }
     return false;
@@ -377,23 +392,33 @@ class Pipeline {
         const double ready = static_cast<double>(a(prev[k], b)) * v_.loop.call_time / loop_size + hooks_.clock(0);
         const float face = a(i, b) / static_cast<float>(std::max<Index>(1, std::min(pl_.s[k], v_.size(i, k))));
         const float elements = face * static_cast<float>(v_.width[k]);
-        const Index bytes = std::isfinite(elements) && elements > 0 ? static_cast<Index>(elements) : 0;
-        const auto [begin, end] = hooks_.send(ready, prev[k], i, bytes);
-        const double trans = end - begin;
-        const double late = end - hooks_.clock(0) - static_cast<double>(m) * v_.loop.call_time / loop_size;
-        real_wait_ += late > 0 ? late : 0;
+        double trans = 0;
+        if (v_.loop.v253) {
+          trans = ts_ + static_cast<double>(elements) * tb_ * static_cast<double>(v_.loop.type_size);
+        } else {
+          const Index bytes = std::isfinite(elements) && elements > 0 ? static_cast<Index>(elements) : 0;
+          const auto [begin, end] = hooks_.send(ready, prev[k], i, bytes);
+          trans = end - begin;
+          const double late = end - hooks_.clock(0) - static_cast<double>(m) * v_.loop.call_time / loop_size;
+          real_wait_ += late > 0 ? late : 0;
+        }
         std::array<Index, max_rank> pb = b;
         pb[k] = inv ? 0 : last;
         comm[k] = static_cast<float>(static_cast<double>(std::max(comm[k], a(prev[k], pb))) +
                                      trans * loop_size / v_.loop.call_time);
         last_real_comm = std::max(last_real_comm, trans);
       }
+      // 2.53: the sender of a face waits for its start too.
+      if (v_.loop.v253 && post_[k] != -1 && ((inv && b[k] == 0) || (!inv && b[k] == last)))
+        last_real_comm = std::max(last_real_comm, ts_);
       for (int j = 0; j < max_rank; ++j)
         if ((!v_.inv(j) && b[j] == 1) || (v_.inv(j) && b[j] == 2)) prev_comm_[j][k] = comm[k];
       for (int j = 0; j < max_rank; ++j)
         if ((!v_.inv(j) && b[j] == 2) || (v_.inv(j) && b[j] == 1)) prev_comm_[j][k] = comm[k] - prev_comm_[j][k];
     }
     for (int k = 0; k < v_.rank_mas; ++k) m = std::max(m, comm[k]);
+    real_comm_ += last_real_comm;
+    last_real_comm_ = last_real_comm;
     const float mwait = m - start;
     float& com = com_[static_cast<std::size_t>(i)];
     com = static_cast<float>(static_cast<double>(com) + static_cast<double>(mwait) * v_.loop.call_time / loop_size);
@@ -410,6 +435,7 @@ class Pipeline {
   const View& v_;
   const Plan& pl_;
   Across31Hooks& hooks_;
+  double ts_, tb_;         ///< 2.53's closed-form message price
   std::vector<Blocks> a_;  ///< per position: each block's finishing time in iterations
   std::vector<std::array<float, max_rank>> comm_;
   std::vector<float> com_;
@@ -420,6 +446,8 @@ class Pipeline {
   double time_beg_ = 0;
   float cur_ = 0;
   double real_wait_ = 0;
+  double real_comm_ = 0, last_real_comm_ = 0;  ///< 2.53's synchronous Wait_shadow
+  std::array<int, max_rank> post_{-1, -1, -1, -1};
 };
 
 }  // namespace
@@ -454,7 +482,7 @@ void across31_pipeline(const Across31Loop& loop, Across31Hooks& hooks, double ts
             pl.conv_beg[k] = base.mult_is[k] ? n[k] : base.conv_beg[k];
             pl.conv_end[k] = base.mult_is[k] ? n[k] : base.conv_end[k];
           }
-          Pipeline(v, pl, hooks).run();
+          Pipeline(v, pl, hooks, ts, tb).run();
         }
 }
 

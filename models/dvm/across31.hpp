@@ -19,6 +19,11 @@ struct Across31Loop {
   double call_time = 0;                    ///< the loop's time on processor 0 (vcall_time[0])
   Index loop_size = 0;
   Index type_size = 8;
+  /// Predictor 2.53's pricing (`augur predict` with an old-format .par): a face costs Ts +
+  /// elements · Tb · type_size without channels, Q takes Tm = Ts + Tb · type_size, and each
+  /// position's Wait_shadow is the synchronous sum of its blocks' longest message (Ts for a face
+  /// sent) instead of 3.1's late arrivals.
+  bool v253 = false;
 };
 
 /// What the model does for the pipeline: positions are the system's (0 … P−1).

@@ -168,11 +168,17 @@ void across_dopl(Decoder& d, State::LoopDerived& derived) {
   across->call = d.a.call;
   across->ret = d.a.ret;
   across->blocks = d.a.blocks;
-  if (!d.seed_cost()) {
+  if (d.seed_cost() && *more == 0) d.st.met(Difference::across_pipeline_253);
+  if (!d.seed_cost() || d.options.quirks) {
+    // `augur predict` with an old-format .par: 2.53's pricing of 3.1's pipeline.
     across->predictor31 = true;
     across->loop31 = loop31(d, derived, across->geometry);
+    across->loop31.v253 = d.seed_cost();
+    // 2.53's dopl_ hands its pipeline the loop's AcrossFlag as the element size: the faces of
+    // sor's runs cost Ts alone (its Shadow communication is one Ts per processor and loop on 2x2).
+    if (across->loop31.v253) across->loop31.type_size = 0;
   }
-  if (*more != 0 && !across->predictor31) {
+  if (*more != 0 && (!across->predictor31 || across->loop31.v253)) {
     d.a.across_wait = across_edge_costs(across->geometry, d.st.across_price).back();
     return;
   }

@@ -34,6 +34,9 @@ class DvmPlainEvents final : public engine::Observer {
         if (e.tag == 0) return;
         e.waited = 0;
         break;
+      case engine::EventKind::loop_block:
+        e.waited = 0;
+        break;
       default:
         break;
     }

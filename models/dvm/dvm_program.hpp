@@ -43,8 +43,9 @@ enum class Difference : std::uint8_t {
   psview_overwrite,       ///< Q1: 3.1's psview_ overwrites the current system with the view
   remote_buffer_order,    ///< Q2: 2.53 fills remote-buffer matrices receiver by holder
   negative_write_region,  ///< Q3: 3.1 sizes an arrcpy_ region with a negative bound 0 (no user time split)
+  across_pipeline_253,    ///< Q4: 2.53 runs 3.1's old-DVM ACROSS pipeline with its own pricing and booking
 };
-inline constexpr std::size_t difference_count = 3;
+inline constexpr std::size_t difference_count = 4;
 /// "Q1" …: the difference's id in docs/dvm-model.md.
 const char* difference_id(Difference d);
 /// One line: what the original does and what `augur run` does instead.
@@ -69,8 +70,11 @@ struct DvmOptions {
 /// The engine-event contract of the DVM model (what the characteristics observer reads):
 /// * compute: detail = ComputeCategory, tag = replication count c ≥ 1 (the same work done on c
 ///   processors: insufficient parallelism = duration·(c−1)/c), internal = 1 counts an I/O operation;
-///   tag = 0: insufficient parallelism `waited` of the category (user or system) without time.
-/// * loop_block: this LP's iterations of a parallel loop; tag = c (identical blocks).
+///   tag = 0: insufficient parallelism `waited` of the category (user or system) without time;
+///   tag ≥ 1: `waited` = the duration as the model computed it (3.1's TimeDelta; the span's
+///   clock_after − clock_before may differ from it in the last bits).
+/// * loop_block: this LP's iterations of a parallel loop; tag = c (identical blocks); `waited` =
+///   the duration as computed, as for compute.
 /// * sync_all: detail = OpKind; clock_before → clock_after is the wait for the latest processor
 ///   `peer` (synchronization of that kind, counted as its communication); tag = 1: potential loss only
 ///   (waited, clock unchanged, no kind); tag = 2: synchronization of the kind only (waited, clock

@@ -19,12 +19,14 @@ void LpReplay::add(ComputeCategory cat, double dt, int replicas) {
     const SimTime t = out.clock();
     out.emit(EventBuilder(EventKind::compute)
                  .span(t, t + dt + insuff)
+                 .waited(dt + insuff)
                  .tag(1)
                  .detail(static_cast<std::uint8_t>(ComputeCategory::io)));
     return;
   }
   const SimTime t = out.clock();
-  out.emit(EventBuilder(EventKind::compute).span(t, t + dt).tag(replicas).detail(static_cast<std::uint8_t>(cat)));
+  out.emit(
+      EventBuilder(EventKind::compute).span(t, t + dt).waited(dt).tag(replicas).detail(static_cast<std::uint8_t>(cat)));
 }
 
 void LpReplay::regular() {
@@ -63,6 +65,7 @@ void io(LpReplay& r) {
     const SimTime dt = r.a.kind == ActionKind::io_call ? r.machine.scaled_time(0, r.a.ret) : 0;
     r.out.emit(EventBuilder(EventKind::compute)
                    .span(t, t + dt)
+                   .waited(dt)
                    .tag(1)
                    .detail(static_cast<std::uint8_t>(ComputeCategory::io))
                    .internal(1));
@@ -91,7 +94,7 @@ void loop_portion(LpReplay& r) {
       r.add(ComputeCategory::user, t, cnt);
     } else {
       const SimTime c = r.out.clock();
-      r.out.emit(EventBuilder(EventKind::loop_block).span(c, c + t).tag(std::max(cnt, 1)));
+      r.out.emit(EventBuilder(EventKind::loop_block).span(c, c + t).waited(t).tag(std::max(cnt, 1)));
     }
   }
   r.add(ComputeCategory::system, r.machine.scaled_time(r.lp, a.ret), r.P);

@@ -59,6 +59,7 @@ void GroupRun::synchronise() {
       if (m == 0)
         out.emit(EventBuilder(EventKind::compute)
                      .span(c, latest)
+                     .waited(latest - c)
                      .tag(1)
                      .detail(static_cast<std::uint8_t>(ComputeCategory::io)));
       continue;
@@ -76,6 +77,7 @@ void GroupRun::communicate(SimTime cost, std::int32_t tag) {
       if (members[k] == 0)
         out.emit(EventBuilder(EventKind::compute)
                      .span(c, c + cost)
+                     .waited(cost)
                      .tag(1)
                      .detail(static_cast<std::uint8_t>(ComputeCategory::io)));
       continue;
@@ -219,6 +221,7 @@ void io_sync(GroupRun& g) {
       if (g.members[k] == 0)
         out.emit(EventBuilder(EventKind::compute)
                      .span(c, c + delta[k])
+                     .waited(delta[k])
                      .tag(1)
                      .detail(static_cast<std::uint8_t>(ComputeCategory::io)));
       continue;
@@ -265,7 +268,7 @@ class Across31Events final : public Across31Hooks {
     Emitter out{g_.s, static_cast<LpId>(member(pos))};
     const SimTime c = out.clock();
     const auto sys = static_cast<std::uint8_t>(ComputeCategory::system);
-    out.emit(EventBuilder(EventKind::compute).span(c, c + t).tag(1).detail(sys));
+    out.emit(EventBuilder(EventKind::compute).span(c, c + t).waited(t).tag(1).detail(sys));
     out.emit(EventBuilder(EventKind::compute).at(c + t).waited(t).detail(sys));
   }
 
@@ -284,12 +287,13 @@ void loop_times(GroupRun& g, const AcrossLoop& al) {
       const double t = g.machine.scaled_time(g.members[k], al.call) *
                        (static_cast<double>(iters) / static_cast<double>(al.loop_size));
       const SimTime c = out.clock();
-      out.emit(EventBuilder(EventKind::loop_block).span(c, c + t).tag(std::max(cnt, 1)).detail(0));
+      out.emit(EventBuilder(EventKind::loop_block).span(c, c + t).waited(t).tag(std::max(cnt, 1)).detail(0));
     }
     const SimTime c = out.clock();
     const SimTime r = g.machine.scaled_time(g.members[k], al.ret);
     out.emit(EventBuilder(EventKind::compute)
                  .span(c, c + r)
+                 .waited(r)
                  .tag(g.processors())
                  .detail(static_cast<std::uint8_t>(ComputeCategory::system)));
   }
@@ -354,7 +358,10 @@ void across_pipeline(GroupRun& g) {
       out.emit(EventBuilder(EventKind::collective_wait).span(c, c + run.wait[k]).detail(kind).internal(2));
     c = out.clock();
     if (run.compute[k] > 0)
-      out.emit(EventBuilder(EventKind::loop_block).span(c, c + run.compute[k]).tag(std::max(al.identical[k], 1)));
+      out.emit(EventBuilder(EventKind::loop_block)
+                   .span(c, c + run.compute[k])
+                   .waited(run.compute[k])
+                   .tag(std::max(al.identical[k], 1)));
     done = std::max(done, out.clock());
   }
   for (std::size_t k = 0; k < g.members.size(); ++k) {
@@ -364,6 +371,7 @@ void across_pipeline(GroupRun& g) {
     const SimTime r = g.machine.scaled_time(g.members[k], al.ret);
     out.emit(EventBuilder(EventKind::compute)
                  .span(c, c + r)
+                 .waited(r)
                  .tag(g.processors())
                  .detail(static_cast<std::uint8_t>(ComputeCategory::system)));
   }

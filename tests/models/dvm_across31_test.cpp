@@ -56,6 +56,24 @@ Across31Loop loop_2x2() {
   return loop;
 }
 
+/// A 3-D loop 1..8 × 1..8 × 1..8 on a 2x2x2 grid, 4 × 4 × 4 iterations per position (position
+/// i = 4·n0 + 2·n1 + n2: strides 4, 2, 1 along grid dimensions 0, 1, 2).
+Across31Loop loop_2x2x2() {
+  Across31Loop loop;
+  loop.grid = {2, 2, 2};
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 2; ++b)
+      for (int c = 0; c < 2; ++c)
+        loop.blocks.push_back(
+            {Range{1 + 4 * a, 4 + 4 * a, 1}, Range{1 + 4 * b, 4 + 4 * b, 1}, Range{1 + 4 * c, 4 + 4 * c, 1}});
+  loop.invers = {0, 0, 0};
+  loop.width = {1, 1, 1};
+  loop.call_time = 512e-6;  // 1 µs per iteration
+  loop.loop_size = 512;
+  loop.type_size = 8;
+  return loop;
+}
+
 }  // namespace
 
 TEST_SUITE("unit") {
@@ -109,5 +127,65 @@ TEST_SUITE("unit") {
     // 2 · 34.08, plus 1.04; lost 34.08 − 1.04 = 33.04.
     CHECK(r.waits[3] == doctest::Approx(2 * 34.08e-6 + 1.04e-6));
     CHECK(r.losses[3] == doctest::Approx(33.04e-6));
+  }
+
+  TEST_CASE("Across31 DoPL=1 on 2x2x2: faces of 16 elements along the three grid dimensions") {
+    // 8 processors (> 4): 3.1 reads the loop's rank, a_i = 4·4·4 = 64 and the face along each
+    // grid dimension is 64 / 4 · 8 bytes = 128 bytes: 1 µs + 128·0.01 µs = 2.28 µs. In position
+    // order, each to its successor along dimensions 0, 1, 2 (+4, +2, +1), sent at the sender's
+    // clock: 0 (at 0) → 4, 2, 1 (each waits 2.28); 1 (2.28) → 5, 3 (wait 4.56); 2 (2.28) → 6
+    // (4.56), → 3 (at 4.56, the message ends 4.56: no wait); 3 (4.56) → 7 (6.84); 4 (2.28) → 6,
+    // 5 and 5 → 7, 6 → 7: each ends when the receiver's clock already is. 12 messages.
+    Recorder r(8, 1e-6, 1e-8);
+    across31_edges(loop_2x2x2(), r);
+    REQUIRE(r.messages.size() == 12);
+    const std::vector<std::pair<int, int>> order{{0, 4}, {0, 2}, {0, 1}, {1, 5}, {1, 3}, {2, 6},
+                                                 {2, 3}, {3, 7}, {4, 6}, {4, 5}, {5, 7}, {6, 7}};
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      CHECK(r.messages[k].from == order[k].first);
+      CHECK(r.messages[k].to == order[k].second);
+      CHECK(r.messages[k].bytes == 128);
+    }
+    CHECK(r.waits[0] == 0);
+    for (int p : {1, 2, 4}) CHECK(r.waits[p] == doctest::Approx(2.28e-6));
+    for (int p : {3, 5, 6}) CHECK(r.waits[p] == doctest::Approx(4.56e-6));
+    CHECK(r.waits[7] == doctest::Approx(6.84e-6));
+    for (const auto& [p, o] : r.overlaps) CHECK(o == 0);
+  }
+
+  TEST_CASE("Across31 DoPL=0 on 2x2x2: one block per position - the wavefront over three dimensions") {
+    // Blocks differ along the three axes (all pipelined, width 1): M = 8·8·8, N = 1, so Q = 1 and
+    // one block of 4 × 4 × 4 = 64 iterations per position; positions in order 0 … 7 (dimension 2
+    // fastest). A face is 64 / 4 · width 1 = 16 elements, priced as 16 bytes: 1 µs + 0.16 µs =
+    // 1.16 µs, sent when the predecessor finishes its block (times from processor 0's clock).
+    Recorder r(8, 1e-6, 1e-8);
+    across31_pipeline(loop_2x2x2(), r, 1e-6, 1e-8);
+    REQUIRE(r.messages.size() == 12);
+    const std::vector<std::pair<int, int>> order{{0, 1}, {0, 2}, {1, 3}, {2, 3}, {0, 4}, {1, 5},
+                                                 {4, 5}, {2, 6}, {4, 6}, {3, 7}, {5, 7}, {6, 7}};
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      CHECK(r.messages[k].from == order[k].first);
+      CHECK(r.messages[k].to == order[k].second);
+      CHECK(r.messages[k].bytes == 16);
+    }
+    // Position 0 finishes at 64. Positions 1, 2, 4 (one predecessor, 0): the face arrives at
+    // 64 + 1.16 = 65.16: real wait 65.16 µs plus the message's own 1.16 µs; lost the wait beyond
+    // the message, 65.16 − 1.16 = 64 µs; they finish at 64 + 65.16 = 129.16.
+    CHECK(r.waits[0] == 0);
+    for (int p : {1, 2, 4}) {
+      CHECK(r.waits[p] == doctest::Approx(65.16e-6 + 1.16e-6));
+      CHECK(r.losses[p] == doctest::Approx(64e-6));
+    }
+    // Positions 3, 5, 6 (two predecessors finishing at 129.16): both faces arrive at 130.32,
+    // real waits 2 · 130.32 plus 1.16; lost 130.32 − 1.16 = 129.16; finish at 64 + 130.32 =
+    // 194.32.
+    for (int p : {3, 5, 6}) {
+      CHECK(r.waits[p] == doctest::Approx(2 * 130.32e-6 + 1.16e-6));
+      CHECK(r.losses[p] == doctest::Approx(129.16e-6));
+    }
+    // Position 7 (predecessors 3, 5, 6 along the three dimensions): faces at 194.32 + 1.16 =
+    // 195.48, real waits 3 · 195.48 plus 1.16; lost 195.48 − 1.16 = 194.32.
+    CHECK(r.waits[7] == doctest::Approx(3 * 195.48e-6 + 1.16e-6));
+    CHECK(r.losses[7] == doctest::Approx(194.32e-6));
   }
 }

@@ -324,6 +324,9 @@ TEST_SUITE("golden") {
     MESSAGE("predict sor 2.53: numbers equal: " << sor.numbers_equal << " of " << sor.numbers << "\n"
                                                 << per_program(sor));
     CHECK(sor.numbers == 10 * 48);
-    CHECK(sor.numbers_equal >= 388);
+    // sor's ACROSS loops through 3.1's pipeline with 2.53's pricing and booking (across31.hpp,
+    // v253): 468 of 480; the 12 left are explained in docs/dvm-model.md ("ACROSS loops").
+    MESSAGE("differing numbers:\n" << unexpected(sor, {}));
+    CHECK(sor.numbers_equal >= 468);
   }
 }

@@ -225,17 +225,15 @@ TEST_SUITE("golden") {
     CHECK(main["source_file"] == "jac1d.cdv");
   }
 
-  TEST_CASE("augur predict prints 0.0000 where Predictor 3.1 prints a -0.0000 load imbalance of jac1d on grid 2") {
+  TEST_CASE("augur predict prints Predictor 3.1's -0.0000 load imbalance of jac1d on grid 2 and augur run 0.0000") {
     // 3.1 (Interval::CalcIdleAndImbalance) computes Load_imbalance_i = max_sys + max_usr − sys_i −
     // usr_i from sums of the very TimeDeltas AddTime added, identical on both processors here, so
-    // each term is the rounding error of sys + usr: −2.2e-19 twice, printed "-0.0000". augur's
-    // characteristics add clock differences (clock_after − clock_before), whose last bits depend
-    // on each processor's clock: +4.3e-19, "0.0000". Handing the observer the model's own deltas
-    // reproduces 3.1's sign on all 11 such cells but moves two of Predictor 2.53's numbers across a
-    // rounding boundary and makes a 1-processor efficiency 0.9999999999999999: a known difference
-    // (docs/dvm-model.md), pinned here so that a change of it is seen.
+    // each term is the rounding error of (sys + usr) − sys − usr: negative here, a few 1e-19 s,
+    // printed "-0.0000". `augur predict` on a cluster-format machine sums the model's durations
+    // as 3.1 does (the same sign); `augur run` sums clock differences (clock_after −
+    // clock_before), whose last bits depend on each processor's clock: positive here.
     const augur::test::TempDir d;
-    REQUIRE(run_augur_in(d.path.string(), "predict '" + mvs + "' '" + jac1d + "' j.html 2").status == 0);
+    REQUIRE(run_augur_in(d.path.string(), "predict '" + mvs + "' '" + jac1d + "' j.html 2 --json p.json").status == 0);
     const auto ours = lines_of(slurp(d.path / "j.html"));
     const auto theirs = lines_of(slurp(samples + "/programs/jac1d/sample/html/jac1d_mvs_2.html"));
     REQUIRE(ours.size() == theirs.size());
@@ -244,7 +242,23 @@ TEST_SUITE("golden") {
     REQUIRE(label != theirs.end());
     const auto at = static_cast<std::size_t>(label - theirs.begin()) + 4;
     CHECK(theirs[at] == "-0.0000");
-    CHECK(ours[at] == "0.0000");
+    CHECK(ours[at] == "-0.0000");
+    const std::string json = (d.path / "r.json").string();
+    REQUIRE(run_augur("run --trace 'dvm:" + jac1d + "' --machine '" + mvs + "' --grid 2 --json " + json).status == 0);
+    const auto imbalance = [](const fs::path& f) {
+      return nlohmann::json::parse(slurp(f))
+          .at("variants")
+          .at(0)
+          .at("characteristics")
+          .at("interval")
+          .at("load_imbalance")
+          .get<double>();
+    };
+    const double predicted = imbalance(d.path / "p.json"), corrected = imbalance(json);
+    CHECK(predicted < 0.0);
+    CHECK(predicted > -1e-15);
+    CHECK(corrected >= 0.0);
+    CHECK(corrected < 1e-15);
   }
 
   TEST_CASE("augur predict reproduces Predictor 3.1's nested-interval report of jac L200_int but the titles") {
