@@ -56,6 +56,10 @@ int convert_to_otf2(const CommandLine& cl, const std::string& spec, const std::s
   opts.machine_params = false;
   const auto results = run_scenario(sc, registry, opts);
   const models::report::VariantResult& r = results.at(0);
+  if (r.outcome == "error") {  // an input error found while replaying: "file:line: error: …"
+    err << r.message << "\n";
+    return exit_bad_input;
+  }
   if (r.outcome != "completed") {
     err << "augur: error: convert: the run did not complete (" << r.outcome << "): " << r.message << "\n";
     return exit_run_failed;

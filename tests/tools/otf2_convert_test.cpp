@@ -131,4 +131,24 @@ TEST_SUITE("tools") {
       }
     }
   }
+
+  TEST_CASE("convert and run: a truncated OTF2 event file is an error with exit status 2") {
+    fs::create_directories(scratch);
+    const std::string archive = std::string(AUGUR_SOURCE_DIR) + "/tests/data/otf2/ping_pong.tar.zst";
+    fs::remove_all(scratch / "ping_pong");
+    REQUIRE(std::system(("tar --zstd -xf '" + archive + "' -C '" + scratch.string() + "'").c_str()) == 0);
+    const fs::path evt = scratch / "ping_pong" / "traces" / "0.evt";
+    fs::resize_file(evt, fs::file_size(evt) / 2);
+    const std::string anchor = (scratch / "ping_pong" / "traces.otf2").string();
+    for (const std::string& command :
+         {"run --trace 'otf2:" + anchor + "'",
+          "convert 'otf2:" + anchor + "' '" + (scratch / "broken-ti").string() + "'",
+          "convert 'otf2:" + anchor + "' 'otf2:" + (scratch / "broken-otf2").string() + "'"}) {
+      CAPTURE(command);
+      const auto run = augur::test::run_augur(command);
+      CHECK(run.status == 2);
+      CHECK(run.err.find(": error: ") != std::string::npos);
+      CHECK(run.err.find("Segmentation") == std::string::npos);
+    }
+  }
 }
