@@ -57,6 +57,28 @@ TEST_SUITE("tools") {
     CHECK(t.at("collectives") == 4 * 4);
   }
 
+  TEST_CASE("OTF2: the kernels after PRK Transpose - PRK Synch_p2p and NPB CG replay their messages") {
+    // PRK Transpose, 4 ranks, order 256: blocks of 64 x 64 doubles (32,768 B), 3 phases x 8
+    // iterations per rank; a final 8-B reduce (binomial: 3 messages).
+    auto t = totals(recorded("prk_transpose"), "prk_transpose");
+    CHECK(t.at("messages_sent") == 4 * 3 * 8 + 3);
+    CHECK(t.at("bytes_sent") == 4 * 3 * 8 * 32768 + 3 * 8);
+    CHECK(t.at("collectives") == 4);
+    // PRK Synch_p2p, 4 ranks, 64 rows: rows 1..63 pass one double right from ranks 0-2, and the
+    // corner goes back from 3 to 0, per sweep, 4 sweeps; a final 8-B bcast from 3 (3 messages).
+    t = totals(recorded("prk_p2p"), "prk_p2p");
+    CHECK(t.at("messages_sent") == 4 * (3 * 63 + 1) + 3);
+    CHECK(t.at("bytes_sent") == 8 * (4 * (3 * 63 + 1) + 3));
+    CHECK(t.at("collectives") == 4);
+    // NPB-style CG, 4 ranks, 16,384 rows: one allreduce before 15 iterations of an allgather of
+    // 4,096 doubles per rank (the default algorithm: 12 messages of 32,768 B) and 2 allreduces
+    // of 8 B (6 messages each).
+    t = totals(recorded("npb_cg"), "npb_cg");
+    CHECK(t.at("messages_sent") == 31 * 6 + 15 * 12);
+    CHECK(t.at("bytes_sent") == 31 * 6 * 8 + 15 * 12 * 32768);
+    CHECK(t.at("collectives") == 4 * (1 + 15 * 3));
+  }
+
   TEST_CASE("OTF2: the sub-communicator program replays its row - column and duplicate collectives") {
     const fs::path json = scratch / "subcomm.json";
     const auto run =
