@@ -15,7 +15,7 @@ namespace augur::models::report {
 /// the regions of the MPI calls written (`MPI_Send`, `MPI_Isend`, `MPI_Wait`, `MPI_Allreduce`…,
 /// paradigm MPI), communicator 0 = MPI_COMM_WORLD and one per entry of `comms` (world ranks in
 /// comm-rank order; parent 0), a `PAPI_FP_OPS` counter (double). Events, timestamps in
-/// nanoseconds of simulated time (llround(t · 1e9)):
+/// nanoseconds of simulated time (t · 1e9 rounded):
 /// * a blocking send/receive: Enter, MpiSend at the start (MpiRecv at the end), Leave;
 /// * a non-blocking one: Enter, MpiIsend / MpiIrecvRequest with a request id, Leave; its
 ///   completion (MpiIsendComplete / MpiIrecv, with the source the receive matched) at the end
@@ -31,7 +31,9 @@ namespace augur::models::report {
 /// Limits (of the event vocabulary): a reduction's flops inside its collective are part of the
 /// call's time, not of the counter; the true source of an any-source receive completed by a
 /// `waitall` is unknown (written as rank 0); a sendRecv is an Isend, an Irecv and
-/// a Waitall, which also completes the rank's other pending requests.
+/// a Waitall, which also completes the rank's other pending requests; messages are written on
+/// MPI_COMM_WORLD with world ranks (events carry no communicator), so equal tags of two
+/// communicators between the same ranks may match differently when read back.
 class Otf2Timeline final : public engine::Observer {
  public:
   /// Opens the archive (replacing an earlier `traces.otf2` there); throws std::runtime_error
