@@ -113,7 +113,8 @@ void info_formats(std::ostream& out) {
          "outputs of augur run:\n"
          "  text (stdout or --text), JSON (--json), HTML (--html: one self-contained page with plots),\n"
          "  sweep table as CSV (--csv) and JSON (--sweep-json), event log (--event-log),\n"
-         "  timelines: Chrome trace-event JSON (--chrome-trace), Paraver .prv/.pcf/.row (--paraver)\n";
+         "  timelines: Chrome trace-event JSON (--chrome-trace), Paraver .prv/.pcf/.row (--paraver),\n"
+         "  OTF2 archive of a message-passing run (--otf2)\n";
 }
 
 void info_collectives(std::ostream& out) {
@@ -164,6 +165,7 @@ void check_run_files(const CommandLine& cl, const scenarios::Scenario& sc,
       const std::string prefix = variants.size() > 1 ? fmt::format("{}.v{}", cl.paraver, i) : cl.paraver;
       for (const char* suffix : {".prv", ".pcf", ".row"}) add("--paraver", prefix + suffix);
     }
+    if (!cl.otf2.empty()) add("--otf2", otf2_archive_name(cl.otf2, index, variants.size()) + "/traces.otf2");
   }
   inputs.emplace_back("the scenario", sc.file);
   for (const auto& v : variants) {
@@ -338,6 +340,7 @@ RunOptions run_options(const CommandLine& cl, const scenarios::Scenario& sc,
   opts.event_log = sc.outputs.event_log;
   opts.chrome_trace = cl.chrome_trace;
   opts.paraver = cl.paraver;
+  opts.otf2 = cl.otf2;
   opts.jobs = cl.jobs != 0 ? cl.jobs : std::max(1u, std::thread::hardware_concurrency());
   opts.max_events = cl.max_events;
   opts.max_time = cl.max_time;
@@ -449,7 +452,7 @@ int run_command(const CommandLine& cl, const machines::MachineRegistry& registry
   if (cl.command == "predict") return predict(cl, registry, out, err);
   if (cl.command == "merge") return merge(cl, out, err);
   if (cl.command == "calibrate") return calibrate_command(cl, out, err);
-  if (cl.command == "convert") return convert_command(cl, out, err);
+  if (cl.command == "convert") return convert_command(cl, registry, out, err);
   return run_scenario_command(cl, registry, in, out, err);
 }
 

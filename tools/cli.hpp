@@ -4,6 +4,10 @@
 #include <string>
 #include <vector>
 
+namespace augur::machines {
+class MachineRegistry;
+}
+
 namespace augur::tools {
 
 /// Exit statuses of the command line.
@@ -20,7 +24,8 @@ int run_cli(const std::vector<std::string>& args, std::istream& in, std::ostream
 struct CommandLine;
 /// `augur calibrate KIND=FILE...` (tools/calibrate.cpp).
 int calibrate_command(const CommandLine& cl, std::ostream& out, std::ostream& err);
-/// `augur convert FORMAT:PATH OUT_DIR` (tools/convert.cpp).
-int convert_command(const CommandLine& cl, std::ostream& out, std::ostream& err);
+/// `augur convert FORMAT:PATH [ti:|otf2:]OUT_DIR [--machine M]` (tools/convert.cpp).
+int convert_command(const CommandLine& cl, const machines::MachineRegistry& registry, std::ostream& out,
+                    std::ostream& err);
 
 }  // namespace augur::tools

@@ -28,6 +28,7 @@ const char* const usage_text =
     "  augur merge SHARD... [options]   join the shard files of augur run --shard into its reports\n"
     "  augur calibrate KIND=FILE...     a machine file from OSU micro-benchmark and STREAM outputs\n"
     "  augur convert FORMAT:PATH DIR    a message-passing trace (otf2, ti) as a SimGrid TI trace in DIR\n"
+    "  augur convert FORMAT:PATH otf2:DIR [--machine M]   its run predicted on M as an OTF2 archive\n"
     "  augur version                    the version of augur\n"
     "  augur COMMAND --help             the options of one command (run, step, check, info, merge)\n"
     "  augur predict PAR TRACE OUT.html [D1 D2 ...] [options]\n"
@@ -60,6 +61,7 @@ const char* const usage_text =
     "                           FILE; augur merge joins the N files into the reports of the whole run\n"
     "  --chrome-trace FILE      write the timeline as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  --paraver PREFIX         write the timeline as a Paraver trace: PREFIX.prv, PREFIX.pcf, PREFIX.row\n"
+    "  --otf2 DIR               write a message-passing run as an OTF2 archive DIR/traces.otf2 (Vampir)\n"
     "  --log [CAT=]LEVEL[,...]  log levels on stderr (engine, machines, traces, models, scenarios, tools;\n"
     "                           info: what each folder read and ran, debug: details); also SPDLOG_LEVEL\n"
     "  --jobs N                 variants run in parallel (default: number of cores)\n"
@@ -143,8 +145,9 @@ void check_predict_arguments(const CommandLine& cl) {
                       cl.positional[i]));
     }
   }
-  static const char* const refused[] = {"--trace", "--machine",    "--grid",         "--processors", "--html",
-                                        "--csv",   "--sweep-json", "--chrome-trace", "--paraver",    "--jobs"};
+  static const char* const refused[] = {"--trace",   "--machine", "--grid",       "--processors",
+                                        "--html",    "--csv",     "--sweep-json", "--chrome-trace",
+                                        "--paraver", "--jobs",    "--otf2"};
   for (const std::string& o : cl.options) {
     for (const char* r : refused) {
       if (o == r) {
@@ -175,6 +178,7 @@ constexpr TextOption text_options[] = {
     {"--event-log", &CommandLine::event_log},
     {"--chrome-trace", &CommandLine::chrome_trace},
     {"--paraver", &CommandLine::paraver},
+    {"--otf2", &CommandLine::otf2},
     {"--log", &CommandLine::log_levels},
     {"--partial", &CommandLine::partial},
 };
@@ -363,7 +367,10 @@ void check_arguments(CommandLine& cl) {
   } else if (cl.command == "merge") {
     check_merge_arguments(cl);
   } else if (cl.command == "calibrate" || cl.command == "convert") {
-    if (!cl.options.empty()) throw UsageError(fmt::format("{} is not an option of {}", cl.options[0], cl.command));
+    for (const std::string& o : cl.options) {  // convert to otf2:DIR runs the trace on a machine
+      if (cl.command == "calibrate" || (o != "--machine" && o != "--set"))
+        throw UsageError(fmt::format("{} is not an option of {}", o, cl.command));
+    }
   } else if (cl.command != "info" && !cl.positional.empty()) {
     if (cl.positional.size() > 1) throw UsageError(fmt::format("unexpected argument '{}'", cl.positional[1]));
     cl.scenario = cl.positional[0];

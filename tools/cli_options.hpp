@@ -30,6 +30,7 @@ struct CommandLine {
   std::string event_log;
   std::string chrome_trace;
   std::string paraver;
+  std::string otf2;  // --otf2 DIR
   std::string log_levels;
   std::optional<Shard> shard;                // --shard K/N
   std::string partial;                       // --partial FILE: the shard file

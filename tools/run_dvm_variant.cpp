@@ -56,6 +56,11 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
                   [&program](std::uint32_t file) { return std::string(program.source_file(file)); });
     scheduler.add_observer(&*waits);
   }
+  if (!options.otf2.empty())
+    throw InputError(
+        fmt::format("--otf2: error: OTF2 archives are written for message-passing runs only ({} is a "
+                    "Lib-DVM trace)",
+                    variant.trace_path));
   // The timelines read the engine's plain event contract: DvmPlainEvents translates.
   Timelines timelines(
       options, index, count, static_cast<std::uint32_t>(processors),

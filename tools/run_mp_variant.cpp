@@ -145,6 +145,12 @@ models::report::VariantResult run_mp_variant(const scenarios::Scenario& scenario
   }
   Timelines timelines(options, index, count, static_cast<std::uint32_t>(ranks),
                       fmt::format(FMT_COMPILE("augur: {} on {}"), variant.trace_path, variant.machine.name), "rank");
+  if (!options.otf2.empty()) {
+    std::vector<double> speeds(static_cast<std::size_t>(ranks));  // flops/s of each rank: the OTF2 flop counter
+    for (int r = 0; r < ranks; ++r) speeds[static_cast<std::size_t>(r)] = 1e9 / machine->compute_time(r, 1e9);
+    timelines.otf2.emplace(otf2_archive_name(options.otf2, index, count), static_cast<std::uint32_t>(ranks),
+                           trace->communicators(), std::move(speeds));
+  }
   for (engine::Observer* o : timelines.observers()) scheduler.add_observer(o);
   const engine::RunResult run = run_observed(
       scheduler, *program, options, progress, index, count,

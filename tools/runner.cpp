@@ -100,6 +100,10 @@ std::string event_log_name(const std::string& base, int index, std::size_t count
   return fmt::format("{}.v{}{}", base.substr(0, dot), index, base.substr(dot));
 }
 
+std::string otf2_archive_name(const std::string& base, int index, std::size_t count) {
+  return count <= 1 || base.empty() ? base : fmt::format("{}.v{}", base, index);
+}
+
 /// The machine of `variant` for `processors` processors; a parameter error names the machine file.
 std::unique_ptr<machines::MachineModel> make_machine(const scenarios::Variant& variant,
                                                      const machines::MachineRegistry& registry, int processors) {
@@ -157,6 +161,7 @@ std::vector<engine::Observer*> Timelines::observers() {
   std::vector<engine::Observer*> out;
   if (chrome) out.push_back(&*chrome);
   if (paraver) out.push_back(&*paraver);
+  if (otf2) out.push_back(&*otf2);
   return out;
 }
 

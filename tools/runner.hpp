@@ -34,6 +34,7 @@ struct RunOptions {
   std::string event_log;               ///< event log file ("" = off); variant k > 1 of several gets ".vK" inserted
   std::string chrome_trace;            ///< Chrome trace-event JSON file ("" = off); ".vK" inserted like the event log's
   std::string paraver;                 ///< Paraver PREFIX.prv/.pcf/.row ("" = off); several variants: PREFIX.vK
+  std::string otf2;                    ///< OTF2 archive folder of message-passing runs ("" = off); several: DIR.vK
   unsigned jobs = 1;                   ///< worker threads for independent variants
   std::uint64_t max_events = 0;        ///< stop each variant after this many events (0 = no limit)
   double max_time = 0;                 ///< stop each variant at this simulated time (0 = no limit)
@@ -88,5 +89,7 @@ std::vector<models::report::VariantResult> run_scenario(const scenarios::Scenari
 
 /// The event-log file name of variant `index` of `count`.
 std::string event_log_name(const std::string& base, int index, std::size_t count);
+/// The --otf2 folder of variant `index` of `count`: DIR, or DIR.vK when there are several.
+std::string otf2_archive_name(const std::string& base, int index, std::size_t count);
 
 }  // namespace augur::tools

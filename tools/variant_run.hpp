@@ -14,6 +14,7 @@
 #include "machines/registry.hpp"
 #include "models/report/report.hpp"
 #include "models/report/timeline_chrome.hpp"
+#include "models/report/timeline_otf2.hpp"
 #include "models/report/timeline_paraver.hpp"
 #include "scenarios/scenario.hpp"
 #include "tools/runner.hpp"
@@ -30,10 +31,12 @@ std::unique_ptr<machines::MachineModel> make_machine(const scenarios::Variant& v
 engine::RunResult run_observed(engine::Scheduler& scheduler, engine::Program& program, const RunOptions& options,
                                Progress* progress, int index, std::size_t count, const std::string& what);
 
-/// The timelines the options ask for (--chrome-trace, --paraver), one track per processor.
+/// The timelines the options ask for (--chrome-trace, --paraver), one track per processor, and
+/// --otf2, which run_mp_variant adds (it needs the trace's communicators and the machine's speeds).
 struct Timelines {
   std::optional<models::report::ChromeTrace> chrome;
   std::optional<models::report::ParaverTrace> paraver;
+  std::optional<models::report::Otf2Timeline> otf2;
 
   /// `track`: what an LP is called on its track ("rank", "processor").
   Timelines(const RunOptions& options, int index, std::size_t count, std::uint32_t lps, const std::string& title,

@@ -67,7 +67,8 @@ std::string_view to_string(MpOpKind kind);
 ///   bytes2 = recv bytes; reduce_scatter: recv counts, amount = comp flops)
 /// - comm_size: count; location: `text` = file, count = line
 /// Peers and roots are world ranks (readers map a communicator's ranks); `comm` names the
-/// communicator of a collective (0 = the world; the others: MpTraceSource::communicators()).
+/// communicator of a collective, and of a point-to-point record or wait, whose messages match
+/// by (comm, source, tag) (0 = the world; the others: MpTraceSource::communicators()).
 struct MpRecord {
   MpOpKind kind = MpOpKind::compute;
   std::int32_t rank = 0;
@@ -75,7 +76,7 @@ struct MpRecord {
   std::int32_t peer2 = -1;
   std::int32_t tag = 0;
   std::int32_t root = 0;
-  std::int32_t comm = 0;  ///< a collective's communicator (0 = world)
+  std::int32_t comm = 0;  ///< the communicator of a collective or a message (0 = world)
   std::uint64_t bytes = 0;
   std::uint64_t bytes2 = 0;
   std::uint64_t count = 0;

@@ -13,12 +13,12 @@
 namespace augur::models::mp::coll {
 
 void OpWriter::put(OpKind kind, int peer, std::uint64_t bytes) {
-  out_.push_back(Op{kind, static_cast<std::int32_t>(peer), tag_, bytes, 0.0});
+  out_.push_back(Op{kind, static_cast<std::int32_t>(peer), tag_, 0, bytes, 0.0});
 }
 
 void OpWriter::waitall() {
   if (pending_ == 0) return;
-  out_.push_back(Op{OpKind::waitall, -1, tag_, 0, 0.0});
+  out_.push_back(Op{OpKind::waitall, -1, tag_, 0, 0, 0.0});
   pending_ = 0;
 }
 
@@ -30,7 +30,7 @@ void OpWriter::sendrecv(int dst, std::uint64_t send_bytes, int src, std::uint64_
 }
 
 void OpWriter::compute(double flops) {
-  if (flops > 0) out_.push_back(Op{OpKind::compute, -1, 0, 0, flops});
+  if (flops > 0) out_.push_back(Op{OpKind::compute, -1, 0, 0, 0, flops});
 }
 
 // ---- bcast ------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // The message-passing model's matching and protocols. Matching (MPI 3.1 section 3.5): a receive
 // matches the first message in arrival order from the named source (or any) with the named tag
-// (or any); messages of one sender never overtake. Protocols: eager (size <= threshold: the
+// (or any) on the same communicator; messages of one sender never overtake. Protocols: eager (size <= threshold: the
 // sender continues) and rendezvous (the sender waits until the message is delivered; the
 // transfer starts when both sides are posted).
 #include <algorithm>
@@ -36,7 +36,7 @@ std::uint32_t MpProgram::new_message() {
   return id;
 }
 
-std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, std::uint64_t bytes,
+std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, std::int32_t comm, std::uint64_t bytes,
                                    engine::Scheduler& s, SimTime& sender_free) {
   const SimTime now = s.lp(lp).clock;
   const std::uint32_t id = new_request();
@@ -47,6 +47,7 @@ std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, 
     q.bytes = bytes;
     q.peer = dst;
     q.tag = tag;
+    q.comm = comm;
     q.owner = lp;
     q.is_send = true;
     q.line = ranks_[lp].line;
@@ -57,6 +58,7 @@ std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, 
   m.bytes = bytes;
   m.src = static_cast<std::int32_t>(lp);
   m.tag = tag;
+  m.comm = comm;
   m.send_req = rendezvous ? id : none;
   sender_free = now;
   if (!rendezvous) {
@@ -80,9 +82,9 @@ std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, 
   Found named;
   if (Fifo* f = posted_by_pair_.find(pair_key(dst, m.src)); f != nullptr) {
     named_fifo = f;
-    named = first_accepting(*named_fifo, tag);
+    named = first_accepting(*named_fifo, tag, comm);
   }
-  const Found wild = first_accepting(d.any_posted, tag);
+  const Found wild = first_accepting(d.any_posted, tag, comm);
   if (named.id != none || wild.id != none) {
     const bool take_named = named.id != none && (wild.id == none || requests_[named.id].seq < requests_[wild.id].seq);
     const Found& found = take_named ? named : wild;
@@ -111,10 +113,10 @@ std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, 
   return id;
 }
 
-MpProgram::Found MpProgram::first_accepting(const Fifo& f, std::int32_t tag) const {
+MpProgram::Found MpProgram::first_accepting(const Fifo& f, std::int32_t tag, std::int32_t comm) const {
   for (std::uint32_t cur = f.head, prev = none; cur != none; prev = cur, cur = requests_[cur].next) {
     const std::int32_t wanted = requests_[cur].tag;
-    if (wanted == engine::any_tag || wanted == tag) return Found{cur, prev};
+    if (requests_[cur].comm == comm && (wanted == engine::any_tag || wanted == tag)) return Found{cur, prev};
   }
   return Found{};
 }
@@ -169,7 +171,7 @@ void MpProgram::unlink_pair_message(std::uint64_t key, std::uint32_t mid) {
   }
 }
 
-std::uint32_t MpProgram::post_recv(LpId lp, std::int32_t src, std::int32_t tag, std::uint64_t bytes,
+std::uint32_t MpProgram::post_recv(LpId lp, std::int32_t src, std::int32_t tag, std::int32_t comm, std::uint64_t bytes,
                                    engine::Scheduler& s) {
   Rank& r = ranks_[lp];
   // Search the unexpected queue. For a named source the first match in order (non-overtaking).
@@ -181,7 +183,7 @@ std::uint32_t MpProgram::post_recv(LpId lp, std::int32_t src, std::int32_t tag, 
   if (src == engine::any_peer) {
     for (std::uint32_t cur = r.unexpected_head; cur != none; cur = messages_[cur].next) {
       const Message& m = messages_[cur];
-      if (!(tag == engine::any_tag || m.tag == tag)) continue;
+      if (m.comm != comm || !(tag == engine::any_tag || m.tag == tag)) continue;
       const SimTime key = m.priced ? m.arrival : m.sent;
       if (best == none || key < best_key) {
         best = cur;
@@ -190,7 +192,7 @@ std::uint32_t MpProgram::post_recv(LpId lp, std::int32_t src, std::int32_t tag, 
     }
   } else if (const Fifo* f = unexpected_by_pair_.find(pair_key(static_cast<std::int32_t>(lp), src)); f != nullptr) {
     for (std::uint32_t cur = f->head; cur != none; cur = messages_[cur].pnext) {
-      if (tag == engine::any_tag || messages_[cur].tag == tag) {
+      if (messages_[cur].comm == comm && (tag == engine::any_tag || messages_[cur].tag == tag)) {
         best = cur;
         break;
       }
@@ -211,6 +213,7 @@ std::uint32_t MpProgram::post_recv(LpId lp, std::int32_t src, std::int32_t tag, 
     q.bytes = bytes;
     q.peer = src;
     q.tag = tag;
+    q.comm = comm;
     q.owner = lp;
     q.is_send = false;
     q.line = r.line;

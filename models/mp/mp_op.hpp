@@ -24,6 +24,7 @@ struct Op {
   OpKind kind = OpKind::compute;
   std::int32_t peer = -1;
   std::int32_t tag = 0;
+  std::int32_t comm = 0;    ///< a trace message's communicator: matched with the tag (0 = the world)
   std::uint64_t bytes = 0;  ///< message size (send/recv kinds)
   double amount = 0;        ///< flops (compute) or seconds (timed, sleep)
 };

@@ -293,11 +293,11 @@ StepResult MpProgram::run_op(LpId lp, const Op& op, engine::Scheduler& s) {
       return StepResult::advanced;
     case OpKind::send: {
       SimTime sender_free = 0;
-      r.wait_req = post_send(lp, op.peer, op.tag, op.bytes, s, sender_free);
+      r.wait_req = post_send(lp, op.peer, op.tag, op.comm, op.bytes, s, sender_free);
       return block(lp, WaitMode::request, EventKind::send, op.peer, op.tag, op.bytes, 1, s);
     }
     case OpKind::recv: {
-      const std::uint32_t id = post_recv(lp, op.peer, op.tag, op.bytes, s);
+      const std::uint32_t id = post_recv(lp, op.peer, op.tag, op.comm, op.bytes, s);
       if (id == none) {
         --r.op_pos;
         s.resume_at(lp, defer_until_);
@@ -309,7 +309,7 @@ StepResult MpProgram::run_op(LpId lp, const Op& op, engine::Scheduler& s) {
     case OpKind::isend:
     case OpKind::trace_isend: {
       SimTime sender_free = 0;
-      const std::uint32_t id = post_send(lp, op.peer, op.tag, op.bytes, s, sender_free);
+      const std::uint32_t id = post_send(lp, op.peer, op.tag, op.comm, op.bytes, s, sender_free);
       (op.kind == OpKind::isend ? r.group : r.pending).push_back(id);
       clock = std::max(clock, sender_free);
       emit(s, lp, EventBuilder(EventKind::send).span(before, clock).peer(op.peer).tag(op.tag).bytes(op.bytes));
@@ -317,7 +317,7 @@ StepResult MpProgram::run_op(LpId lp, const Op& op, engine::Scheduler& s) {
     }
     case OpKind::irecv:
     case OpKind::trace_irecv: {
-      const std::uint32_t id = post_recv(lp, op.peer, op.tag, op.bytes, s);
+      const std::uint32_t id = post_recv(lp, op.peer, op.tag, op.comm, op.bytes, s);
       if (id == none) {
         --r.op_pos;
         s.resume_at(lp, defer_until_);

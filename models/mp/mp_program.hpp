@@ -99,6 +99,7 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
     std::int32_t peer = -1;
     std::int32_t matched = -1;  ///< the peer it matched (the actual source of an any-source receive)
     std::int32_t tag = 0;
+    std::int32_t comm = 0;  ///< matched with the tag (0 = the world, every collective's messages)
     std::uint32_t owner = 0;
     std::uint64_t seq = 0;      ///< post order of a posted receive (MPI matches the earliest)
     std::uint32_t next = none;  ///< link in a posted-receive queue / free list
@@ -115,6 +116,7 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
     std::uint64_t bytes = 0;
     std::int32_t src = 0;
     std::int32_t tag = 0;
+    std::int32_t comm = 0;
     std::uint32_t send_req = none;  ///< the rendezvous send request, or none
     std::uint32_t next = none;      ///< link in the destination's unexpected queue / free list
     std::uint32_t prev = none;      ///< back link in the destination's unexpected queue
@@ -211,9 +213,10 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
                                                        : comms_[static_cast<std::size_t>(r.coll_comm)].members.size());
   }
 
-  std::uint32_t post_send(LpId lp, std::int32_t dst, std::int32_t tag, std::uint64_t bytes, engine::Scheduler& s,
-                          SimTime& sender_free);
-  std::uint32_t post_recv(LpId lp, std::int32_t src, std::int32_t tag, std::uint64_t bytes, engine::Scheduler& s);
+  std::uint32_t post_send(LpId lp, std::int32_t dst, std::int32_t tag, std::int32_t comm, std::uint64_t bytes,
+                          engine::Scheduler& s, SimTime& sender_free);
+  std::uint32_t post_recv(LpId lp, std::int32_t src, std::int32_t tag, std::int32_t comm, std::uint64_t bytes,
+                          engine::Scheduler& s);
   void deliver(std::uint32_t msg, std::uint32_t recv, engine::Scheduler& s);
   /// The send request (or none) and the receive of a matched message arrive at `arrival`.
   void complete_transfer(std::uint32_t send_req, std::uint32_t recv, SimTime arrival, SimTime recv_overhead,
@@ -274,7 +277,7 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(dst)) << 32) | static_cast<std::uint32_t>(src);
   }
   void unlink_unexpected(Rank& r, std::uint32_t mid);
-  Found first_accepting(const Fifo& f, std::int32_t tag) const;
+  Found first_accepting(const Fifo& f, std::int32_t tag, std::int32_t comm) const;
   void push_request(Fifo& f, std::uint32_t id);
   void remove_request(Fifo& f, const Found& found);
   void unlink_pair_message(std::uint64_t key, std::uint32_t mid);

@@ -81,10 +81,10 @@ StepResult MpProgram::start_record(LpId lp, engine::Scheduler& s) {
     case MpOpKind::location:
       return replay_location(lp, rec, s);
     case MpOpKind::compute:
-      if (machine_.node()) return run_op(lp, Op{OpKind::timed, -1, 0, 0, node_time(machine_, lp, rec)}, s);
-      return run_op(lp, Op{OpKind::compute, -1, 0, 0, rec.amount}, s);
+      if (machine_.node()) return run_op(lp, Op{OpKind::timed, -1, 0, 0, 0, node_time(machine_, lp, rec)}, s);
+      return run_op(lp, Op{OpKind::compute, -1, 0, 0, 0, rec.amount}, s);
     case MpOpKind::sleep:
-      return run_op(lp, Op{OpKind::sleep, -1, 0, 0, rec.amount}, s);
+      return run_op(lp, Op{OpKind::sleep, -1, 0, 0, 0, rec.amount}, s);
     case MpOpKind::send:
     case MpOpKind::recv:
     case MpOpKind::isend:
@@ -146,7 +146,13 @@ StepResult MpProgram::replay_point_to_point(LpId lp, const traces::MpRecord& rec
                                                  : OpKind::trace_irecv;
   // Run as the op group of one it is (op_pos 1, ops empty); a deferred any-source receive
   // (run_op steps op_pos back to 0) is kept in the group to be retried.
-  const Op op{k, rec.peer, rec.tag, rec.bytes, 0};
+  if (rec.comm != 0 && (rec.comm < 0 || static_cast<std::size_t>(rec.comm) >= comms_.size())) {
+    s.fail(lp, fmt::format("{}: error: {}: unknown communicator {}", where(lp), traces::to_string(rec.kind), rec.comm));
+    return StepResult::blocked;
+  }
+  // Matched by (communicator, source, tag): peers are world ranks already (the reader translated
+  // them through the communicator's group); the communicator keeps equal tags apart.
+  const Op op{k, rec.peer, rec.tag, rec.comm, rec.bytes, 0};
   r.op_pos = 1;
   const StepResult result = run_op(lp, op, s);
   if (r.op_pos == 0) {
@@ -165,7 +171,7 @@ StepResult MpProgram::replay_wait_or_test(LpId lp, const traces::MpRecord& rec, 
   const std::int32_t other = is_send ? rec.peer2 : rec.peer;
   auto it = std::find_if(r.pending.begin(), r.pending.end(), [&](std::uint32_t id) {
     const Request& q = requests_[id];
-    return q.is_send == is_send && q.peer == other && q.tag == rec.tag;
+    return q.is_send == is_send && q.peer == other && q.tag == rec.tag && q.comm == rec.comm;
   });
   if (it == r.pending.end()) {
     warn(fmt::format("{}: warning: {} {} {} {} matches no pending request; ignored (as SimGrid does)", where(lp),
@@ -196,9 +202,9 @@ StepResult MpProgram::replay_waitall(LpId lp, engine::Scheduler& s) {
 
 StepResult MpProgram::replay_send_recv(LpId lp, const traces::MpRecord& rec) {
   std::vector<Op>& ops = ranks_[lp].ops;
-  ops.push_back(Op{OpKind::isend, rec.peer, 0, rec.bytes, 0});
-  ops.push_back(Op{OpKind::irecv, rec.peer2, 0, rec.bytes2, 0});
-  ops.push_back(Op{OpKind::waitall, -1, 0, 0, 0});
+  ops.push_back(Op{OpKind::isend, rec.peer, 0, 0, rec.bytes, 0});
+  ops.push_back(Op{OpKind::irecv, rec.peer2, 0, 0, rec.bytes2, 0});
+  ops.push_back(Op{OpKind::waitall, -1, 0, 0, 0, 0});
   return StepResult::advanced;
 }
 
@@ -326,7 +332,7 @@ StepResult MpProgram::analytic_collective(LpId lp, const traces::MpRecord& rec, 
                        r.coll_kind == engine::CollectiveKind::scan || r.coll_kind == engine::CollectiveKind::exscan ||
                        r.coll_kind == engine::CollectiveKind::reduce_scatter;
   if (reduces && rec.amount > 0) {
-    r.ops.push_back(Op{OpKind::compute, -1, 0, 0, rec.amount});
+    r.ops.push_back(Op{OpKind::compute, -1, 0, 0, 0, rec.amount});
     r.op_pos = 0;
   }
   r.wait = WaitMode::collective;

@@ -57,6 +57,28 @@ TEST_SUITE("tools") {
     CHECK(t.at("collectives") == 4 * 4);
   }
 
+  TEST_CASE("OTF2: the kernels after PRK Transpose - PRK Synch_p2p and NPB CG replay their messages") {
+    // PRK Transpose, 4 ranks, order 256: blocks of 64 x 64 doubles (32,768 B), 3 phases x 8
+    // iterations per rank; a final 8-B reduce (binomial: 3 messages).
+    auto t = totals(recorded("prk_transpose"), "prk_transpose");
+    CHECK(t.at("messages_sent") == 4 * 3 * 8 + 3);
+    CHECK(t.at("bytes_sent") == 4 * 3 * 8 * 32768 + 3 * 8);
+    CHECK(t.at("collectives") == 4);
+    // PRK Synch_p2p, 4 ranks, 64 rows: rows 1..63 pass one double right from ranks 0-2, and the
+    // corner goes back from 3 to 0, per sweep, 4 sweeps; a final 8-B bcast from 3 (3 messages).
+    t = totals(recorded("prk_p2p"), "prk_p2p");
+    CHECK(t.at("messages_sent") == 4 * (3 * 63 + 1) + 3);
+    CHECK(t.at("bytes_sent") == 8 * (4 * (3 * 63 + 1) + 3));
+    CHECK(t.at("collectives") == 4);
+    // NPB-style CG, 4 ranks, 16,384 rows: one allreduce before 15 iterations of an allgather of
+    // 4,096 doubles per rank (the default algorithm: 12 messages of 32,768 B) and 2 allreduces
+    // of 8 B (6 messages each).
+    t = totals(recorded("npb_cg"), "npb_cg");
+    CHECK(t.at("messages_sent") == 31 * 6 + 15 * 12);
+    CHECK(t.at("bytes_sent") == 31 * 6 * 8 + 15 * 12 * 32768);
+    CHECK(t.at("collectives") == 4 * (1 + 15 * 3));
+  }
+
   TEST_CASE("OTF2: the sub-communicator program replays its row - column and duplicate collectives") {
     const fs::path json = scratch / "subcomm.json";
     const auto run =
@@ -115,5 +137,40 @@ TEST_SUITE("tools") {
     // above the 64 KiB eager threshold: the transfer starts when the receive is posted (5 µs)
     // and lasts latency + bytes / bandwidth = 1 µs + 1e6 B / 1e10 B/s = 101 µs.
     CHECK(t.at("end_s").get<double>() == doctest::Approx(106e-6).epsilon(1e-9));
+  }
+
+  TEST_CASE("OTF2: messages on a sub-communicator match by communicator - source and tag - by hand") {
+    augur::test::Otf2TestArchive a(scratch / "p2p-comm", 2);
+    // Communicator 1 holds the world ranks in reverse order: its rank 0 is world rank 1.
+    const auto reversed = a.comm({1, 0});
+    const auto isend = a.region("MPI_Isend"), send = a.region("MPI_Send"), wait = a.region("MPI_Wait"),
+               recv = a.region("MPI_Recv");
+    // Rank 0 at 0: isend 1 MB on `reversed` to its rank 0 (world 1), tag 5; send 8 B on the world
+    // to 1, tag 5; wait for the isend.
+    a.enter(0, 0, isend);
+    OTF2_EvtWriter_MpiIsend(a.rank(0), nullptr, 0, 0, reversed, 5, 1000000, 77);
+    a.leave(0, 0, isend);
+    a.enter(0, 0, send);
+    OTF2_EvtWriter_MpiSend(a.rank(0), nullptr, 0, 1, 0, 5, 8);
+    a.leave(0, 0, send);
+    a.enter(0, 0, wait);
+    OTF2_EvtWriter_MpiIsendComplete(a.rank(0), nullptr, 0, 77);
+    a.leave(0, 0, wait);
+    // Rank 1: receive 8 B from world rank 0 tag 5, compute 10 µs (10,000 ticks), receive 1 MB
+    // on `reversed` from its rank 1 (world 0), tag 5.
+    a.enter(1, 0, recv);
+    OTF2_EvtWriter_MpiRecv(a.rank(1), nullptr, 0, 0, 0, 5, 8);
+    a.leave(1, 0, recv);
+    a.enter(1, 10000, recv);
+    OTF2_EvtWriter_MpiRecv(a.rank(1), nullptr, 10000, 1, reversed, 5, 1000000);
+    a.leave(1, 10000, recv);
+    const auto t = totals(a.close(), "p2p-comm");
+    // platform_cluster_64 (1 µs latency, 1e10 B/s, eager up to 64 KiB): the world receive takes
+    // the 8-B message, eager, there at 1 µs + 8 B / 1e10 B/s = 1.0008 µs; 10 µs of compute; the
+    // 1-MB receive is posted at 11.0008 µs, the rendezvous transfer starts then and lasts 1 µs +
+    // 100 µs: both ranks end at 112.0008 µs. Matching by (source, tag) alone, the world receive
+    // would take the 1-MB message (the first sent) and the run end near 111 µs.
+    CHECK(t.at("end_s").get<double>() == doctest::Approx(112.0008e-6).epsilon(1e-9));
+    CHECK(t.at("bytes_sent") == 1000008);
   }
 }

@@ -178,6 +178,26 @@ TEST_SUITE("traces") {
       });
       CHECK(error_of(anchor) == evt0(anchor) + ":1: error: MpiCollectiveEnd: unknown collective operation 99");
     }
+    SUBCASE("a collective on an unknown communicator") {
+      const std::string anchor = written("collective-comm", [](Otf2TestArchive& a) {
+        OTF2_EvtWriter_MpiCollectiveEnd(a.rank(0), nullptr, 1, OTF2_COLLECTIVE_OP_BCAST, 9, 0, 8, 8);
+      });
+      CHECK(error_of(anchor) ==
+            evt0(anchor) + ":1: error: MPI_Bcast: unknown communicator 9 (not among the definitions)");
+    }
+    SUBCASE("a collective root beyond its communicator") {
+      const std::string anchor = written("collective-root", [](Otf2TestArchive& a) {
+        OTF2_EvtWriter_MpiCollectiveEnd(a.rank(0), nullptr, 1, OTF2_COLLECTIVE_OP_BCAST, 0, 5, 8, 8);
+      });
+      CHECK(error_of(anchor) == evt0(anchor) + ":1: error: MPI_Bcast: root 5 but the communicator has 2 ranks");
+    }
+    SUBCASE("a receive completion on an unknown communicator") {
+      const std::string anchor = written("irecv-comm", [](Otf2TestArchive& a) {
+        OTF2_EvtWriter_MpiIrecvRequest(a.rank(0), nullptr, 1, 3);
+        OTF2_EvtWriter_MpiIrecv(a.rank(0), nullptr, 2, 1, 9, 0, 8, 3);
+      });
+      CHECK(error_of(anchor) == evt0(anchor) + ":2: error: unknown communicator 9 (not among the definitions)");
+    }
     SUBCASE("a communicator member beyond the MPI ranks") {
       const std::string anchor = written("member", [](Otf2TestArchive& a) { a.comm({0, 7}); });
       CHECK(error_of(anchor) == anchor + ": error: communicator 1 has member 7 but the trace has 2 MPI ranks");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Re-records the OTF2 traces of tools/otf2/programs/ with EZTrace (Debian 12's eztrace, module
 # openmpi) under Open MPI on this machine, and stores each archive as tests/data/otf2/NAME.tar.zst.
-#   tools/otf2/record.sh [OUT_DIR]     (default: tests/data/otf2 of this repository)
+#   tools/otf2/record.sh [OUT_DIR [NAME...]]   (default: tests/data/otf2 of this repository, every
+#   program; NAME...: only those, e.g. to add a program without changing the traces tests pin)
 # Needs: eztrace, openmpi-bin, libopenmpi-dev (mpicc), zstd.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -11,10 +12,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 # name, ranks
-programs=("ping_pong 2" "stencil2d 4" "subcomm 4")
+programs=("ping_pong 2" "stencil2d 4" "subcomm 4" "prk_transpose 4" "prk_p2p 4" "npb_cg 4")
+only=" ${*:2} "
 for entry in "${programs[@]}"; do
   read -r name ranks <<<"$entry"
-  mpicc -O2 -o "$work/$name" "$here/programs/$name.c"
+  [[ $# -le 1 || "$only" == *" $name "* ]] || continue
+  mpicc -O2 -o "$work/$name" "$here/programs/$name.c" -lm
   mpirun --allow-run-as-root --oversubscribe -np "$ranks" \
     eztrace -t openmpi -o "$work/$name-raw" "$work/$name" >/dev/null
   # EZTrace writes OUT/<program>_trace/eztrace_log.otf2; keep it as NAME/traces.otf2 and friends.

@@ -33,6 +33,7 @@ struct Slot {
 struct PendingSend {
   std::int32_t dst;
   std::int32_t tag;
+  std::int32_t comm;
 };
 
 }  // namespace
@@ -100,6 +101,12 @@ struct Otf2RankStream::State {
     flops_mark = flops_now;
   }
 
+  /// The id of `comm` in the records (MpRecord::comm): 0 for the world and MPI_COMM_SELF.
+  std::int32_t comm_id(OTF2_CommRef comm) const {
+    const auto id = defs.comm_ids.find(comm);
+    return id == defs.comm_ids.end() ? 0 : id->second;
+  }
+
   /// The world rank of rank `peer` of `comm`; -1 for MPI_PROC_NULL.
   bool world_rank(OTF2_CommRef comm, std::uint32_t peer, std::uint64_t event, std::int32_t& out) {
     auto it = defs.comms.find(comm);
@@ -132,15 +139,17 @@ struct Otf2RankStream::State {
     Slot& s = push(kind, event);
     s.rec.peer = world;
     s.rec.tag = static_cast<std::int32_t>(tag);
+    s.rec.comm = comm_id(comm);
     s.rec.bytes = bytes;
     return OTF2_CALLBACK_SUCCESS;
   }
 
-  void push_wait(std::int32_t src, std::int32_t dst, std::int32_t tag, std::uint64_t event) {
+  void push_wait(std::int32_t src, std::int32_t dst, std::int32_t tag, std::int32_t comm, std::uint64_t event) {
     Slot& s = push(MpOpKind::wait, event);
     s.rec.peer = src;
     s.rec.peer2 = dst;
     s.rec.tag = tag;
+    s.rec.comm = comm;
   }
 
   /// The end of an MPI_Wait* call in which the trace recorded no completion (EZTrace 2.0), or of
@@ -228,7 +237,7 @@ OTF2_CallbackCode on_isend(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t event
   const std::size_t before = s.queue.size();
   const OTF2_CallbackCode code = s.point_to_point(MpOpKind::isend, receiver, comm, tag, bytes, event, time);
   if (code == OTF2_CALLBACK_SUCCESS && s.queue.size() > before && s.queue.back().rec.kind == MpOpKind::isend) {
-    s.sends[request] = PendingSend{s.queue.back().rec.peer, s.queue.back().rec.tag};
+    s.sends[request] = PendingSend{s.queue.back().rec.peer, s.queue.back().rec.tag, s.queue.back().rec.comm};
   }
   return code;
 }
@@ -240,7 +249,7 @@ OTF2_CallbackCode on_isend_complete(OTF2_LocationRef, OTF2_TimeStamp time, uint6
   ++s.completions_in_call;
   auto it = s.sends.find(request);
   if (it == s.sends.end()) return OTF2_CALLBACK_SUCCESS;  // a send to MPI_PROC_NULL
-  s.push_wait(s.rank, it->second.dst, it->second.tag, event);
+  s.push_wait(s.rank, it->second.dst, it->second.tag, it->second.comm, event);
   s.sends.erase(it);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -279,8 +288,9 @@ OTF2_CallbackCode on_irecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t event
   }
   slot->rec.peer = src;
   slot->rec.tag = static_cast<std::int32_t>(tag);
+  slot->rec.comm = s.comm_id(comm);
   slot->rec.bytes = bytes;
-  s.push_wait(src, s.rank, static_cast<std::int32_t>(tag), event);
+  s.push_wait(src, s.rank, static_cast<std::int32_t>(tag), slot->rec.comm, event);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -320,8 +330,7 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp time, uint6
   if (s.mpi_depth == 0) s.mark = time;  // a collective outside any MPI region is no compute
   CollectiveRecord c;
   std::string problem;
-  const auto id = s.defs.comm_ids.find(comm);  // none for MPI_COMM_SELF
-  const std::int32_t comm_id = id == s.defs.comm_ids.end() ? 0 : id->second;
+  const std::int32_t comm_id = s.comm_id(comm);  // 0 for MPI_COMM_SELF
   if (!collective_record(op, it->second, comm_id, root, sent, received, c, problem)) {
     return s.fail(event, std::move(problem));
   }

@@ -145,7 +145,10 @@ std::uint64_t write_ti_trace(MpTraceSource& source, const std::filesystem::path&
     while (source.next(r, rec)) {
       if (first && rec.kind != MpOpKind::init) file << r << " init\n";
       first = false;
-      file << ti_line(rec, r, ranks, source_file, spans(rec.comm)) << '\n';
+      // Messages and waits keep their world peers: TI matches them by (source, tag) alone.
+      const bool message = rec.kind == MpOpKind::send || rec.kind == MpOpKind::isend || rec.kind == MpOpKind::recv ||
+                           rec.kind == MpOpKind::irecv || rec.kind == MpOpKind::wait || rec.kind == MpOpKind::test;
+      file << ti_line(rec, r, ranks, source_file, message || spans(rec.comm)) << '\n';
       last = rec.kind;
       ++written;
     }

@@ -20,7 +20,9 @@ std::string ti_line(const MpRecord& rec, int rank, int ranks, const std::string&
 /// Writes every rank of `source` into folder `out` (created if needed): `trace.txt`, the index,
 /// and `rank<r>.txt` per rank, each opening with `init` and closing with `finalize` when the
 /// source has none. Collectives on communicators of every rank in order become world
-/// collectives. Returns the records written. Throws TraceError for what the source or
+/// collectives; messages on any communicator are written with their world peers (TI matches
+/// them by source and tag: equal tags on two communicators between the same ranks may then
+/// match differently). Returns the records written. Throws TraceError for what the source or
 /// ti_line reject, std::runtime_error when a file cannot be written.
 std::uint64_t write_ti_trace(MpTraceSource& source, const std::filesystem::path& out);
 
