@@ -35,6 +35,7 @@ void kv(std::string& out, const std::string& name, const std::string& value) {
 using html::characteristics_section;
 using html::esc;
 using html::kv;
+using html::links_section;
 using html::pct;
 using html::sec;
 using html::sweep_section;
@@ -205,6 +206,7 @@ void variant_section(std::string& out, const std::string& scenario, const Varian
   else if (dvm_run(v))
     dvm_processor_bars(out, v);
   if (v.intervals) characteristics_section(out, *v.intervals, v.index);
+  links_section(out, v);
   const std::string text = text_report(scenario, v);
   waits_section(out, v, advice_of(text));
   if (!v.warnings.empty()) {

@@ -30,5 +30,7 @@ void sweep_section(std::string& out, const std::vector<VariantResult>& variants)
 void characteristics_section(std::string& out, const analysis::IntervalTree& tree, int variant);
 /// The wait states, root causes and `advice` of a variant.
 void waits_section(std::string& out, const VariantResult& v, const std::string& advice);
+/// The most loaded links of a flow-level network run (link_report.cpp; nothing without links).
+void links_section(std::string& out, const VariantResult& v);
 
 }  // namespace augur::models::report::html
