@@ -10,6 +10,7 @@
 
 #include "models/analysis/characteristics.hpp"
 #include "models/report/report.hpp"
+#include "models/report/result_json.hpp"
 
 namespace {
 
@@ -113,6 +114,15 @@ TEST_SUITE("unit") {
     CHECK(links[1]["peak_flows"] == 3);
     CHECK(links[2]["bytes"].get<double>() == 0);
     CHECK(streamed("s", {v}) == dumped("s", {v}));
+    // the shard results (augur run --shard, augur merge) carry the links exactly
+    const VariantResult back = augur::models::report::result_from_json(augur::models::report::result_to_json(v));
+    REQUIRE(back.links.size() == 3);
+    CHECK(back.links[1].name == "b-up");
+    CHECK(back.links[1].bandwidth == 1e8);
+    CHECK(back.links[1].bytes == 1e8);
+    CHECK(back.links[1].busy == 1.25);
+    CHECK(back.links[1].peak_flows == 3);
+    CHECK(streamed("s", {back}) == streamed("s", {v}));
     // a model without links (loggp_smp, the others) has no `links` key
     CHECK_FALSE(augur::models::report::to_json("s", {message_passing(2)})["variants"][0].contains("links"));
 
