@@ -56,10 +56,13 @@ void write_links_text(std::ostream& out, const VariantResult& v) {
   const std::vector<std::size_t> top = most_loaded_links(v, max_text_links);
   const auto used = static_cast<std::size_t>(
       std::count_if(v.links.begin(), v.links.end(), [](const machines::LinkUsage& l) { return l.bytes > 0; }));
-  out << fmt::format(FMT_COMPILE("\n  Most loaded links ({} of the {} that carried data, {} in all; by utilisation = "
-                                 "bytes / (bandwidth x predicted time)):\n"),
+  out << fmt::format(FMT_COMPILE("  Most loaded links ({} of the {} that carried data, {} in all; all in --json),\n"
+                                 "  by utilisation = bytes / (bandwidth x predicted time):\n"),
                      top.size(), used, v.links.size());
-  if (top.empty()) return;
+  if (top.empty()) {
+    out << "\n";
+    return;
+  }
   out << fmt::format(FMT_COMPILE("  {:<32} {:>11} {:>14} {:>16} {:>11} {:>9} {:>10}\n"), "link", "sharing",
                      "bandwidth_Bps", "bytes", "utilisation", "busy", "peak_flows");
   for (std::size_t i : top) {
@@ -68,6 +71,7 @@ void write_links_text(std::ostream& out, const VariantResult& v) {
                        l.sharing, l.bandwidth, l.bytes, 100.0 * link_utilisation(l, v.predicted_time_s),
                        100.0 * link_busy_share(l, v.predicted_time_s), l.peak_flows);
   }
+  out << "\n";  // a blank line before the wait states
 }
 
 }  // namespace detail
