@@ -25,6 +25,17 @@ struct Transfer {
   SimTime recv_overhead = 0;  ///< CPU time the receiver spends taking the message
 };
 
+/// What one link (or one direction of a link with a capacity per direction) of a flow-level
+/// network carried in a run, for the reports (docs/reports.md).
+struct LinkUsage {
+  std::string name;              ///< as the platform names it (Topology::link_name)
+  std::string sharing;           ///< shared, splitduplex (this entry: one direction), fatpipe
+  double bandwidth = 0;          ///< bytes per second of this capacity
+  double bytes = 0;              ///< bytes the messages routed over it moved (cross-traffic not counted)
+  SimTime busy = 0;              ///< time with at least one message moving data over it
+  std::uint32_t peak_flows = 0;  ///< most messages moving over it at once
+};
+
 /// Messages priced as events (flow-level network models, docs/network.md): a message's arrival
 /// depends on messages that start after it, so it is known only once simulated time reaches it.
 class FlowEvents {
@@ -87,6 +98,12 @@ class MachineModel {
   /// change (program models then start messages with it and wait for their completions);
   /// nullptr (the default) when `transfer` is exact at call time.
   virtual FlowEvents* flow_events() { return nullptr; }
+  /// Flow-level networks: start counting what each link carries (before the run; the models
+  /// without links ignore it, so they pay nothing).
+  virtual void record_link_usage() {}
+  /// What each link carried so far, in link order (a splitduplex link: up, then down); empty
+  /// for the models without links or when record_link_usage was not called.
+  virtual std::vector<LinkUsage> link_usage() const { return {}; }
   /// The DVM model's queries (GetCost, StartR, srmem_, the processor grid) on this machine. The
   /// default simulates their messages with `transfer` (SimulatedDvmPricing); models with closed
   /// forms return their own. Valid as long as the machine.

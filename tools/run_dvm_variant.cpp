@@ -42,6 +42,7 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   dvm.quirks = options.dvm_quirks;
   auto tree = std::make_shared<models::analysis::IntervalTree>(processors);
   models::dvm::DvmProgram program(reader, *machine, *tree, dvm);
+  machine->record_link_usage();  // flow-level networks only: the others have no links
   engine::Scheduler scheduler(static_cast<std::uint32_t>(processors));
   // `augur predict` on 3.1's machines sums the model's durations, as 3.1's AddTime does (its
   // `-0.0000` load imbalances); the seed's pricing and `augur run` sum clock differences.
@@ -86,6 +87,7 @@ models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenari
   result.message = run.message;
   result.predicted_time_s = run.end_time;
   result.events = run.events;
+  result.links = machine->link_usage();
   result.interval_root = program.report_root();
   result.report_grid = scenarios::grid_name(program.root_extents());
   result.differences = program.differences();

@@ -129,6 +129,7 @@ models::report::VariantResult run_mp_variant(const scenarios::Scenario& scenario
   result.processors = ranks;
   const std::unique_ptr<machines::MachineModel> machine = make_machine(variant, registry, ranks);
   const std::unique_ptr<models::mp::MpProgram> program = make_mp_program(scenario, options, *trace, *machine);
+  machine->record_link_usage();  // flow-level networks only: the others have no links
 
   engine::Scheduler scheduler(static_cast<std::uint32_t>(ranks));
   models::report::RunStats stats(static_cast<std::uint32_t>(ranks));
@@ -165,6 +166,7 @@ models::report::VariantResult run_mp_variant(const scenarios::Scenario& scenario
   // the run is where the memory peaks.
   if (waits) waits->release_history();
   result.lps = stats.take_lps();
+  result.links = machine->link_usage();
   result.warnings = program->warnings();
   if (scenario.program && run.outcome == engine::RunOutcome::completed)  // seed 002's closed forms, beside the run
     result.static_estimate = std::make_shared<models::report::StaticEstimate>(

@@ -44,10 +44,11 @@ std::vector<ParamSpec> loggp_smp_params() {
                    "SimGrid SMPI's bandwidth correction by message size (size:factor;…); empty = 1",
                    {}});
   specs.push_back({"link_contention",
-                   UnitKind::boolean,
+                   UnitKind::choice,
                    "true",
-                   "each node has one up-link and one down-link (full duplex) that messages share",
-                   {}});
+                   "each node has one up-link and one down-link (full duplex): off (not shared), fifo (reserved "
+                   "first come first served; true, the default), fair (shared max-min fairly; false = off)",
+                   {"off", "fifo", "fair", "true", "false"}});
   return specs;
 }
 
@@ -64,18 +65,68 @@ LoggpSmpMachine::LoggpSmpMachine(const ParamSet& params, int processors)
       intra_bandwidth_(params.number("intra_node_bandwidth")),
       latency_factors_(params.list("latency_factors")),
       bandwidth_factors_(params.list("bandwidth_factors")),
-      link_contention_(params.flag("link_contention")) {
+      link_contention_(params.text("link_contention") == "fifo" || params.text("link_contention") == "true") {
   if (!(bandwidth_ > 0)) throw ParamError("parameter 'bandwidth': must be positive");
   if (processes_per_node_ < 1) throw ParamError("parameter 'processes_per_node': a node holds at least 1 process");
   if (intra_bandwidth_ == 0) intra_bandwidth_ = bandwidth_;
   // nodes = ⌈P / c⌉
   nodes_ = (processors_ + processes_per_node_ - 1) / processes_per_node_;
+  if (params.text("link_contention") == "fair") make_fair();
   up_free_.assign(static_cast<std::size_t>(nodes_), 0.0);
   down_free_.assign(static_cast<std::size_t>(nodes_), 0.0);
   last_inject_.assign(static_cast<std::size_t>(nodes_), -std::numeric_limits<SimTime>::infinity());
 }
 
+void LoggpSmpMachine::make_fair() {
+  // The flow events carry no CPU time: the LogGP overheads have no place in them.
+  if (overhead_ > 0 || gap_ > 0)
+    throw ParamError(
+        "parameter 'link_contention': fair needs overhead 0 and gap 0 (its messages are flows, "
+        "whose events carry no CPU overheads)");
+  // Private links up and down (splitduplex: one capacity per direction), L/2 each so that a
+  // route's latency is L; no backbone (the switch does not block), no TCP window, no
+  // cross-traffic: a flow alone takes L·lf(n) + n / (B·bf(n)), LogGP's L + W(n).
+  const network::Link node_link{bandwidth_, latency_ / 2, network::Sharing::splitduplex};
+  fair_topology_ = network::Topology::cluster(nodes_, node_link, {}, {});
+  network::NetworkOptions options;
+  options.tcp_gamma = 0;
+  options.crosstraffic = false;
+  options.latency_factors = latency_factors_;
+  options.bandwidth_factors = bandwidth_factors_;
+  fair_.emplace(fair_topology_->links(), options);
+}
+
+std::uint32_t LoggpSmpMachine::start_flow(int src, int dst, std::uint64_t bytes, SimTime ready) {
+  const int from = node_of(src);
+  const int to = node_of(dst);
+  const auto n = static_cast<double>(bytes);
+  if (from == to) {
+    // Shared memory, not shared: no link, done after L_intra + n / B_intra.
+    return fair_->start({}, {}, n, ready, intra_latency_ + n / intra_bandwidth_);
+  }
+  // up the source node's link, down the target node's; each further MTU fragment pays L·lf(n)
+  SimTime fragments_latency = 0;
+  if (mtu_ > 0 && bytes > mtu_) {
+    const std::uint64_t fragments = bytes / mtu_ + (bytes % mtu_ > 0 ? 1 : 0);
+    fragments_latency = static_cast<double>(fragments - 1) * latency_ * size_factor(latency_factors_, bytes);
+  }
+  const network::Route route{{static_cast<std::uint32_t>(from), false}, {static_cast<std::uint32_t>(to), true}};
+  return fair_->start(route, {}, n, ready, fragments_latency);
+}
+
+void LoggpSmpMachine::record_link_usage() {
+  if (fair_) fair_->record_usage(true);
+}
+
+std::vector<LinkUsage> LoggpSmpMachine::link_usage() const {
+  if (!fair_) return {};
+  std::vector<LinkUsage> links = network::link_usage(*fair_topology_, *fair_);
+  for (LinkUsage& l : links) l.name.replace(0, 4, "node");  // "host3-up": the cluster's host is a node
+  return links;
+}
+
 void LoggpSmpMachine::reset() {
+  if (fair_) fair_->clear();
   std::fill(up_free_.begin(), up_free_.end(), 0.0);
   std::fill(down_free_.begin(), down_free_.end(), 0.0);
   std::fill(last_inject_.begin(), last_inject_.end(), -std::numeric_limits<SimTime>::infinity());
@@ -128,6 +179,14 @@ SimTime LoggpSmpMachine::wire_time(std::uint64_t bytes) const {
 
 Transfer LoggpSmpMachine::transfer(int src, int dst, std::uint64_t bytes, SimTime ready) {
   Transfer result;
+  if (fair_) {
+    // GetCost, analytic pricing, eager-at-send: exact up to `ready`, later flows unknown.
+    const std::uint32_t flow = start_flow(src, dst, bytes, ready);
+    result.start = ready;
+    result.sender_free = ready;
+    result.arrival = fair_->projected_finish(flow);
+    return result;
+  }
   result.recv_overhead = overhead_;
   const int from = node_of(src);
   const int to = node_of(dst);

@@ -2,9 +2,12 @@
 // (Alexandrov et al. 1995) with MTU fragmentation and link contention, shared memory inside.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "machines/machine_model.hpp"
+#include "machines/network/flow_network.hpp"
+#include "machines/network/topology.hpp"
 
 namespace augur::machines {
 
@@ -18,7 +21,10 @@ std::vector<ParamSpec> loggp_smp_params();
 /// (spec 5: Time(Post(n)) = ⌊n/MTU⌋·Time(Post(MTU)) + Time(Post(n mod MTU)), Post(x) = L + x·G).
 /// Inside a node (and to oneself) it costs intra_node_latency + n / intra_node_bandwidth.
 /// Stateful: per node the up-link and down-link free times and the last injection (for g).
-class LoggpSmpMachine final : public MachineModel {
+/// link_contention: off (no reservation), fifo (first come first served: the links' free times;
+/// `true`, the default, as the boolean of earlier versions), fair (max-min sharing of the node
+/// links: every message is a flow of a FlowNetwork, docs/network.md; `false` is off).
+class LoggpSmpMachine final : public MachineModel, public FlowEvents {
  public:
   /// Reads the parameters; throws ParamError on a zero bandwidth or processes_per_node.
   LoggpSmpMachine(const ParamSet& params, int processors);
@@ -33,6 +39,17 @@ class LoggpSmpMachine final : public MachineModel {
   /// LogGP formulas of the usual algorithms (binomial trees, dissemination, rings; in the .cpp).
   SimTime collective_time(engine::CollectiveKind kind, int processors, std::uint64_t bytes, int root) const override;
   void reset() override;
+  /// fair: messages are flows (their arrival an event); otherwise nullptr.
+  FlowEvents* flow_events() override { return fair_ ? this : nullptr; }
+  /// fair: a flow over the source node's up-link and the target node's down-link (each of
+  /// bandwidth 1/G, half of L as latency: the route's is L), after the latencies of the further
+  /// MTU fragments; inside a node a flow over no link that ends after L_intra + n / B_intra.
+  std::uint32_t start_flow(int src, int dst, std::uint64_t bytes, SimTime ready) override;
+  SimTime next_completion() override { return fair_->next_event(); }
+  void complete_until(SimTime t, std::vector<std::uint32_t>& finished) override { fair_->advance_to(t, &finished); }
+  /// fair: the node links (`node3-up`, `node3-down`); otherwise none.
+  void record_link_usage() override;
+  std::vector<LinkUsage> link_usage() const override;
 
   /// Node that holds rank `rank`: block → rank / ppn; round_robin → rank mod nodes.
   int node_of(int rank) const;
@@ -46,6 +63,8 @@ class LoggpSmpMachine final : public MachineModel {
   static double size_factor(const std::vector<double>& table, std::uint64_t bytes);
 
  private:
+  /// link_contention fair: the node links as a cluster of nodes_ hosts, the FlowNetwork on them.
+  void make_fair();
   SimTime latency_;    ///< L, s
   SimTime overhead_;   ///< o, s (send and receive each)
   SimTime gap_;        ///< g, s between two injections of one node
@@ -57,8 +76,10 @@ class LoggpSmpMachine final : public MachineModel {
   double intra_bandwidth_;                 ///< B/s
   std::vector<double> latency_factors_;    ///< [size, factor, …] by decreasing size; empty = 1
   std::vector<double> bandwidth_factors_;  ///< same for the bandwidth
-  bool link_contention_;
+  bool link_contention_;                   ///< fifo
   int nodes_;
+  std::optional<network::Topology> fair_topology_;  ///< fair: a cluster of the nodes' links
+  std::optional<network::FlowNetwork> fair_;
   std::vector<SimTime> up_free_;      ///< per node: when its link to the network is free
   std::vector<SimTime> down_free_;    ///< per node: when its link from the network is free
   std::vector<SimTime> last_inject_;  ///< per node: last injection time (−∞ before the first)

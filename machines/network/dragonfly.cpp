@@ -7,6 +7,7 @@
 // between a and b (a < b) is crossed forward from a to b.
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "machines/network/topology.hpp"
 
@@ -131,6 +132,60 @@ void Topology::dragonfly_route(int src, int dst, Route& out) const {
     if (target.chassis != at.chassis) out.push_back(s.black(at, target.chassis));
   }
   out.push_back({static_cast<std::uint32_t>(dst), true});
+}
+
+}  // namespace augur::machines::network
+
+namespace augur::machines::network {
+
+namespace {
+
+/// The pair {lo, hi} of 0 .. n − 1 at index k (pair_index's inverse).
+std::pair<int, int> pair_at(long long k, int n) {
+  int lo = 0;
+  while (k >= n - lo - 1) {
+    k -= n - lo - 1;
+    ++lo;
+  }
+  return {lo, lo + 1 + static_cast<int>(k)};
+}
+
+std::string router_text(int group, int chassis, int blade) {
+  return "(" + std::to_string(group) + "," + std::to_string(chassis) + "," + std::to_string(blade) + ")";
+}
+
+}  // namespace
+
+std::string Topology::dragonfly_link_name(std::uint32_t link, bool reverse) const {
+  // Forward from the lower endpoint to the higher one; a splitduplex link's reverse the other way.
+  const Shape s(dims_);
+  const auto index = static_cast<long long>(link);
+  const bool back = reverse && links_[link].sharing == Sharing::splitduplex;
+  const auto joined = [&](const std::string& kind, const std::string& a, const std::string& b) {
+    return kind + ":" + (back ? b + "-" + a : a + "-" + b);
+  };
+  if (index < s.green_base()) {
+    if (links_[link].sharing != Sharing::splitduplex) return "host" + std::to_string(index);
+    return "host" + std::to_string(index) + (reverse ? "-down" : "-up");
+  }
+  if (index < s.black_base()) {
+    const long long k = index - s.green_base();
+    const long long chassis_index = k / pairs(s.routers);
+    const auto [a, b] = pair_at(k % pairs(s.routers), s.routers);
+    const auto group = static_cast<int>(chassis_index / s.chassis);
+    const auto chassis = static_cast<int>(chassis_index % s.chassis);
+    return joined("green", router_text(group, chassis, a), router_text(group, chassis, b));
+  }
+  if (index < s.blue_base()) {
+    const long long k = index - s.black_base();
+    const auto blade = static_cast<int>(k % s.routers);
+    const long long pair = k / s.routers;
+    const auto group = static_cast<int>(pair / pairs(s.chassis));
+    const auto [a, b] = pair_at(pair % pairs(s.chassis), s.chassis);
+    return joined("black", router_text(group, a, blade), router_text(group, b, blade));
+  }
+  const auto [a, b] = pair_at(index - s.blue_base(), s.groups);
+  return joined("blue", std::to_string(a), std::to_string(b));
 }
 
 }  // namespace augur::machines::network

@@ -173,3 +173,17 @@ void Topology::fat_tree_route(int src, int dst, Route& out) const {
 }
 
 }  // namespace augur::machines::network
+
+namespace augur::machines::network {
+
+std::string Topology::fat_tree_link_name(std::uint32_t link) const {
+  // link = base(l) + position · ports(l) + port: "fat_tree:L<l>:<position>-p<port>"
+  const Levels t(dims_);
+  int l = 0;
+  while (l + 1 < t.count && static_cast<long long>(link) >= t.base(l + 1)) ++l;
+  const long long offset = static_cast<long long>(link) - t.base(l);
+  return "fat_tree:L" + std::to_string(l) + ":" + std::to_string(offset / t.ports(l)) + "-p" +
+         std::to_string(offset % t.ports(l));
+}
+
+}  // namespace augur::machines::network

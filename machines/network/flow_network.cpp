@@ -35,7 +35,25 @@ FlowNetwork::FlowNetwork(std::vector<Link> links, NetworkOptions options)
   }
   members_.resize(capacity_.size());
   mark_.assign(capacity_.size(), 0);
-  carried_.assign(links_.size(), 0.0);
+}
+
+void FlowNetwork::record_usage(bool on) {
+  record_ = on;
+  usage_.assign(on ? capacity_.size() : 0, Usage{});
+  active_.assign(on ? capacity_.size() : 0, 0);
+  busy_since_.assign(on ? capacity_.size() : 0, 0.0);
+}
+
+std::vector<FlowNetwork::Usage> FlowNetwork::usage() const {
+  std::vector<Usage> out = usage_;
+  for (std::size_t c = 0; c < out.size(); ++c)
+    if (active_[c] > 0) out[c].busy += now_ - busy_since_[c];
+  return out;
+}
+
+Hop FlowNetwork::hop_of_constraint(std::uint32_t c) const {
+  const std::uint32_t link = link_of_constraint_[c];
+  return {link, c != first_constraint_[link]};
 }
 
 void FlowNetwork::clear() {
@@ -43,7 +61,7 @@ void FlowNetwork::clear() {
   flows_.clear();
   free_.clear();
   events_ = {};
-  std::fill(carried_.begin(), carried_.end(), 0.0);
+  record_usage(record_);
   std::fill(mark_.begin(), mark_.end(), 0);
   flow_mark_.clear();
   epoch_ = 0;
@@ -56,7 +74,8 @@ std::uint32_t FlowNetwork::constraint_of(const Hop& hop) const {
   return links_[hop.link].sharing == Sharing::splitduplex && hop.reverse ? first + 1 : first;
 }
 
-std::uint32_t FlowNetwork::start(const Route& route, const Route& back_route, double bytes, SimTime now) {
+std::uint32_t FlowNetwork::start(const Route& route, const Route& back_route, double bytes, SimTime now,
+                                 SimTime delay) {
   advance_to(now);
   std::uint32_t id;
   if (!free_.empty()) {
@@ -69,14 +88,14 @@ std::uint32_t FlowNetwork::start(const Route& route, const Route& back_route, do
   }
   Flow& f = flows_[id];
   f.elements.clear();
-  f.links.clear();
+  f.route.clear();
   // latency = Σ route latencies; penalty = latency + Σ weight_S / bandwidth (weight_S > 0)
   double latency = 0;
   double penalty = 0;
   for (const Hop& hop : route) {
     latency += links_[hop.link].latency;
     if (options_.weight_s > 0) penalty += options_.weight_s / links_[hop.link].bandwidth;
-    f.links.push_back(hop.link);
+    f.route.push_back(constraint_of(hop));
   }
   const auto add = [&](std::uint32_t constraint, double weight) {
     // A link crossed twice (a shared link on the route and the back route) adds the weights; a
@@ -98,6 +117,7 @@ std::uint32_t FlowNetwork::start(const Route& route, const Route& back_route, do
   f.value = 0;
   f.updated = now_;
   f.latency_end = now_ + latency * size_factor(options_.latency_factors, bytes);
+  if (delay > 0) f.latency_end += delay;
   ++f.version;
   if (f.latency_end > now_) {
     f.phase = Phase::latency;
@@ -112,6 +132,12 @@ void FlowNetwork::activate(std::uint32_t id) {
   Flow& f = flows_[id];
   f.phase = Phase::active;
   f.updated = now_;
+  if (record_)
+    for (std::uint32_t c : f.route) {
+      // busy from the first active flow on; the peak of flows at once
+      if (active_[c]++ == 0) busy_since_[c] = now_;
+      usage_[c].peak_flows = std::max(usage_[c].peak_flows, active_[c]);
+    }
   std::vector<std::uint32_t> seeds;
   for (const auto& e : f.elements) {
     members_[e.constraint].push_back(id);
@@ -130,6 +156,11 @@ void FlowNetwork::activate(std::uint32_t id) {
 void FlowNetwork::finish(std::uint32_t id) {
   Flow& f = flows_[id];
   settle(f);
+  if (record_ && f.phase == Phase::active)
+    for (std::uint32_t c : f.route) {
+      usage_[c].bytes += f.remaining;  // the rounding left by settle: a flow carries all its bytes
+      if (--active_[c] == 0) usage_[c].busy += now_ - busy_since_[c];
+    }
   f.phase = Phase::idle;
   f.remaining = 0;
   ++f.version;
@@ -149,7 +180,8 @@ void FlowNetwork::settle(Flow& f) {
   const double moved = std::min(f.remaining, f.value * f.rate_factor * (now_ - f.updated));
   f.remaining -= moved;
   f.updated = now_;
-  for (std::uint32_t l : f.links) carried_[l] += moved;
+  if (record_)
+    for (std::uint32_t c : f.route) usage_[c].bytes += moved;
 }
 
 void FlowNetwork::schedule(std::uint32_t id) {

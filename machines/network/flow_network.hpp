@@ -53,8 +53,10 @@ class FlowNetwork {
   FlowNetwork(std::vector<Link> links, NetworkOptions options);
 
   /// Starts a flow of `bytes` bytes at `now` over `route` (`back_route`: the route back, loaded
-  /// by cross-traffic). Returns its id (ids of finished flows are reused).
-  std::uint32_t start(const Route& route, const Route& back_route, double bytes, SimTime now);
+  /// by cross-traffic); it joins the sharing after the route's latency · lf(n) plus `delay`
+  /// (a fixed cost of the caller's model: LogGP's further MTU fragments, a node's shared memory
+  /// for an empty route). Returns its id (ids of finished flows are reused).
+  std::uint32_t start(const Route& route, const Route& back_route, double bytes, SimTime now, SimTime delay = 0);
   /// Time of the next latency end or completion; +∞ when nothing is in flight.
   SimTime next_event();
   /// Processes every event up to `t` in time order (ties by flow id); the flows that finished
@@ -66,8 +68,25 @@ class FlowNetwork {
   /// The current data rate of `flow` (0 while it pays its latency).
   double rate(std::uint32_t flow) const;
   bool in_flight(std::uint32_t flow) const;
-  /// Bytes carried by each link so far (both directions), for utilisation reports.
-  const std::vector<double>& carried() const { return carried_; }
+  /// What one capacity (a link, or one direction of a splitduplex link) carried: bytes moved
+  /// by the flows routed over it (not their cross-traffic), the time with at least one active
+  /// flow on it, and the most active flows at once.
+  struct Usage {
+    double bytes = 0;
+    SimTime busy = 0;
+    std::uint32_t peak_flows = 0;
+  };
+  /// Turns the usage accounting on (off by default: then it costs one test per flow event).
+  /// On, each activation and end adds O(route length), as the byte counts already cost.
+  void record_usage(bool on);
+  /// Per constraint (constraint_of): the usage up to the network's current time (the busy
+  /// time of capacities still in use counted to now). Empty when the accounting is off.
+  std::vector<Usage> usage() const;
+  /// The constraint of `hop`: a link's, or for a splitduplex link crossed in reverse its second.
+  std::uint32_t constraint_of(const Hop& hop) const;
+  std::uint32_t constraint_count() const { return static_cast<std::uint32_t>(capacity_.size()); }
+  /// The link of constraint `c` and whether it is a splitduplex link's reverse direction.
+  Hop hop_of_constraint(std::uint32_t c) const;
   /// Forgets every flow and counter.
   void clear();
 
@@ -75,7 +94,7 @@ class FlowNetwork {
   enum class Phase : std::uint8_t { idle, latency, active };
   struct Flow {
     std::vector<MaxMinSystem::Element> elements;  ///< constraints and weights
-    std::vector<std::uint32_t> links;             ///< the route's links (for `carried`)
+    std::vector<std::uint32_t> route;             ///< the route's constraints (for `usage`)
     double remaining = 0;                         ///< bytes
     double value = 0;                             ///< the solver's rate
     double rate_factor = 1;                       ///< bandwidth factor: data rate = value · factor
@@ -92,7 +111,6 @@ class FlowNetwork {
     std::uint32_t version = 0;
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : flow > o.flow; }
   };
-  std::uint32_t constraint_of(const Hop& hop) const;
   void activate(std::uint32_t id);
   void finish(std::uint32_t id);
   /// Solves the component reached from `seeds` again and reschedules its flows' completions.
@@ -109,8 +127,11 @@ class FlowNetwork {
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> free_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
-  std::vector<double> carried_;
-  std::vector<std::uint32_t> mark_;  ///< per constraint: the recompute that reached it
+  bool record_ = false;
+  std::vector<Usage> usage_;           ///< per constraint, when recording
+  std::vector<std::uint32_t> active_;  ///< per constraint, when recording: active flows on it
+  std::vector<SimTime> busy_since_;    ///< per constraint, when recording: when it became busy
+  std::vector<std::uint32_t> mark_;    ///< per constraint: the recompute that reached it
   std::vector<std::uint32_t> flow_mark_;
   std::uint32_t epoch_ = 0;
   NetworkOptions options_;

@@ -38,6 +38,8 @@ class FlowNetworkMachine final : public MachineModel, public FlowEvents {
   std::uint32_t start_flow(int src, int dst, std::uint64_t bytes, SimTime ready) override;
   SimTime next_completion() override { return network_.next_event(); }
   void complete_until(SimTime t, std::vector<std::uint32_t>& finished) override { network_.advance_to(t, &finished); }
+  void record_link_usage() override { network_.record_usage(true); }
+  std::vector<LinkUsage> link_usage() const override { return network::link_usage(topology_, network_); }
 
   /// Host of rank `rank`: the given mapping, else block → rank / ppn; round_robin → rank mod hosts.
   int host_of(int rank) const;

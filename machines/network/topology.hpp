@@ -4,8 +4,10 @@
 // files, machines/platform).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "machines/machine_model.hpp"
 #include "machines/network/flow_network.hpp"
 #include "machines/network/shapes.hpp"
 
@@ -35,12 +37,23 @@ class Topology {
   const std::vector<Link>& links() const { return links_; }
   /// The links from `src` to `dst` (hosts), appended to `out` after clearing it.
   void route(int src, int dst, Route& out) const;
+  /// The name reports give link `link` (crossed in reverse: its other direction, which has a
+  /// name of its own when the link is splitduplex): the names set (platform files: SimGrid's
+  /// ids, a splitduplex half with SimGrid's _UP/_DOWN), else generated (link_names.cpp):
+  /// `host3-up`, `host3-down`, `backbone`, `host3-loopback`, `torus:(1,2,0)+x` (from (1,2,0) to
+  /// its successor along x; `-x` the other way), `fat_tree:L1:5-p2-up` (level, node, port),
+  /// `host3`, `green:(g,c,r)-(g,c,r')`, `black:…`, `blue:g-g'`, `link7` (a table without names).
+  std::string link_name(std::uint32_t link, bool reverse) const;
+  /// Names for every link (by index), as the platform file calls them.
+  void set_link_names(std::vector<std::string> names) { names_ = std::move(names); }
 
  private:
   enum class Kind { cluster, torus, fat_tree, dragonfly, table };
   void torus_route(int src, int dst, Route& out) const;
   void fat_tree_route(int src, int dst, Route& out) const;
   void dragonfly_route(int src, int dst, Route& out) const;
+  std::string fat_tree_link_name(std::uint32_t link) const;
+  std::string dragonfly_link_name(std::uint32_t link, bool reverse) const;
   Kind kind_ = Kind::cluster;
   int hosts_ = 0;
   std::vector<Link> links_;
@@ -49,6 +62,10 @@ class Topology {
   int loopback_first_ = -1;                  ///< the first host's loopback link, −1 = none
   std::vector<Hop> table_hops_;              ///< table: every route's hops, route after route
   std::vector<std::uint32_t> table_starts_;  ///< table: where route src · hosts + dst starts (hosts² + 1)
+  std::vector<std::string> names_;           ///< link names given (set_link_names), else empty
 };
+
+/// What every capacity of `network` (built on `topology`'s links) carried, named by the topology.
+std::vector<LinkUsage> link_usage(const Topology& topology, const FlowNetwork& network);
 
 }  // namespace augur::machines::network

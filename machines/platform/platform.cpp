@@ -32,7 +32,10 @@ Platform parse_platform(const std::string& text, const std::string& file) {
   for (std::size_t s = 0; s < n; ++s)
     for (std::size_t d = 0; d < n; ++d)
       detail::node_route(model, model.host_nodes[s], model.host_nodes[d], routes[s * n + d], out.hosts[s].line);
+  std::vector<std::string> names(model.links.size());
+  for (const auto& [name, link] : model.link_ids) names[static_cast<std::size_t>(link)] = name;
   out.topology = network::Topology::table(static_cast<int>(n), std::move(model.links), routes);
+  out.topology.set_link_names(std::move(names));
   return out;
 }
 

@@ -127,9 +127,17 @@ void Reader::cluster(const XmlElement& e, int parent) {
     m_.whole = std::move(t);
     return;
   }
-  if (parent < 0 && !(limiter > 0))
+  if (parent < 0 && !(limiter > 0)) {
     m_.whole = network::Topology::cluster(static_cast<int>(radical.size()), link, backbone,
                                           has_loopback ? loopback : network::Link{});
+    // SimGrid's names, in Topology::cluster's order: private links, loopbacks, the backbone
+    std::vector<std::string> names;
+    for (int n : radical) names.push_back(id + "_link_" + std::to_string(n));
+    if (has_loopback)
+      for (int n : radical) names.push_back(id + "_link_" + std::to_string(n) + "_loopback");
+    if (backbone.bandwidth > 0) names.push_back(id + "_backbone");
+    m_.whole->set_link_names(std::move(names));
+  }
   // SimGrid's links: ID_link_N (private), ID_link_N_loopback, ID_link_N_limiter, ID_backbone
   auto& links = m_.zones[static_cast<std::size_t>(zone)].cluster_links;
   for (std::size_t i = 0; i < radical.size(); ++i) {

@@ -226,7 +226,7 @@ std::string advice(const VariantResult& v) {
   if (top == &parts[0]) {
     text += waiting_focus(v, t.wait_s, "ranks");
   } else if (top == &parts[1]) {
-    text += "; the network is the bottleneck" + transfer_focus(v, t);
+    text += "; the network is the bottleneck" + transfer_focus(v, t) + detail::bottleneck_link_text(v);
   } else if (top == &parts[2]) {
     // The earliest and the latest to finish.
     std::size_t first = 0, last = 0;

@@ -35,6 +35,7 @@ void kv(std::string& out, const std::string& name, const std::string& value) {
 using html::characteristics_section;
 using html::esc;
 using html::kv;
+using html::links_section;
 using html::pct;
 using html::sec;
 using html::static_section;
@@ -207,6 +208,7 @@ void variant_section(std::string& out, const std::string& scenario, const Varian
     dvm_processor_bars(out, v);
   if (v.static_estimate) static_section(out, *v.static_estimate, v.predicted_time_s);
   if (v.intervals) characteristics_section(out, *v.intervals, v.index);
+  links_section(out, v);
   const std::string text = text_report(scenario, v);
   waits_section(out, v, advice_of(text));
   if (!v.warnings.empty()) {

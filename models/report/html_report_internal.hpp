@@ -33,5 +33,7 @@ void characteristics_section(std::string& out, const analysis::IntervalTree& tre
 void static_section(std::string& out, const StaticEstimate& e, double simulated);
 /// The wait states, root causes and `advice` of a variant.
 void waits_section(std::string& out, const VariantResult& v, const std::string& advice);
+/// The most loaded links of a flow-level network run (link_report.cpp; nothing without links).
+void links_section(std::string& out, const VariantResult& v);
 
 }  // namespace augur::models::report::html

@@ -19,6 +19,7 @@ namespace augur::models::report {
 using detail::interval_meta;
 using detail::Sec;
 using detail::totals;
+using detail::write_links_text;
 
 namespace detail {
 
@@ -221,6 +222,7 @@ void write_text(std::ostream& out, const std::string& scenario, const std::vecto
       }
       write_interval_text(out, *v.intervals, interval_meta(v), v.interval_root, options);
     }
+    write_links_text(out, v);
     if (!v.lps.empty() || v.wait_operations == WaitOperations::dvm) write_waits_text(out, v, max_rows);
     if (!v.differences.empty()) {
       out << "\n  Documented differences from the original Predictor met by this run (docs/dvm-model.md;\n"

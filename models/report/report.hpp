@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "machines/machine_model.hpp"
 #include "models/analysis/characteristics.hpp"
 #include "models/analysis/wait_states.hpp"
 #include "models/report/interval_report.hpp"
@@ -66,7 +67,19 @@ struct VariantResult {
   /// DVM: the documented differences from the original Predictor this run met, one line each,
   /// "Q1 psview_: …" (docs/dvm-model.md): corrected by `augur run`, reproduced by `augur predict`.
   std::vector<std::string> differences;
+  /// Flow-level networks (flow_network, simgrid_platform, loggp_smp with fair contention): what
+  /// every link carried, in the machine's link order; empty for the other models.
+  std::vector<machines::LinkUsage> links;
 };
+
+/// A link's figures over a run of `predicted_time` seconds: utilisation = bytes / (bandwidth ·
+/// time) (a fat pipe's may exceed 1: its flows do not share), busy share = busy / time.
+double link_utilisation(const machines::LinkUsage& link, double predicted_time);
+double link_busy_share(const machines::LinkUsage& link, double predicted_time);
+/// The indices of the `limit` most loaded links of `v`, most first: by utilisation (the bytes
+/// relative to the link's capacity, so links of different speeds compare; on equal links the
+/// order of the bytes), ties by busy time, then link order. Links that carried nothing are left out.
+std::vector<std::size_t> most_loaded_links(const VariantResult& v, std::size_t limit);
 
 /// snake_case name of operation kind `i` of `v.waits_by_operation` ("point_to_point", "allreduce",
 /// "shadow").

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <iosfwd>
+#include <string>
 #include <vector>
 
 #include "models/report/fixed_text.hpp"
@@ -23,6 +25,13 @@ LpStats totals(const std::vector<LpStats>& lps);
 
 /// What the interval reports print about the run besides the tree.
 IntervalReportMeta interval_meta(const VariantResult& v);
+
+/// Links listed in the text report (link_report.cpp): the most loaded ones.
+inline constexpr std::size_t max_text_links = 10;
+/// "; the most loaded link is NAME (U % utilised, …)" for the advice; "" without links.
+std::string bottleneck_link_text(const VariantResult& v);
+/// The text report's table of the most loaded links (nothing for a run without links).
+void write_links_text(std::ostream& out, const VariantResult& v);
 
 }  // namespace augur::models::report::detail
 

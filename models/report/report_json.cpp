@@ -148,6 +148,24 @@ Json wait_states_json(const VariantResult& v, bool whole) {
   return ws;
 }
 
+// `links`: every link of a flow-level network run, in the machine's link order.
+Json links_json(const VariantResult& v) {
+  Json links = Json::array();
+  for (const machines::LinkUsage& l : v.links) {
+    Json j;
+    j["name"] = l.name;
+    j["sharing"] = l.sharing;
+    j["bandwidth_Bps"] = l.bandwidth;
+    j["bytes"] = l.bytes;
+    j["utilisation"] = link_utilisation(l, v.predicted_time_s);
+    j["busy_s"] = l.busy;
+    j["busy_share"] = link_busy_share(l, v.predicted_time_s);
+    j["peak_flows"] = l.peak_flows;
+    links.push_back(std::move(j));
+  }
+  return links;
+}
+
 // The `machine` object: name, model and the parameters.
 Json machine_json(const VariantResult& v) {
   Json m;
@@ -191,6 +209,7 @@ Json variant_json(const VariantResult& v, bool whole) {
     j["characteristics"] = interval_report_json(*v.intervals, interval_meta(v), v.interval_root);
   }
   if (v.static_estimate) j["static"] = static_json(*v.static_estimate, v.predicted_time_s);
+  if (!v.links.empty()) j["links"] = links_json(v);
   j["warnings"] = v.warnings;
   round_numbers(j);
   return j;

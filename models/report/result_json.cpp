@@ -363,6 +363,18 @@ json result_to_json(const VariantResult& v) {
   j["static"] = static_to_json(v);
   j["report_grid"] = v.report_grid;
   j["differences"] = v.differences;
+  json links = json::array();
+  for (const machines::LinkUsage& l : v.links) {
+    Writer w;
+    w(l.name);
+    w(l.sharing);
+    w(l.bandwidth);
+    w(l.bytes);
+    w(l.busy);
+    w(static_cast<std::uint64_t>(l.peak_flows));
+    links.push_back(std::move(w.out));
+  }
+  j["links"] = std::move(links);
   return j;
 }
 
@@ -399,6 +411,21 @@ VariantResult result_from_json(const json& j) {
     if (j.contains("static")) static_from_json(j.at("static"), v);
     v.report_grid = j.value("report_grid", std::string());
     v.differences = j.value("differences", std::vector<std::string>());
+    if (j.contains("links"))
+      for (const json& record : j.at("links")) {
+        Reader r{record};
+        machines::LinkUsage l;
+        std::uint64_t peak = 0;
+        r(l.name);
+        r(l.sharing);
+        r(l.bandwidth);
+        r(l.bytes);
+        r(l.busy);
+        r(peak);
+        r.finish();
+        l.peak_flows = static_cast<std::uint32_t>(peak);
+        v.links.push_back(std::move(l));
+      }
     return v;
   } catch (const json::exception& e) {
     throw std::invalid_argument(e.what());

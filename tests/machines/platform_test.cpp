@@ -78,6 +78,12 @@ TEST_CASE("a platform of two zones joined by a zoneRoute: hosts - links and ever
   // inside the cluster: up, backbone, down; without a loopback a host's route to itself too
   CHECK(hops(p, "c-0.x", "c-1.x") == Hops{{3, false}, {5, false}, {4, true}});
   CHECK(hops(p, "c-0.x", "c-0.x") == Hops{{3, false}, {5, false}, {3, true}});
+  // the reports name the links by their ids, a splitduplex link's halves as SimGrid does
+  CHECK(p.topology.link_name(0, false) == "la");
+  CHECK(p.topology.link_name(1, true) == "lb_DOWN");
+  CHECK(p.topology.link_name(3, false) == "c_link_0_UP");
+  CHECK(p.topology.link_name(5, false) == "c_backbone");
+  CHECK(p.topology.link_name(6, false) == "wan");
 }
 
 TEST_CASE("a Floyd zone takes the path of fewest links") {
@@ -96,6 +102,9 @@ TEST_CASE("a platform that is one cluster is built whole - SimGrid's hosts and l
   CHECK(p.topology.links().size() == 128);
   CHECK(hops(p, "node-1", "node-2") == Hops{{1, false}, {2, true}});
   CHECK(hops(p, "node-7", "node-7") == Hops{{64 + 7, false}});
+  // SimGrid's names: ID_link_N (its halves _UP, _DOWN), ID_link_N_loopback
+  CHECK(p.topology.link_name(2, true) == "cluster_link_2_DOWN");
+  CHECK(p.topology.link_name(64 + 7, false) == "cluster_link_7_loopback");
 }
 
 TEST_CASE("smpirun's hostfile and its default placement") {

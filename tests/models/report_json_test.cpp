@@ -10,6 +10,7 @@
 
 #include "models/analysis/characteristics.hpp"
 #include "models/report/report.hpp"
+#include "models/report/result_json.hpp"
 
 namespace {
 
@@ -93,5 +94,52 @@ TEST_SUITE("unit") {
     CHECK(s.find("\"processors\": [\n        {\n          \"rank\": 0,") != std::string::npos);
     CHECK(streamed("empty", {}) == dumped("empty", {}));
     CHECK(streamed("one", {message_passing(1)}) == dumped("one", {message_passing(1)}));
+  }
+
+  TEST_CASE("links: the JSON lists every link - the text the most loaded - the advice names the bottleneck") {
+    // T = 1.25 s. a: 1e9 B/s, 5e8 B, busy 1 s -> utilisation 5e8 / (1e9 x 1.25) = 0.4, busy 0.8;
+    // b: 1e8 B/s, 1e8 B -> 0.8 (fewer bytes, slower link: more loaded); c carried nothing.
+    VariantResult v = message_passing(2);
+    v.links = {
+        {"a", "shared", 1e9, 5e8, 1.0, 2}, {"b-up", "splitduplex", 1e8, 1e8, 1.25, 3}, {"c", "fatpipe", 1e9, 0, 0, 0}};
+    CHECK(augur::models::report::most_loaded_links(v, 10) == std::vector<std::size_t>{1, 0});
+    CHECK(augur::models::report::most_loaded_links(v, 1) == std::vector<std::size_t>{1});
+    const auto j = augur::models::report::to_json("s", {v});
+    const auto& links = j["variants"][0]["links"];
+    REQUIRE(links.size() == 3);
+    CHECK(links[0]["name"] == "a");
+    CHECK(links[0]["utilisation"].get<double>() == doctest::Approx(0.4));
+    CHECK(links[0]["busy_share"].get<double>() == doctest::Approx(0.8));
+    CHECK(links[1]["utilisation"].get<double>() == doctest::Approx(0.8));
+    CHECK(links[1]["peak_flows"] == 3);
+    CHECK(links[2]["bytes"].get<double>() == 0);
+    CHECK(streamed("s", {v}) == dumped("s", {v}));
+    // the shard results (augur run --shard, augur merge) carry the links exactly
+    const VariantResult back = augur::models::report::result_from_json(augur::models::report::result_to_json(v));
+    REQUIRE(back.links.size() == 3);
+    CHECK(back.links[1].name == "b-up");
+    CHECK(back.links[1].bandwidth == 1e8);
+    CHECK(back.links[1].bytes == 1e8);
+    CHECK(back.links[1].busy == 1.25);
+    CHECK(back.links[1].peak_flows == 3);
+    CHECK(streamed("s", {back}) == streamed("s", {v}));
+    // a model without links (loggp_smp, the others) has no `links` key
+    CHECK_FALSE(augur::models::report::to_json("s", {message_passing(2)})["variants"][0].contains("links"));
+
+    std::ostringstream text;
+    augur::models::report::write_text(text, "s", {v});
+    const std::size_t table = text.str().find("Most loaded links (2 of the 2 that carried data, 3 in all");
+    REQUIRE(table != std::string::npos);
+    CHECK(text.str().find("  b-up ", table) < text.str().find("  a ", table));
+    CHECK(text.str().find("  c ", table) == std::string::npos);  // carried nothing
+    // transfer dominates the lost time: the advice names b-up
+    VariantResult slow = v;
+    for (auto& s : slow.lps) {
+      s.compute_s = 0.1;
+      s.transfer_s = 1.0;
+      s.wait_s = 0;
+    }
+    CHECK(augur::models::report::advice(slow).find("the most loaded link is b-up (80.0 % utilised, busy 100.0 % of "
+                                                   "the time, up to 3 messages at once)") != std::string::npos);
   }
 }

@@ -75,6 +75,26 @@ TEST_SUITE("unit") {
     CHECK(html.find("<h3>Characteristics</h3>") == std::string::npos);  // no interval tree
   }
 
+  TEST_CASE("The HTML report has a Links table for a flow-level network run - and none otherwise") {
+    // T = 2 s; link <x> of 1e9 B/s carried 5e8 B: utilisation 5e8 / (1e9 x 2) = 25.0 %, busy 1.5 s = 75.0 %.
+    augur::models::report::VariantResult v;
+    v.index = 1;
+    v.processors = 2;
+    v.machine_model = "flow_network";
+    v.outcome = "completed";
+    v.predicted_time_s = 2;
+    v.lps.resize(2);
+    v.lps[0].compute_s = 1;
+    CHECK(augur::models::report::html_report("s", {v}).find("<h3>Links</h3>") == std::string::npos);
+    v.links = {{"<x>", "shared", 1e9, 5e8, 1.5, 4}, {"idle", "shared", 1e9, 0, 0, 0}};
+    const std::string html = augur::models::report::html_report("s", {v});
+    CHECK(html.find("<h3>Links</h3>") != std::string::npos);
+    CHECK(html.find("<tr><td>&lt;x&gt;</td><td>shared</td><td class=\"n\">1e+09</td><td class=\"n\">500000000</td>"
+                    "<td class=\"n\">25.0 %</td><td class=\"n\">1.500000</td><td class=\"n\">75.0 %</td>"
+                    "<td class=\"n\">4</td></tr>") != std::string::npos);
+    CHECK(html.find("<td>idle</td>") == std::string::npos);  // carried nothing
+  }
+
   TEST_CASE("DVM variants take the sweep row and the HTML summary from Main's characteristics - with the grid") {
     // Two processors (grid 2) for 2 s of execution on processor 0 and 1.5 s on processor 1:
     //   p0: CPU usr 1.5 (0.5 of it insufficient parallelism), communication 0.5 (real sync 0.25);
