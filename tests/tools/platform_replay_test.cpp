@@ -100,6 +100,17 @@ TEST_SUITE("integration") {
     CHECK(predicted("prk-stencil-16", single + cm02) == doctest::Approx(0.900598).epsilon(1e-4));
   }
 
+  TEST_CASE("small_platform.xml with ranks on its 7 single-core hosts in turn (the acceptance table's)") {
+    // smpirun -np N -platform small_platform.xml -hostfile small_7.hostfile -replay trace.txt
+    // (docs/network-acceptance.md): from 8 ranks on, hosts run 2 or more ranks that share the core
+    // and talk through SimGrid's __loopback__.
+    const std::string m = "--machine " + small + "platform.xml --hostfile " + fixtures + "small_7.hostfile";
+    CHECK(predicted("simgrid-example-32", m) == doctest::Approx(7669.200956).epsilon(1e-8));
+    CHECK(predicted("simgrid-example-32", m + cm02) == doctest::Approx(7597.420406).epsilon(1e-8));
+    CHECK(predicted("prk-stencil-16", m) == doctest::Approx(62.140195).epsilon(1e-7));
+    CHECK(predicted("prk-p2p-8", m + cm02) == doctest::Approx(887.315185).epsilon(1e-8));
+  }
+
   TEST_CASE("a star zone (routing Cluster - host_link) and a bypassRoute") {
     const auto run = [](const std::string& platform, const std::string& hostfile, const std::string& rest) {
       const auto r = run_augur("run --trace ti:" + fixtures + platform + "_trace.txt --machine " + fixtures + platform +
