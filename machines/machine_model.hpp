@@ -49,6 +49,14 @@ class FlowEvents {
   virtual SimTime next_completion() = 0;
   /// Advances to `t`; appends the ids of the messages that finished by then to `finished`.
   virtual void complete_until(SimTime t, std::vector<std::uint32_t>& finished) = 0;
+  static constexpr std::uint32_t no_flow = 0xffffffffU;
+  /// Starts `flops` of computation of rank `rank` at `ready` when its host runs more ranks than
+  /// it has cores (they share them: its end is an event, reported by complete_until as a
+  /// message's); no_flow when the rank has a core to itself (compute_time prices it).
+  virtual std::uint32_t start_compute([[maybe_unused]] int rank, [[maybe_unused]] double flops,
+                                      [[maybe_unused]] SimTime ready) {
+    return no_flow;
+  }
 };
 
 /// A machine model instance for one run of `processors` processors. Stateful: contention
@@ -88,6 +96,9 @@ class MachineModel {
   /// A recorded duration replayed on `proc`: seconds / power[proc].
   virtual SimTime scaled_time(int proc, SimTime seconds) const;
 
+  /// Time an MPI_Test call injects before testing (SimGrid's smpi/test; 0: none), multiplied by
+  /// 1 + the tests failed since the last one that succeeded (program models count them).
+  virtual SimTime test_time() const { return 0; }
   /// Messages larger than this use rendezvous (the sender waits for the receive).
   std::uint64_t eager_threshold() const { return eager_threshold_; }
   /// Number of processors this instance was built for.

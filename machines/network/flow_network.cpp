@@ -21,20 +21,29 @@ double size_factor(const std::vector<double>& table, double bytes) {
   return 1.0;
 }
 
-FlowNetwork::FlowNetwork(std::vector<Link> links, NetworkOptions options)
-    : links_(std::move(links)), options_(std::move(options)) {
-  for (std::uint32_t l = 0; l < links_.size(); ++l) {
-    if (!(links_[l].bandwidth > 0)) throw std::invalid_argument("a link's bandwidth must be positive");
-    first_constraint_.push_back(static_cast<std::uint32_t>(capacity_.size()));
-    const int count = links_[l].sharing == Sharing::splitduplex ? 2 : 1;
-    for (int k = 0; k < count; ++k) {
-      capacity_.push_back(links_[l].bandwidth);
-      fatpipe_.push_back(links_[l].sharing == Sharing::fatpipe);
-      link_of_constraint_.push_back(l);
-    }
+FlowNetwork::FlowNetwork(std::vector<Link> links, NetworkOptions options) : options_(std::move(options)) {
+  for (const Link& link : links) add_link(link);
+}
+
+std::uint32_t FlowNetwork::add_link(const Link& link) {
+  if (!(link.bandwidth > 0)) throw std::invalid_argument("a link's bandwidth must be positive");
+  const auto id = static_cast<std::uint32_t>(links_.size());
+  links_.push_back(link);
+  first_constraint_.push_back(static_cast<std::uint32_t>(capacity_.size()));
+  const int count = link.sharing == Sharing::splitduplex ? 2 : 1;
+  for (int k = 0; k < count; ++k) {
+    capacity_.push_back(link.bandwidth);
+    fatpipe_.push_back(link.sharing == Sharing::fatpipe);
+    link_of_constraint_.push_back(id);
+    members_.emplace_back();
+    mark_.push_back(0);
   }
-  members_.resize(capacity_.size());
-  mark_.assign(capacity_.size(), 0);
+  if (record_) {  // a link added while recording (a host's CPU) has its own zero counters
+    usage_.resize(capacity_.size());
+    active_.resize(capacity_.size(), 0);
+    busy_since_.resize(capacity_.size(), 0.0);
+  }
+  return id;
 }
 
 void FlowNetwork::record_usage(bool on) {
@@ -74,18 +83,40 @@ std::uint32_t FlowNetwork::constraint_of(const Hop& hop) const {
   return links_[hop.link].sharing == Sharing::splitduplex && hop.reverse ? first + 1 : first;
 }
 
+std::uint32_t FlowNetwork::new_flow() {
+  if (!free_.empty()) {
+    const std::uint32_t id = free_.back();
+    free_.pop_back();
+    return id;
+  }
+  flows_.emplace_back();
+  flow_mark_.push_back(0);
+  return static_cast<std::uint32_t>(flows_.size() - 1);
+}
+
+std::uint32_t FlowNetwork::start_work(std::uint32_t link, double amount, double bound, SimTime now) {
+  advance_to(now);
+  const std::uint32_t id = new_flow();
+  Flow& f = flows_[id];
+  // No latency, no factor, penalty 1: SimGrid's CPU model (Cas01) for a one-core execution.
+  f.elements.assign(1, MaxMinSystem::Element{first_constraint_[link], 1.0});
+  f.route.clear();  // work, not bytes: no link usage
+  f.penalty = 1.0;
+  f.bound = bound;
+  f.rate_factor = 1.0;
+  f.remaining = amount;
+  f.value = 0;
+  f.updated = now_;
+  f.latency_end = now_;
+  ++f.version;
+  activate(id);
+  return id;
+}
+
 std::uint32_t FlowNetwork::start(const Route& route, const Route& back_route, double bytes, SimTime now,
                                  SimTime delay) {
   advance_to(now);
-  std::uint32_t id;
-  if (!free_.empty()) {
-    id = free_.back();
-    free_.pop_back();
-  } else {
-    id = static_cast<std::uint32_t>(flows_.size());
-    flows_.emplace_back();
-    flow_mark_.push_back(0);
-  }
+  const std::uint32_t id = new_flow();
   Flow& f = flows_[id];
   f.elements.clear();
   f.route.clear();

@@ -57,6 +57,12 @@ class FlowNetwork {
   /// (a fixed cost of the caller's model: LogGP's further MTU fragments, a node's shared memory
   /// for an empty route). Returns its id (ids of finished flows are reused).
   std::uint32_t start(const Route& route, const Route& back_route, double bytes, SimTime now, SimTime delay = 0);
+  /// Adds a link (its id follows the others'); flows in flight are not affected.
+  std::uint32_t add_link(const Link& link);
+  /// Starts `amount` units of work at `now` on `link` alone, with no latency, no factor and
+  /// penalty 1, its rate at most `bound` (0: none): a computation on a CPU whose capacity is
+  /// speed × cores, bounded by one core's speed (SimGrid's CPU model). Same id space as `start`.
+  std::uint32_t start_work(std::uint32_t link, double amount, double bound, SimTime now);
   /// Time of the next latency end or completion; +∞ when nothing is in flight.
   SimTime next_event();
   /// Processes every event up to `t` in time order (ties by flow id); the flows that finished
@@ -111,6 +117,8 @@ class FlowNetwork {
     std::uint32_t version = 0;
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : flow > o.flow; }
   };
+  std::uint32_t constraint_of(const Hop& hop) const;
+  std::uint32_t new_flow();
   void activate(std::uint32_t id);
   void finish(std::uint32_t id);
   /// Solves the component reached from `seeds` again and reschedules its flows' completions.

@@ -71,6 +71,7 @@ std::vector<LinkUsage> link_usage(const Topology& topology, const FlowNetwork& n
   out.reserve(usage.size());
   for (std::uint32_t c = 0; c < usage.size(); ++c) {
     const Hop hop = network.hop_of_constraint(c);
+    if (hop.link >= topology.links().size()) break;  // the hosts' CPUs, added after the links
     const Link& link = topology.links()[hop.link];
     static constexpr const char* sharing[] = {"shared", "splitduplex", "fatpipe"};
     out.push_back({topology.link_name(hop.link, hop.reverse), sharing[static_cast<int>(link.sharing)], link.bandwidth,

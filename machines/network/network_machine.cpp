@@ -57,6 +57,16 @@ std::vector<ParamSpec> flow_network_params() {
       {"latency_factors", UnitKind::size_table, "", "overrides the model's latency factors (size:factor;…)", {}});
   specs.push_back(
       {"bandwidth_factors", UnitKind::size_table, "", "overrides the model's bandwidth factors (size:factor;…)", {}});
+  specs.push_back({"message_envelope",
+                   UnitKind::bytes,
+                   "16B",
+                   "bytes SMPI adds to every message (tag, source, communicator): the flow carries n + this",
+                   {}});
+  specs.push_back({"test_time",
+                   UnitKind::time,
+                   "100us",
+                   "MPI_Test's injected cost (smpi/test), times 1 + the tests failed since the last success",
+                   {}});
   specs.push_back({"processes_per_node", UnitKind::count, "1", "processes on one host", {}});
   specs.push_back({"mapping",
                    UnitKind::choice,
@@ -170,23 +180,48 @@ FlowNetworkMachine::FlowNetworkMachine(const ParamSet& params, int processors)
       topology_(topology_of(params, processors)),
       options_(options_of(params)),
       network_(topology_.links(), options_),
+      envelope_(static_cast<std::uint64_t>(params.number("message_envelope"))),
+      test_time_(params.number("test_time")),
       processes_per_node_(static_cast<int>(params.integer("processes_per_node"))),
       round_robin_(params.text("mapping") == "round_robin") {}
 
 FlowNetworkMachine::FlowNetworkMachine(const ParamSet& params, int processors, network::Topology topology,
-                                       std::vector<int> rank_hosts, std::vector<double> host_speeds)
+                                       std::vector<int> rank_hosts, std::vector<double> host_speeds,
+                                       const std::vector<int>& host_cores)
     : MachineModel(params, processors),
       topology_(std::move(topology)),
       options_(options_of(params)),
       network_(topology_.links(), options_),
+      envelope_(static_cast<std::uint64_t>(params.number("message_envelope"))),
+      test_time_(params.number("test_time")),
       rank_hosts_(std::move(rank_hosts)),
       host_speeds_(std::move(host_speeds)),
       simulate_computation_(!params.has("simulate_computation") || params.flag("simulate_computation")) {
   if (rank_hosts_.size() < static_cast<std::size_t>(processors))
     throw ParamError("the mapping names hosts for " + std::to_string(rank_hosts_.size()) + " ranks, not the " +
                      std::to_string(processors) + " needed");
-  for (int host : rank_hosts_)
+  std::vector<int> ranks_on(static_cast<std::size_t>(topology_.hosts()), 0);
+  for (int rank = 0; rank < processors; ++rank) {
+    const int host = rank_hosts_[static_cast<std::size_t>(rank)];
     if (host < 0 || host >= topology_.hosts()) throw ParamError("the mapping names a host the topology lacks");
+    ++ranks_on[static_cast<std::size_t>(host)];
+  }
+  // A host with more ranks than cores gets a CPU in the network (capacity speed × cores): its
+  // computations become flows on it, so they share it max-min fairly.
+  for (std::size_t h = 0; h < ranks_on.size() && h < host_cores.size() && h < host_speeds_.size(); ++h) {
+    if (ranks_on[h] <= std::max(host_cores[h], 1)) continue;
+    cpu_link_.resize(ranks_on.size(), no_flow);
+    cpu_link_[h] = network_.add_link(Link{host_speeds_[h] * host_cores[h], 0, Sharing::shared});
+  }
+}
+
+std::uint32_t FlowNetworkMachine::start_compute(int rank, double flops, SimTime ready) {
+  if (!simulate_computation_ || cpu_link_.empty()) return no_flow;
+  const auto host = static_cast<std::size_t>(host_of(rank));
+  if (cpu_link_[host] == no_flow) return no_flow;
+  // flops / power at a rate of at most one core's speed (compute_time's t = flops / (speed · power)
+  // when the rank runs alone).
+  return network_.start_work(cpu_link_[host], flops / power(rank), host_speeds_[host], ready);
 }
 
 void FlowNetworkMachine::reset() { network_.clear(); }
@@ -210,7 +245,8 @@ std::uint32_t FlowNetworkMachine::start_flow(int src, int dst, std::uint64_t byt
   const int to = host_of(dst);
   topology_.route(from, to, route_);
   topology_.route(to, from, back_route_);
-  return network_.start(route_, back_route_, static_cast<double>(bytes), ready);
+  // SMPI sends n + 16 bytes (its envelope); the size factors are those of that size too.
+  return network_.start(route_, back_route_, static_cast<double>(bytes + envelope_), ready);
 }
 
 Transfer FlowNetworkMachine::transfer(int src, int dst, std::uint64_t bytes, SimTime ready) {
@@ -234,7 +270,7 @@ SimTime FlowNetworkMachine::alone(int src_host, int dst_host, std::uint64_t byte
     bandwidth = std::min(bandwidth, topology_.links()[hop.link].bandwidth);
   }
   if (options_.tcp_gamma > 0 && latency > 0) bandwidth = std::min(bandwidth, options_.tcp_gamma / (2 * latency));
-  const double n = static_cast<double>(bytes);
+  const double n = static_cast<double>(bytes + envelope_);
   return latency * network::size_factor(options_.latency_factors, n) +
          n / (bandwidth * network::size_factor(options_.bandwidth_factors, n));
 }

@@ -26,8 +26,10 @@ class FlowNetworkMachine final : public MachineModel, public FlowEvents {
   /// `rank_hosts[r]`, whose speed (flop/s) is `host_speeds[host]`; `params` holds the network
   /// model's options (network_model, crosstraffic, tcp_gamma, the factor tables) and the common
   /// parameters.
+  /// A host running more ranks than its `host_cores` shares them as SimGrid's CPU model does:
+  /// a CPU of capacity speed × cores, each computation at most one core's speed, max-min fair.
   FlowNetworkMachine(const ParamSet& params, int processors, network::Topology topology, std::vector<int> rank_hosts,
-                     std::vector<double> host_speeds);
+                     std::vector<double> host_speeds, const std::vector<int>& host_cores);
 
   std::string model_name() const override { return "flow_network"; }
   Transfer transfer(int src, int dst, std::uint64_t bytes, SimTime ready) override;
@@ -40,12 +42,15 @@ class FlowNetworkMachine final : public MachineModel, public FlowEvents {
   void complete_until(SimTime t, std::vector<std::uint32_t>& finished) override { network_.advance_to(t, &finished); }
   void record_link_usage() override { network_.record_usage(true); }
   std::vector<LinkUsage> link_usage() const override { return network::link_usage(topology_, network_); }
+  std::uint32_t start_compute(int rank, double flops, SimTime ready) override;
 
   /// Host of rank `rank`: the given mapping, else block → rank / ppn; round_robin → rank mod hosts.
   int host_of(int rank) const;
   /// With host speeds: flops / (speed of the rank's host · power[rank]); 0 when the computations
   /// are not simulated (simulate_computation false); else MachineModel's.
   SimTime compute_time(int proc, double flops) const override;
+  /// The `test_time` parameter (SimGrid's smpi/test).
+  SimTime test_time() const override { return test_time_; }
   const network::Topology& topology() const { return topology_; }
   const network::FlowNetwork& network() const { return network_; }
 
@@ -55,10 +60,13 @@ class FlowNetworkMachine final : public MachineModel, public FlowEvents {
   network::Topology topology_;
   network::NetworkOptions options_;
   network::FlowNetwork network_;
+  std::uint64_t envelope_ = 16;  ///< message_envelope: bytes added to every flow
+  SimTime test_time_ = 1e-4;
   int processes_per_node_ = 1;
   bool round_robin_ = false;
-  std::vector<int> rank_hosts_;      ///< empty: by processes_per_node and mapping
-  std::vector<double> host_speeds_;  ///< empty: cpu_speed everywhere
+  std::vector<int> rank_hosts_;          ///< empty: by processes_per_node and mapping
+  std::vector<double> host_speeds_;      ///< empty: cpu_speed everywhere
+  std::vector<std::uint32_t> cpu_link_;  ///< per host: its CPU in network_, or no_flow (a core per rank)
   bool simulate_computation_ = true;
   network::Route route_;
   network::Route back_route_;

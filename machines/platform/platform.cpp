@@ -28,6 +28,8 @@ Platform parse_platform(const std::string& text, const std::string& file) {
     throw PlatformError(file, root.line,
                         "a platform of zones with " + std::to_string(n) + " hosts (augur routes at most " +
                             std::to_string(max_table_hosts) + " host by host; a single <cluster> has no limit)");
+  model.loopback = static_cast<int>(model.links.size());
+  model.links.push_back(network::Link{498e6, 15e-6, network::Sharing::fatpipe});
   std::vector<network::Route> routes(n * n);
   for (std::size_t s = 0; s < n; ++s)
     for (std::size_t d = 0; d < n; ++d)

@@ -19,7 +19,8 @@ std::vector<ParamSpec> platform_params() {
   specs.push_back(
       {"hostfile", UnitKind::path, "", "smpirun's hostfile (host or host:N per line); \"\" = hosts by name", {}});
   for (const ParamSpec& spec : flow_network_params())
-    for (const char* name : {"network_model", "crosstraffic", "tcp_gamma", "latency_factors", "bandwidth_factors"})
+    for (const char* name : {"network_model", "crosstraffic", "tcp_gamma", "latency_factors", "bandwidth_factors",
+                             "message_envelope", "test_time"})
       if (spec.name == name) specs.push_back(spec);
   specs.push_back({"simulate_computation",
                    UnitKind::boolean,
@@ -55,7 +56,11 @@ std::unique_ptr<MachineModel> make_platform_machine(const ParamSet& params, int 
                                ? default_mapping(*platform, processors)
                                : read_hostfile(params.text("hostfile"), *platform, processors);
   std::vector<double> speeds;
-  for (const PlatformHost& host : platform->hosts) speeds.push_back(host.speed);
+  std::vector<int> cores;
+  for (const PlatformHost& host : platform->hosts) {
+    speeds.push_back(host.speed);
+    cores.push_back(host.cores);
+  }
   ParamSet network = params;
   if (params.text("network_model") != "SMPI") {
     // SimGrid applies smpi/lat-factor and smpi/bw-factor under its SMPI model only
@@ -63,7 +68,7 @@ std::unique_ptr<MachineModel> make_platform_machine(const ParamSet& params, int 
     network.set("bandwidth_factors", "");
   }
   return std::make_unique<FlowNetworkMachine>(network, processors, platform->topology, std::move(ranks),
-                                              std::move(speeds));
+                                              std::move(speeds), cores);
 }
 
 }  // namespace augur::machines::platform

@@ -11,7 +11,7 @@
 
 namespace augur::machines::platform::detail {
 
-enum class Routing { full, floyd, dijkstra, none, cluster };
+enum class Routing { full, floyd, dijkstra, none, cluster, star };
 
 /// A host, a router or a zone: what routes connect.
 struct Node {
@@ -48,6 +48,10 @@ struct Zone {
   std::map<int, ClusterLinks> cluster_links;  ///< by host node
   int backbone = -1;
   int router = -1;  ///< the cluster's router node
+  /// <zone routing="Cluster"> (SimGrid's star zone): the <host_link> up and down of a node
+  std::map<int, std::pair<network::Hop, network::Hop>> host_links;
+  /// <bypassRoute>: the links from a node to another, used instead of the route found
+  std::map<std::pair<int, int>, network::Route> bypass;
 };
 
 struct Model {
@@ -58,6 +62,9 @@ struct Model {
   std::map<std::string, int> link_ids;
   std::map<std::string, int> node_ids;
   std::vector<int> host_nodes;  ///< the node of Platform::hosts[i]
+  /// SimGrid's `__loopback__` link (network/loopback-bw 498 MB/s, network/loopback-lat 15 us,
+  /// FATPIPE): a host's route to itself in a Full, Floyd or Dijkstra zone that writes none.
+  int loopback = -1;
   /// A platform that is one <cluster> gets its topology built whole (no route table).
   std::optional<network::Topology> whole;
 };

@@ -149,9 +149,11 @@ void Reader::zone(const XmlElement& e, int parent) {
     r = Routing::dijkstra;
   } else if (routing == "None") {
     r = Routing::none;
+  } else if (routing == "Cluster" || routing == "Star") {
+    r = Routing::star;  // SimGrid 3.32 reads "Cluster" (a StarZone); "Star" is its later name
   } else {
     fail(e, "unknown routing '" + routing + "' of zone '" + id +
-                "'; accepted: Full, Floyd, Dijkstra, DijkstraCache, None");
+                "'; accepted: Full, Floyd, Dijkstra, DijkstraCache, None, Cluster, Star");
   }
   const int index = add_zone(e, id, r, parent);
   for (const XmlElement& child : e.children) zone_child(child, index);
@@ -170,6 +172,10 @@ void Reader::zone_child(const XmlElement& e, int zone) {
     route(e, zone, false);
   } else if (e.name == "zoneRoute") {
     route(e, zone, true);
+  } else if (e.name == "host_link") {
+    host_link(e, zone);
+  } else if (e.name == "bypassRoute") {
+    bypass_route(e, zone);
   } else if (e.name == "zone") {
     this->zone(e, zone);
   } else if (e.name == "cluster") {
@@ -178,8 +184,8 @@ void Reader::zone_child(const XmlElement& e, int zone) {
     allow(e, {"id", "value"});
   } else {
     fail(e, "unknown element <" + e.name +
-                "> in <zone>; accepted: host, link, router, route, zoneRoute, zone, "
-                "cluster, prop");
+                "> in <zone>; accepted: host, link, router, route, zoneRoute, host_link, bypassRoute, "
+                "zone, cluster, prop");
   }
 }
 
@@ -203,29 +209,54 @@ network::Route Reader::link_list(const XmlElement& e) {
   for (const XmlElement& c : e.children) {
     if (c.name != "link_ctn") fail(c, "<" + c.name + "> cannot appear inside <" + e.name + "> (only <link_ctn>)");
     allow(c, {"id", "direction"});
-    std::string id = require(c, "id");
-    std::string direction = c.find("direction") ? *c.find("direction") : "NONE";
-    if (direction != "UP" && direction != "DOWN" && direction != "NONE")
-      fail(c, "attribute 'direction': '" + direction + "' is not UP, DOWN or NONE");
-    auto it = m_.link_ids.find(id);
-    // SimGrid's names of the two halves of a split-duplex link: ID_UP, ID_DOWN
-    for (const char* half : {"_UP", "_DOWN"}) {
-      const std::string_view suffix(half);
-      if (it == m_.link_ids.end() && id.size() > suffix.size() && id.ends_with(suffix)) {
-        const auto base = m_.link_ids.find(id.substr(0, id.size() - suffix.size()));
-        if (base != m_.link_ids.end() &&
-            m_.links[static_cast<std::size_t>(base->second)].sharing == network::Sharing::splitduplex) {
-          it = base;
-          direction = suffix == "_UP" ? "UP" : "DOWN";
-        }
-      }
-    }
-    if (it == m_.link_ids.end()) fail(c, "unknown link '" + id + "' (links are declared before the routes using them)");
-    if (m_.links[static_cast<std::size_t>(it->second)].sharing == network::Sharing::splitduplex && direction == "NONE")
-      fail(c, "link '" + id + "' is SPLITDUPLEX: say which half, direction=\"UP\" or \"DOWN\"");
-    links.push_back({static_cast<std::uint32_t>(it->second), direction == "DOWN"});
+    links.push_back(link_ref(c, require(c, "id"), c.find("direction") ? *c.find("direction") : "NONE"));
   }
   return links;
+}
+
+network::Hop Reader::link_ref(const XmlElement& c, std::string id, std::string direction) {
+  if (direction != "UP" && direction != "DOWN" && direction != "NONE")
+    fail(c, "attribute 'direction': '" + direction + "' is not UP, DOWN or NONE");
+  auto it = m_.link_ids.find(id);
+  // SimGrid's names of the two halves of a split-duplex link: ID_UP, ID_DOWN
+  for (const char* half : {"_UP", "_DOWN"}) {
+    const std::string_view suffix(half);
+    if (it == m_.link_ids.end() && id.size() > suffix.size() && id.ends_with(suffix)) {
+      const auto base = m_.link_ids.find(id.substr(0, id.size() - suffix.size()));
+      if (base != m_.link_ids.end() &&
+          m_.links[static_cast<std::size_t>(base->second)].sharing == network::Sharing::splitduplex) {
+        it = base;
+        direction = suffix == "_UP" ? "UP" : "DOWN";
+      }
+    }
+  }
+  if (it == m_.link_ids.end()) fail(c, "unknown link '" + id + "' (links are declared before the routes using them)");
+  if (m_.links[static_cast<std::size_t>(it->second)].sharing == network::Sharing::splitduplex && direction == "NONE")
+    fail(c, "link '" + id + "' is SPLITDUPLEX: say which half, direction=\"UP\" or \"DOWN\"");
+  return {static_cast<std::uint32_t>(it->second), direction == "DOWN"};
+}
+
+void Reader::host_link(const XmlElement& e, int zone) {
+  auto& z = m_.zones[static_cast<std::size_t>(zone)];
+  allow(e, {"id", "up", "down"});
+  no_children(e);
+  if (z.routing != Routing::star)
+    fail(e, "<host_link> belongs in a zone of routing Cluster (or Star), not in zone '" + z.id + "'");
+  const int node = member(e, "id", zone, Node::Kind::host);
+  const network::Hop up = link_ref(e, require(e, "up"), "UP");
+  const network::Hop down = link_ref(e, require(e, "down"), "DOWN");
+  if (!z.host_links.emplace(node, std::make_pair(up, down)).second)
+    fail(e, "host '" + m_.nodes[static_cast<std::size_t>(node)].name + "' has a <host_link> already");
+}
+
+void Reader::bypass_route(const XmlElement& e, int zone) {
+  allow(e, {"src", "dst"});
+  const int src = descendant(e, "src", zone);
+  const int dst = descendant(e, "dst", zone);
+  auto& z = m_.zones[static_cast<std::size_t>(zone)];
+  if (!z.bypass.emplace(std::make_pair(src, dst), link_list(e)).second)
+    fail(e, "a bypassRoute from '" + m_.nodes[static_cast<std::size_t>(src)].name + "' to '" +
+                m_.nodes[static_cast<std::size_t>(dst)].name + "' exists already");
 }
 
 int Reader::member(const XmlElement& e, const char* key, int zone, Node::Kind kind) {
@@ -260,6 +291,8 @@ int Reader::descendant(const XmlElement& e, const char* key, int zone) {
 void Reader::route(const XmlElement& e, int zone, bool between_zones) {
   auto& z = m_.zones[static_cast<std::size_t>(zone)];
   if (z.routing == Routing::none) fail(e, "zone '" + z.id + "' has routing None: it takes no routes");
+  if (z.routing == Routing::star)
+    fail(e, "zone '" + z.id + "' has routing Cluster: its hosts' links are <host_link>s, not routes");
   Edge edge;
   edge.line = e.line;
   if (between_zones) {

@@ -43,6 +43,10 @@ class Reader {
   void link(const XmlElement& e);
   void route(const XmlElement& e, int zone, bool between_zones);
   network::Route link_list(const XmlElement& e);
+  /// The link named `id` (a SPLITDUPLEX link's half as ID_UP / ID_DOWN or by `direction`).
+  network::Hop link_ref(const XmlElement& e, std::string id, std::string direction);
+  void host_link(const XmlElement& e, int zone);
+  void bypass_route(const XmlElement& e, int zone);
   void config(const XmlElement& e);
   int member(const XmlElement& e, const char* key, int zone, Node::Kind kind);
   int descendant(const XmlElement& e, const char* key, int zone);

@@ -62,6 +62,21 @@ Local cluster_route(const Zone& z, int a, int b) {
   return r;
 }
 
+/// A star zone (routing Cluster): the source's <host_link> up, then the target's down, a link
+/// crossed once (SimGrid's StarZone; a node without one adds no link).
+Local star_route(const Model& m, const Zone& z, int a, int b) {
+  Local r{{}, a, b};
+  const auto add = [&](const network::Hop& hop) {
+    const bool halves = m.links[hop.link].sharing == network::Sharing::splitduplex;
+    for (const network::Hop& h : r.links)
+      if (h.link == hop.link && (!halves || h.reverse == hop.reverse)) return;
+    r.links.push_back(hop);
+  };
+  if (const auto from = z.host_links.find(a); from != z.host_links.end()) add(from->second.first);
+  if (const auto to = z.host_links.find(b); to != z.host_links.end()) add(to->second.second);
+  return r;
+}
+
 /// Floyd and Dijkstra: the path of fewest links over the zone's routes (ties: the routes in file
 /// order), gateways joined by node_route.
 Local shortest_route(const Model& m, int zone, int a, int b, int line) {
@@ -112,6 +127,8 @@ Local local_route(const Model& m, int zone, int a, int b, int line) {
   switch (z.routing) {
     case Routing::cluster:
       return cluster_route(z, a, b);
+    case Routing::star:
+      return star_route(m, z, a, b);
     case Routing::none:
       return {{}, a, b};
     case Routing::floyd:
@@ -121,8 +138,11 @@ Local local_route(const Model& m, int zone, int a, int b, int line) {
     case Routing::full:
       for (const Edge& edge : z.edges)
         if (edge.src == a && edge.dst == b) return {edge.links, edge.gw_src, edge.gw_dst};
-      // SimGrid leaves a node's route to itself empty when none is written
-      if (a == b) return {{}, a, b};
+      // SimGrid gives a node without a written route to itself the model's loopback link
+      if (a == b) {
+        if (m.loopback < 0) return {{}, a, b};
+        return {{network::Hop{static_cast<std::uint32_t>(m.loopback), false}}, a, b};
+      }
       no_route(m, zone, a, b, line);
   }
   no_route(m, zone, a, b, line);
@@ -136,6 +156,14 @@ void node_route(const Model& m, int src, int dst, network::Route& out, int line)
   for (int z = m.nodes[static_cast<std::size_t>(dst)].zone; z >= 0; z = parent_zone(m, z)) dst_chain.push_back(z);
   int common = m.nodes[static_cast<std::size_t>(src)].zone;
   while (std::find(dst_chain.begin(), dst_chain.end(), common) == dst_chain.end()) common = parent_zone(m, common);
+  // A <bypassRoute> of this zone or one above it replaces the route (one way only).
+  for (int z = common; z >= 0; z = parent_zone(m, z)) {
+    const auto& bypass = m.zones[static_cast<std::size_t>(z)].bypass;
+    if (const auto it = bypass.find({src, dst}); it != bypass.end()) {
+      out.insert(out.end(), it->second.begin(), it->second.end());
+      return;
+    }
+  }
   const int a = representative(m, src, common);
   const int b = representative(m, dst, common);
   const Local local = local_route(m, common, a, b, line);

@@ -17,6 +17,8 @@ enum class OpKind : std::uint8_t {
   waitall,      ///< wait for every request started by isend/irecv ops of this op group so far
   trace_isend,  ///< a trace's isend: its request joins the rank's trace-visible pending list
   trace_irecv,  ///< a trace's irecv: its request joins the rank's trace-visible pending list
+  test_pause,   ///< MPI_Test's injected time before it tests: amount = seconds (no event)
+  trace_test,   ///< a trace's test after its pause: bytes = the pending request's id, amount = the pause
 };
 
 /// One executable operation. Trivially copyable, 32 bytes.

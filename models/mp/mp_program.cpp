@@ -279,6 +279,10 @@ StepResult MpProgram::run_op(LpId lp, const Op& op, engine::Scheduler& s) {
   const SimTime before = clock;
   switch (op.kind) {
     case OpKind::compute: {
+      if (flows_ != nullptr) {
+        const std::uint32_t flow = flows_->start_compute(static_cast<int>(lp), op.amount, clock);
+        if (flow != machines::FlowEvents::no_flow) return wait_compute(lp, flow, s);
+      }
       clock += machine_.compute_time(static_cast<int>(lp), op.amount);
       emit(s, lp, EventBuilder(EventKind::compute).span(before, clock));
       return StepResult::advanced;
@@ -329,8 +333,26 @@ StepResult MpProgram::run_op(LpId lp, const Op& op, engine::Scheduler& s) {
     }
     case OpKind::waitall:
       return block(lp, WaitMode::group, EventKind::waitall, -1, 0, 0, 0, s);
+    case OpKind::test_pause:
+      clock += op.amount;
+      return StepResult::advanced;
+    case OpKind::trace_test:
+      return finish_test(lp, static_cast<std::uint32_t>(op.bytes), op.peer, op.tag, op.amount, s);
   }
   return StepResult::advanced;
+}
+
+StepResult MpProgram::wait_compute(LpId lp, std::uint32_t flow, engine::Scheduler& s) {
+  // A request of no message that the flow's end completes (fire_events), waited for as a receive.
+  Rank& r = ranks_[lp];
+  const std::uint32_t id = new_request();
+  Request& q = requests_[id];
+  q.post = q.start = q.sent = s.lp(lp).clock;
+  q.owner = lp;
+  if (flow >= in_flight_.size()) in_flight_.resize(flow + 1);
+  in_flight_[flow] = InFlight{none, id};
+  r.wait_req = id;
+  return block(lp, WaitMode::request, EventKind::compute, -1, 0, 0, 0, s);
 }
 
 void MpProgram::plan_prefetch(engine::PrefetchPlan& plan) const {

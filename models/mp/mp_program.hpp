@@ -181,11 +181,18 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
   /// send, recv, isend, irecv.
   engine::StepResult replay_point_to_point(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
   engine::StepResult replay_wait_or_test(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
+  /// The test of pending request `id` at the clock (after the pause `paused` of SimGrid's
+  /// MPI_Test): frees it when complete; counts the failures in a row.
+  engine::StepResult finish_test(LpId lp, std::uint32_t id, std::int32_t peer, std::int32_t tag, SimTime paused,
+                                 engine::Scheduler& s);
   engine::StepResult replay_waitall(LpId lp, engine::Scheduler& s);
   engine::StepResult replay_send_recv(LpId lp, const traces::MpRecord& rec);
   /// Every collective: expanded into ops, or priced analytically.
   engine::StepResult replay_collective(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
   engine::StepResult run_op(LpId lp, const Op& op, engine::Scheduler& s);
+  /// A computation on a host whose cores are shared: flow `flow` of the machine; the rank waits
+  /// for its end.
+  engine::StepResult wait_compute(LpId lp, std::uint32_t flow, engine::Scheduler& s);
   engine::StepResult resume(LpId lp, engine::Scheduler& s);
   engine::StepResult finish_collective(LpId lp, engine::Scheduler& s);
   /// `size`: the communicator's size, `root`: the root's rank in it.
@@ -287,6 +294,9 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
   /// Per (destination, source): named-source posted receives in post order (Request::next).
   PairIndex<Fifo> posted_by_pair_;
   std::uint64_t post_seq_ = 0;
+  /// SMPI's MPI_Test pauses test_time · tests_in_row_, one counter for all ranks (a static in
+  /// SimGrid): 1 after a test that succeeded, + 1 after one that failed.
+  std::uint64_t tests_in_row_ = 1;
   std::vector<Region> regions_;  ///< distinct (file, line) regions, in order of first entry
   std::map<std::pair<std::string, std::int64_t>, std::int32_t> region_ids_;
   traces::MpRecord record_;

@@ -165,7 +165,6 @@ StepResult MpProgram::replay_point_to_point(LpId lp, const traces::MpRecord& rec
 
 StepResult MpProgram::replay_wait_or_test(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s) {
   Rank& r = ranks_[lp];
-  const SimTime clock = s.lp(lp).clock;
   // The oldest pending request with key (src, dst, tag): src == me means a send.
   const bool is_send = rec.peer == static_cast<std::int32_t>(lp);
   const std::int32_t other = is_send ? rec.peer2 : rec.peer;
@@ -179,16 +178,30 @@ StepResult MpProgram::replay_wait_or_test(LpId lp, const traces::MpRecord& rec, 
     return StepResult::advanced;
   }
   if (rec.kind == MpOpKind::test) {
-    const std::uint32_t id = *it;
-    if (requests_[id].known && requests_[id].complete <= clock) {
-      r.pending.erase(it);
-      free_request(id);
-    }
-    emit(s, lp, EventBuilder(EventKind::test).at(clock).peer(other).tag(rec.tag));
+    const SimTime pause = machine_.test_time() * static_cast<double>(tests_in_row_);
+    if (pause <= 0) return finish_test(lp, *it, other, rec.tag, 0, s);
+    // As SMPI: pause, then test at the later clock (the network has reached it by then).
+    r.ops.push_back(Op{OpKind::test_pause, -1, 0, 0, pause});
+    r.ops.push_back(Op{OpKind::trace_test, other, rec.tag, *it, pause});
     return StepResult::advanced;
   }
   r.wait_req = *it;
   return block(lp, WaitMode::request, EventKind::wait, other, rec.tag, requests_[*it].bytes, 0, s);
+}
+
+StepResult MpProgram::finish_test(LpId lp, std::uint32_t id, std::int32_t peer, std::int32_t tag, SimTime paused,
+                                  engine::Scheduler& s) {
+  Rank& r = ranks_[lp];
+  const SimTime clock = s.lp(lp).clock;
+  if (requests_[id].known && requests_[id].complete <= clock) {
+    r.pending.erase(std::find(r.pending.begin(), r.pending.end(), id));
+    free_request(id);
+    tests_in_row_ = 1;
+  } else {
+    ++tests_in_row_;
+  }
+  emit(s, lp, EventBuilder(EventKind::test).span(clock - paused, clock).peer(peer).tag(tag));
+  return StepResult::advanced;
 }
 
 StepResult MpProgram::replay_waitall(LpId lp, engine::Scheduler& s) {

@@ -86,6 +86,22 @@ TEST_SUITE("unit") {
     CHECK(when[1] == seconds(2));
   }
 
+  TEST_CASE("computations share a CPU of two cores - each at most one core's speed") {
+    // CPU of 2 cores × 100 flop/s (capacity 200), each computation bounded by 100:
+    // A = 100 flops and B = 300 at 0 run at 100 each; C = 150 at 0.5 makes three: 200/3 each.
+    // At 0.5 A has 50 left, B 250, C 150. A ends at 0.5 + 50/(200/3) = 1.25; then B and C
+    // run at 100 each: B has 250 − 50 = 200 left (done at 3.25), C 150 − 50 = 100 (done at 2.25).
+    FlowNetwork net({}, plain());
+    const std::uint32_t cpu = net.add_link({200, 0, Sharing::shared});
+    net.start_work(cpu, 100, 100, 0);
+    net.start_work(cpu, 300, 100, 0);
+    net.start_work(cpu, 150, 100, 0.5);
+    const auto when = finish_times(net, 3);
+    CHECK(when[0] == seconds(1.25));
+    CHECK(when[1] == seconds(3.25));
+    CHECK(when[2] == seconds(2.25));
+  }
+
   TEST_CASE("a flow starting later slows the first") {
     // link 100 B/s; A = 200 B at 0 alone (100 B/s) until B = 50 B starts at 1 s: 50 B/s each,
     // B ends at 2 s, A has 200 − 100 − 50 = 50 B left at 100 B/s: done at 2.5 s.
@@ -171,15 +187,19 @@ TEST_SUITE("unit") {
 
   TEST_CASE("flow_network on the sample cluster prices like CM02") {
     // private links 10 GB/s, 0.5 us, splitduplex; no window effect (gamma / 2 us ≫ 10 GB/s):
-    // 1 MB alone takes 1 us + 1e6 / 1e10 s.
+    // 1 MB and SMPI's 16-byte envelope alone take 1 us + (1e6 + 16) / 1e10 s.
     ParamSet params(flow_network_params(), "flow_network");
     params.set("network_model", "CM02");
     params.set("crosstraffic", "false");
     FlowNetworkMachine machine(params, 4);
-    CHECK(machine.transfer(0, 1, 1000000, 0).arrival == seconds(1e-6 + 1e-4));
-    // two messages into host 3 at once share its down link: 2 MB at 10 GB/s after 1 us
+    CHECK(machine.transfer(0, 1, 1000000, 0).arrival == seconds(1e-6 + 1e-4 + 16e-10));
+    // two messages into host 3 at once share its down link: 2 (MB + 16 B) at 10 GB/s after 1 us
     machine.reset();
     machine.transfer(0, 3, 1000000, 0);
-    CHECK(machine.transfer(1, 3, 1000000, 0).arrival == seconds(1e-6 + 2e-4));
+    CHECK(machine.transfer(1, 3, 1000000, 0).arrival == seconds(1e-6 + 2e-4 + 32e-10));
+    // without the envelope (message_envelope 0): the bytes alone
+    params.set("message_envelope", "0B");
+    FlowNetworkMachine bare(params, 4);
+    CHECK(bare.transfer(0, 1, 1000000, 0).arrival == seconds(1e-6 + 1e-4));
   }
 }

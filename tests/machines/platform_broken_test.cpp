@@ -50,10 +50,17 @@ TEST_CASE("broken platform files give file:line: error: message") {
        "coordinates, availability_file, state_file"},
       {"unknown_element.xml",
        "unknown_element.xml:5: error: unknown element <switch> in <zone>; accepted: host, link, router, route, "
-       "zoneRoute, zone, cluster, prop"},
+       "zoneRoute, host_link, bypassRoute, zone, cluster, prop"},
       {"unknown_routing.xml",
        "unknown_routing.xml:3: error: unknown routing 'Fastest' of zone 'z'; accepted: Full, Floyd, Dijkstra, "
-       "DijkstraCache, None"},
+       "DijkstraCache, None, Cluster, Star"},
+      {"host_link_outside_star.xml",
+       "host_link_outside_star.xml:6: error: <host_link> belongs in a zone of routing Cluster (or Star), not in zone "
+       "'z'"},
+      {"route_in_star.xml",
+       "route_in_star.xml:7: error: zone 'z' has routing Cluster: its hosts' links are <host_link>s, not routes"},
+      {"bypass_unknown_host.xml",
+       "bypass_unknown_host.xml:7: error: attribute 'dst': unknown host or router 'nowhere'"},
   };
   for (const auto& [file, message] : cases) {
     CAPTURE(file);

@@ -62,15 +62,20 @@ TEST_CASE("a platform of two zones joined by a zoneRoute: hosts - links and ever
   REQUIRE(p.config.size() == 1);
   CHECK(p.config[0].first == "network/model");
   CHECK(p.config_lines[0] == 7);
-  // links in declaration order: la 0, lb 1, aself 2, c_link_0 3, c_link_1 4, c_backbone 5, wan 6
-  REQUIRE(p.topology.links().size() == 7);
+  // links in declaration order: la 0, lb 1, aself 2, c_link_0 3, c_link_1 4, c_backbone 5, wan 6,
+  // then SimGrid's __loopback__ 7 (498 MB/s, 15 us, FATPIPE)
+  REQUIRE(p.topology.links().size() == 8);
+  CHECK(p.topology.links()[7].bandwidth == 498e6);
+  CHECK(p.topology.links()[7].latency == 15e-6);
   CHECK(p.topology.links()[5].bandwidth == 125e6);  // bb_bw 1Gbps
   CHECK(p.topology.links()[3].sharing == augur::machines::network::Sharing::splitduplex);
   // a → b as written (lb's UP half); b → a the symmetrical: reversed, each link the other way
   CHECK(hops(p, "a", "b") == Hops{{0, false}, {1, false}});
   CHECK(hops(p, "b", "a") == Hops{{1, true}, {0, true}});
   CHECK(hops(p, "a", "a") == Hops{{2, false}});
-  CHECK(hops(p, "b", "b").empty());  // no route to itself written: SimGrid's empty route
+  // no route to itself written: SimGrid's __loopback__ (smpirun, 2 ranks on small_platform's
+  // Tremblay, 1e6 B under CM02: 0.002023 s = 15 us + 1000016 B / 498 MB/s)
+  CHECK(hops(p, "b", "b") == Hops{{7, false}});
   // a → c-0.x: a → gw (la), the zoneRoute (wan), the cluster's router → c-0.x (backbone, down)
   CHECK(hops(p, "a", "c-0.x") == Hops{{0, false}, {6, false}, {5, false}, {3, true}});
   // c-1.x → b: up and backbone to the router, wan back, gw → b (the reverse of b → gw's lb_DOWN)
@@ -134,10 +139,11 @@ TEST_CASE("SimGrid's --cfg options map onto the machine's parameters") {
   CHECK(simgrid_option("smpi/simulate-computation", "no") == P{"simulate_computation", "false"});
   CHECK(simgrid_option("smpi/host-speed", "1f") == P{"host_speed", "1f"});
   CHECK(simgrid_option("smpi/bw-factor", "0:0.5") == P{"bandwidth_factors", "0:0.5"});
-  CHECK(simgrid_option("smpi/test", "1e-4") == P{"", ""});
+  CHECK(simgrid_option("smpi/test", "1e-4") == P{"test_time", "0.0001s"});
+  CHECK(simgrid_option("smpi/test", "0.001") == P{"test_time", "0.001s"});
   CHECK(simgrid_option("smpi/os", "0:0:0:0:0") == P{"", ""});
-  CHECK_THROWS_WITH_AS(simgrid_option("smpi/test", "0.001"),
-                       "option 'smpi/test': augur models only SimGrid's default (0.0001), not '0.001'",
+  CHECK_THROWS_WITH_AS(simgrid_option("smpi/os", "0:1e-6:0:0:0"),
+                       "option 'smpi/os': augur models only SimGrid's default (0:0:0:0:0), not '0:1e-6:0:0:0'",
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(simgrid_option("network/model", "IB"),
                        "option 'network/model': 'IB' is not one of CM02, LV08, SMPI", std::invalid_argument);

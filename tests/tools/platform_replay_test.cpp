@@ -66,6 +66,75 @@ TEST_SUITE("integration") {
           doctest::Approx(1000.007967).epsilon(1e-6));
   }
 
+  TEST_CASE("what SMPI adds: the 16-byte envelope and MPI_Test's pause (../shared/simgrid-tesh)") {
+    const auto tesh = [](const std::string& c, int np) {
+      const std::string dir = shared + "/simgrid-tesh/cases/" + c + "/";
+      const auto r =
+          run_augur("run --trace ti:" + dir + "one_trace --machine " + dir + "platform.xml --hostfile " + dir +
+                    "hostfile --processors " + std::to_string(np) + " --wait-states off --characteristics off");
+      REQUIRE_MESSAGE(r.status == 0, r.err);
+      return std::strtod(r.out.c_str() + r.out.find("predicted time ") + 15, nullptr);
+    };
+    // Milliseconds of small messages: every message carries 16 bytes more, priced at the factors
+    // of n + 16 (without them augur was 0.05 % to 0.18 % short). SimGrid prints microseconds.
+    CHECK(tesh("replay_alltoall", 3) == doctest::Approx(0.007159).epsilon(2e-4));
+    CHECK(tesh("replay_gather_extra", 4) == doctest::Approx(0.004073).epsilon(2e-4));
+    CHECK(tesh("replay_alltoallv", 3) == doctest::Approx(0.006944).epsilon(2e-4));
+    CHECK(tesh("replay_waitall", 3) == doctest::Approx(0.006258).epsilon(2e-4));
+    // replay_isend: rank 1's test (6.553424 s) pauses 1e-4 s and fails (its message comes at
+    // 10.37 s), so rank 2's test (29.490406 s) pauses 2e-4 s: SimGrid's log shows both; the end
+    // moves by 2e-4 s to 39.320741 (augur was 39.320541 without the pauses).
+    CHECK(tesh("replay_isend", 3) == doctest::Approx(39.320741).epsilon(1e-7));
+  }
+
+  TEST_CASE("several ranks on one host share its cores - messages between them take its loopback") {
+    // prk-stencil-16 with smpirun -np 16 -platform F.xml -hostfile F.hostfile -replay trace.txt
+    // [--cfg=network/model:CM02 --cfg=network/crosstraffic:0], F in tests/machines/fixtures/platform:
+    // 4 hosts of 4 cores, 4 ranks each (a core per rank: the time of 16 hosts but for the loopback)
+    const std::string quad = "--machine " + fixtures + "cores_4x4.xml --hostfile " + fixtures + "cores_4x4.hostfile";
+    CHECK(predicted("prk-stencil-16", quad) == doctest::Approx(0.458136).epsilon(1e-4));
+    CHECK(predicted("prk-stencil-16", quad + cm02) == doctest::Approx(0.457829).epsilon(1e-4));
+    // 8 single-core hosts, 2 ranks each (r and r + 8): they share the core, twice as slow
+    const std::string single = "--machine " + fixtures + "single_8.xml --hostfile " + fixtures + "single_8.hostfile";
+    CHECK(predicted("prk-stencil-16", single) == doctest::Approx(0.900813).epsilon(1e-4));
+    CHECK(predicted("prk-stencil-16", single + cm02) == doctest::Approx(0.900598).epsilon(1e-4));
+  }
+
+  TEST_CASE("small_platform.xml with ranks on its 7 single-core hosts in turn (the acceptance table's)") {
+    // smpirun -np N -platform small_platform.xml -hostfile small_7.hostfile -replay trace.txt
+    // (docs/network-acceptance.md): from 8 ranks on, hosts run 2 or more ranks that share the core
+    // and talk through SimGrid's __loopback__.
+    const std::string m = "--machine " + small + "platform.xml --hostfile " + fixtures + "small_7.hostfile";
+    CHECK(predicted("simgrid-example-32", m) == doctest::Approx(7669.200956).epsilon(1e-8));
+    CHECK(predicted("simgrid-example-32", m + cm02) == doctest::Approx(7597.420406).epsilon(1e-8));
+    CHECK(predicted("prk-stencil-16", m) == doctest::Approx(62.140195).epsilon(1e-7));
+    CHECK(predicted("prk-p2p-8", m + cm02) == doctest::Approx(887.315185).epsilon(1e-8));
+  }
+
+  TEST_CASE("a star zone (routing Cluster - host_link) and a bypassRoute") {
+    const auto run = [](const std::string& platform, const std::string& hostfile, const std::string& rest) {
+      const auto r = run_augur("run --trace ti:" + fixtures + platform + "_trace.txt --machine " + fixtures + platform +
+                               ".xml --hostfile " + fixtures + hostfile + " --processors 3 " + rest +
+                               " --wait-states off --characteristics off");
+      REQUIRE_MESSAGE(r.status == 0, r.err);
+      return std::strtod(r.out.c_str() + r.out.find("predicted time ") + 15, nullptr);
+    };
+    // star_actions.txt, CM02: a → b over a_up (100 MBps, 10 us) and b_down (40 MBps, 7 us):
+    // 17 us + 1000016 B / 40 MBps = 0.0250174 s; then c → a over c_ud_UP (60 MBps, 3 us) and
+    // a_down (50 MBps, 20 us): 23 us + 1000016 / 50e6 = 0.0200233 s; 0.0450407 s in all.
+    // smpirun: 0.045041 (CM02), 0.048304 (SMPI).
+    CHECK(run("star", "abc.hostfile", cm02) == doctest::Approx(0.045041).epsilon(2e-5));
+    CHECK(run("star", "abc.hostfile", "") == doctest::Approx(0.048304).epsilon(2e-5));
+    // ranks 0 and 1 both on a: a's route to itself is a_up then a_down (50 MBps, 30 us):
+    // 0.0200303 + 0.0200233 = 0.0400536 s. smpirun: 0.040054 (CM02), 0.044203 (SMPI).
+    CHECK(run("star", "aac.hostfile", cm02) == doctest::Approx(0.040054).epsilon(2e-5));
+    CHECK(run("star", "aac.hostfile", "") == doctest::Approx(0.044203).epsilon(2e-5));
+    // bypass_actions.txt: a → b over the bypass (100 MBps, 1 us): 0.01000116 s; b → a over the
+    // route's way back (10 MBps, 100 us): 0.1001016 s; 0.1101028 s. smpirun: 0.110103, 0.118113.
+    CHECK(run("bypass", "abc.hostfile", cm02) == doctest::Approx(0.110103).epsilon(2e-5));
+    CHECK(run("bypass", "abc.hostfile", "") == doctest::Approx(0.118113).epsilon(2e-5));
+  }
+
   TEST_CASE("the sample <cluster> platform file gives SimGrid's figures of predictions.tsv") {
     const std::string m =
         "--machine " + shared + "/ti-samples/platform.xml --hostfile " + shared + "/ti-samples/hostfile";

@@ -38,6 +38,8 @@ usage: tools/bench/compare.sh [AUGUR] [options]
   --no-dvm              skip target 4: a generated Lib-DVM trace (augur_dvm_gen) replayed on
                         grids 1, 2x2 and 4x4, every analysis and --wait-states off
   --dvm-spec SPEC       augur_dvm_gen's spec (default: N=1000,I=100000, 543 MB of text)
+  --no-topologies       skip issue 29's sharing-on rows: the synthetic 1,024 x 200 on a FAT_TREE
+                        (2:1) and a TORUS cluster file, augur's flow model against smpirun
   --no-sweep            skip target 5: 8 variants (synthetic 1,024 x 200, eight latencies) with
                         --jobs 1 and --jobs 2, least wall time of --repeat runs, text and JSON
                         reports compared
@@ -67,6 +69,7 @@ keep=0
 run_dvm=1
 dvm_spec="N=1000,I=100000"
 run_sweep=1
+run_topologies=1
 while (($#)); do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -88,6 +91,7 @@ while (($#)); do
     --no-dvm) run_dvm=0 ;;
     --dvm-spec) dvm_spec="$2"; shift ;;
     --no-sweep) run_sweep=0 ;;
+    --no-topologies) run_topologies=0 ;;
     -*) echo "compare.sh: error: unknown option '$1'" >&2; usage >&2; exit 2 ;;
     *) augur="$1" ;;
   esac
@@ -238,11 +242,12 @@ record() {  # workload P I actions tool predicted
 augur_predicted() { sed -n 's/.*predicted time: \([0-9.eE+-]*\) s.*/\1/p' "$1" | head -1; }
 simgrid_predicted() { sed -n 's/.*Simulation time \([0-9.eE+-]*\).*/\1/p' "$1" | tail -1; }
 
+augur_machine="$machine_yaml"  # what run_augur replays on
 run_augur() {  # workload P I actions TRACE-REF [tool-label [augur options...]]
   local label="${6:-augur}"
   local extra=("${@:7}")
   log "$1: $label"
-  measure "$1.$label" "$scratch" "$augur" run --trace "$5" --machine "$machine_yaml" --jobs 1 "${extra[@]}"
+  measure "$1.$label" "$scratch" "$augur" run --trace "$5" --machine "$augur_machine" --jobs 1 "${extra[@]}"
   record "$1" "$2" "$3" "$4" "$label" "$(augur_predicted "$scratch/logs/$1.$label.out")"
   [ "$m_status" = ok ] || log "$1: $label: $m_status (see $scratch/logs/$1.$label.out)"
 }
@@ -338,6 +343,36 @@ if ((run_real)); then
     fi
     if ((!keep)); then rm -rf "$dir"; fi
   done
+fi
+
+# --- sharing on: a fat tree and a torus at 1,024 ranks (issue 29 item 6) --------------------------
+# The synthetic workload (P=1024, I=200) on SimGrid clusters of 1,024 hosts with write_platform's
+# hosts and links shaped as a FAT_TREE "2;32,32;1,16;1,1" (32 hosts per edge switch, 16 up-links:
+# 2:1) and a TORUS "8,8,16". augur reads the same file (--machine P.xml: the flow model, max-min
+# sharing on every link) under the same CM02 options as smpirun. Target: ≥ 30× less CPU.
+if ((run_topologies)); then
+  p=1024
+  it=200
+  spec="P=$p,I=$it"
+  actions=$("$gen" --count "$spec")
+  dir="$scratch/topologies"
+  rm -rf "$dir"
+  log "topologies: generating $spec"
+  "$gen" "$spec" "$dir" >&2
+  write_platform "$p" "$dir"
+  for shape in "fat-tree FAT_TREE 2;32,32;1,16;1,1" "torus TORUS 8,8,16"; do
+    read -r name topo params <<< "$shape"
+    sed -e "s|<cluster id=\"cluster\"|<cluster id=\"$name\" topology=\"$topo\" topo_parameters=\"$params\"|" \
+      "$dir/platform.xml" > "$dir/$name.xml"
+    augur_machine="$dir/$name.xml"
+    run_augur "$name-$p" "$p" "$it" "$actions" "$dir/trace.txt" "augur (sharing on, prediction only)" \
+      --hostfile "$dir/hostfile" --cfg=network/model:CM02 --cfg=network/crosstraffic:0 "${prediction_only[@]}"
+    augur_machine="$machine_yaml"
+    if ((run_simgrid)); then
+      run_simgrid "$name-$p" "$p" "$it" "$actions" "$dir" "$dir/$name.xml" "$dir/hostfile"
+    fi
+  done
+  if ((!keep)); then rm -rf "$dir"; fi
 fi
 
 # --- Lib-DVM traces (target 4) --------------------------------------------------------------------
