@@ -117,7 +117,6 @@ class FlowNetwork {
     std::uint32_t version = 0;
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : flow > o.flow; }
   };
-  std::uint32_t constraint_of(const Hop& hop) const;
   std::uint32_t new_flow();
   void activate(std::uint32_t id);
   void finish(std::uint32_t id);

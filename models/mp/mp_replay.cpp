@@ -181,8 +181,8 @@ StepResult MpProgram::replay_wait_or_test(LpId lp, const traces::MpRecord& rec, 
     const SimTime pause = machine_.test_time() * static_cast<double>(tests_in_row_);
     if (pause <= 0) return finish_test(lp, *it, other, rec.tag, 0, s);
     // As SMPI: pause, then test at the later clock (the network has reached it by then).
-    r.ops.push_back(Op{OpKind::test_pause, -1, 0, 0, pause});
-    r.ops.push_back(Op{OpKind::trace_test, other, rec.tag, *it, pause});
+    r.ops.push_back(Op{OpKind::test_pause, -1, 0, 0, 0, pause});
+    r.ops.push_back(Op{OpKind::trace_test, other, rec.tag, 0, *it, pause});
     return StepResult::advanced;
   }
   r.wait_req = *it;

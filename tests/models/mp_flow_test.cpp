@@ -46,6 +46,7 @@ TEST_SUITE("unit") {
     machines::ParamSet params(machines::flow_network_params(), "flow_network");
     params.set("network_model", "CM02");
     params.set("crosstraffic", "false");
+    params.set("message_envelope", "0B");  // the bytes alone, as the hand computation
     MemoryTrace trace(
         {{rec(MpOpKind::send, 2, 0, 1000000)},
          {rec(MpOpKind::compute, -1, 0, 0, 10000), rec(MpOpKind::send, 2, 0, 500000)},
