@@ -18,13 +18,22 @@
 
 namespace augur::tools {
 
+namespace {
+
+/// The processor grid of a DVM run: the variant's, else the machine's topology, else 1-D.
+std::vector<int> dvm_grid(const scenarios::Variant& variant) {
+  if (!variant.grid.empty()) return variant.grid;
+  if (!variant.machine.topology.empty()) return variant.machine.topology;
+  return {variant.processors > 0 ? variant.processors : 1};
+}
+
+}  // namespace
+
 models::report::VariantResult run_dvm_variant(const scenarios::Scenario& scenario, const scenarios::Variant& variant,
                                               int index, std::size_t count, const machines::MachineRegistry& registry,
                                               const RunOptions& options, Progress* progress,
                                               models::report::VariantResult result) {
-  std::vector<int> grid = variant.grid;
-  if (grid.empty()) grid = variant.machine.topology;
-  if (grid.empty()) grid = {variant.processors > 0 ? variant.processors : 1};
+  const std::vector<int> grid = dvm_grid(variant);
   int processors = 1;
   for (int d : grid) processors *= d;
   result.processors = processors;
