@@ -12,6 +12,27 @@ using namespace augur;
 using namespace augur::test;
 using traces::MpOpKind;
 
+namespace {
+
+/// The sample cluster under CM02 without cross-traffic, bytes without SMPI's envelope.
+machines::ParamSet two_senders_params() {
+  machines::ParamSet params(machines::flow_network_params(), "flow_network");
+  params.set("network_model", "CM02");
+  params.set("crosstraffic", "false");
+  params.set("message_envelope", "0B");  // the bytes alone, as the hand computations
+  return params;
+}
+
+/// Ranks 0 and 1 send 1e6 B and (after 1e4 flops) 5e5 B to rank 2, which posted both receives.
+MemoryTrace two_senders_trace() {
+  return MemoryTrace(
+      {{rec(MpOpKind::send, 2, 0, 1000000)},
+       {rec(MpOpKind::compute, -1, 0, 0, 10000), rec(MpOpKind::send, 2, 0, 500000)},
+       {rec(MpOpKind::irecv, 0, 0, 1000000), rec(MpOpKind::irecv, 1, 0, 500000), rec(MpOpKind::waitall)}});
+}
+
+}  // namespace
+
 TEST_SUITE("unit") {
   TEST_CASE("MpProgram on flow_network: two messages share the receiver's link") {
     // Sample cluster, CM02 without cross-traffic: 1 us route latency, 10 GB/s private links.
@@ -20,14 +41,8 @@ TEST_SUITE("unit") {
     // alone on 2's down link from 1 us (latency paid) to 11 us (rank 1's latency paid):
     // 1e-5 s · 1e10 B/s = 1e5 B. Then 5 GB/s each: rank 1's 5e5 B take 1e-4 s → done at
     // 1.11e-4 s; rank 0 has then moved 6e5 B, its last 4e5 B alone take 4e-5 s → 1.51e-4 s.
-    machines::ParamSet params(machines::flow_network_params(), "flow_network");
-    params.set("network_model", "CM02");
-    params.set("crosstraffic", "false");
-    params.set("message_envelope", "0B");  // the bytes alone, as the hand computation
-    MemoryTrace trace(
-        {{rec(MpOpKind::send, 2, 0, 1000000)},
-         {rec(MpOpKind::compute, -1, 0, 0, 10000), rec(MpOpKind::send, 2, 0, 500000)},
-         {rec(MpOpKind::irecv, 0, 0, 1000000), rec(MpOpKind::irecv, 1, 0, 500000), rec(MpOpKind::waitall)}});
+    const machines::ParamSet params = two_senders_params();
+    MemoryTrace trace = two_senders_trace();
     machines::FlowNetworkMachine machine(params, 3);
     models::mp::MpProgram program(trace, machine, {});
     engine::Scheduler s(3);
@@ -43,14 +58,8 @@ TEST_SUITE("unit") {
     // busy from rank 0's latency end (1 us) to the last completion (1.51e-4 s): 1.5e-4 s, two
     // flows at once. host0-up: 1e6 B, busy 1 us .. 1.51e-4 s = 1.5e-4 s, one flow. host1-up:
     // 5e5 B, busy 11 us .. 1.11e-4 s = 1e-4 s. The other links carried nothing.
-    machines::ParamSet params(machines::flow_network_params(), "flow_network");
-    params.set("network_model", "CM02");
-    params.set("crosstraffic", "false");
-    params.set("message_envelope", "0B");  // the bytes alone, as the hand computation
-    MemoryTrace trace(
-        {{rec(MpOpKind::send, 2, 0, 1000000)},
-         {rec(MpOpKind::compute, -1, 0, 0, 10000), rec(MpOpKind::send, 2, 0, 500000)},
-         {rec(MpOpKind::irecv, 0, 0, 1000000), rec(MpOpKind::irecv, 1, 0, 500000), rec(MpOpKind::waitall)}});
+    const machines::ParamSet params = two_senders_params();
+    MemoryTrace trace = two_senders_trace();
     machines::FlowNetworkMachine machine(params, 3);
     models::mp::MpProgram program(trace, machine, {});
     machine.record_link_usage();
