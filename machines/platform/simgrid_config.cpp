@@ -1,6 +1,7 @@
 // SimGrid's --cfg options (see simgrid_config.hpp).
 #include "machines/platform/simgrid_config.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -72,8 +73,12 @@ std::pair<std::string, std::string> simgrid_option(std::string_view name, std::s
   if (name == "network/crosstraffic") return {"crosstraffic", boolean(name, value)};
   if (name == "network/TCP-gamma" || name == "network/TCP_gamma")
     return {"tcp_gamma", std::to_string(static_cast<long long>(number(name, value))) + "B"};
-  if (name == "smpi/send-is-detached-thresh")
-    return {"eager_threshold", std::to_string(static_cast<long long>(number(name, value))) + "B"};
+  if (name == "smpi/send-is-detached-thresh") {
+    // detached (eager) when smaller than the option: the largest eager size is one byte less
+    // (0, under which SMPI sends even empty messages by rendezvous, leaves them eager here)
+    const auto threshold = static_cast<long long>(number(name, value));
+    return {"eager_threshold", std::to_string(std::max(threshold - 1, 0LL)) + "B"};
+  }
   if (name == "smpi/simulate-computation") return {"simulate_computation", boolean(name, value)};
   if (name == "smpi/host-speed") {
     try {
