@@ -47,8 +47,11 @@ void network(std::string& y, const Calibration& c) {
   const Line line = fit_line(pts);
   const double worst = worst_relative_error(pts, line);
   const auto pieces = fit_segments(pts, {c.knee});
+  // A piece becomes factors of the first piece's line: both must be positive (a factor of 0 is
+  // no factor; a piece through points whose intercept fits at or below 0 keeps the single line).
   const bool split = worst > c.bad_fit && pieces.size() > 1 &&
-                     std::all_of(pieces.begin(), pieces.end(), [](const Segment& s) { return s.line.bandwidth > 0; });
+                     std::all_of(pieces.begin(), pieces.end(),
+                                 [](const Segment& s) { return s.line.bandwidth > 0 && s.line.latency > 0; });
   const double latency = split ? pieces.front().line.latency : line.latency;
   const double bandwidth = bandwidth_of(c.bw, c.bibw, split ? pieces.back().line.bandwidth : line.bandwidth);
   y += fmt::format("# one line through {} fits within {:.1f} % at worst{}\n", c.files.at("osu_latency"), 100 * worst,
