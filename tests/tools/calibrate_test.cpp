@@ -150,25 +150,21 @@ TEST_CASE("real OSU outputs: inter-node latency split at the eager knee - bw - b
   CHECK(one.find("factors") == std::string::npos);
 }
 
-TEST_CASE("a piece whose line meets the axis at or below 0 keeps the single line (no factor 0)") {
+TEST_CASE("a piece whose line meets the axis at or below 0 gets the smallest latency factor") {
   // This machine's shape (Open MPI shared memory): up to 64 KiB t = 1 us + n / 1 GB/s; above,
-  // t = n / 5 GB/s - 1 us, whose fitted intercept is -1 us, clamped to 0: a latency factor of 0,
-  // which a machine file refuses. The single line is then kept, however badly it fits.
+  // t = n / 5 GB/s - 1 us, whose fitted intercept is -1 us, clamped to 0 by fit_line: a latency
+  // factor of 0, which a machine file refuses. It is written as 1e-6 (next to no latency);
+  // bandwidth = the last piece's 5 GB/s, factors 5/5 = 1 and 1/5 = 0.2.
   Calibration c;
   for (const double n : {1.0, 1024.0, 4096.0, 16384.0, 65536.0}) c.latency.push_back({n, 1 + n / 1e3});
   for (const double n : {131072.0, 262144.0, 524288.0}) c.latency.push_back({n, n / 5e3 - 1});
   c.files = {{"osu_latency", "lat"}};
   const std::string y = machine_yaml(c);
-  CHECK(y.find("factors") == std::string::npos);
-  CHECK(y.find("eager_threshold") == std::string::npos);
-  CHECK(y.find("split at") == std::string::npos);
-  // The pieces themselves: below the knee 1 us and 1 GB/s, above it intercept 0 (clamped).
-  const auto pieces = fit_segments(
-      {{1, 1e-6 + 1e-9}, {65536, 1e-6 + 65536e-9}, {131072, 131072 / 5e9 - 1e-6}, {262144, 262144 / 5e9 - 1e-6}},
-      {65536});
-  REQUIRE(pieces.size() == 2);
-  CHECK(pieces[0].line.latency == doctest::Approx(1e-6));
-  CHECK(pieces[1].line.latency == 0);
+  CHECK(y.find("split at 65536 B") != std::string::npos);
+  CHECK(y.find("\nlatency: 1us\n") != std::string::npos);
+  CHECK(y.find("\nbandwidth: 5000MBps\n") != std::string::npos);
+  CHECK(y.find("\nlatency_factors: \"65537:1e-06;0:1\"\n") != std::string::npos);
+  CHECK(y.find("\nbandwidth_factors: \"65537:1;0:0.2\"\n") != std::string::npos);
 }
 
 TEST_CASE("intra-node latency - ERT and STREAM make the roofline node") {

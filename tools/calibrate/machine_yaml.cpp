@@ -8,6 +8,8 @@
 namespace augur::calibrate {
 namespace {
 
+constexpr double min_latency_factor = 1e-6;
+
 /// osu_latency rows (size B, one-way µs) as (size, seconds).
 std::vector<Point> seconds(std::vector<Point> rows) {
   for (auto& p : rows) p.value *= 1e-6;
@@ -36,7 +38,11 @@ std::string table(const std::vector<Segment>& pieces, double (*factor)(const Seg
   return out;
 }
 
-double latency_factor(const Segment& s, double base) { return base > 0 ? s.line.latency / base : 1.0; }
+/// A piece's latency over the first's; at least 1e-6: a piece whose line meets the axis at or below
+/// 0 (fit_line clamps it to 0) has next to no latency, and a factor of 0 is no factor.
+double latency_factor(const Segment& s, double base) {
+  return base > 0 ? std::max(s.line.latency / base, min_latency_factor) : 1.0;
+}
 double bandwidth_factor(const Segment& s, double base) {
   return base > 0 && s.line.bandwidth > 0 ? s.line.bandwidth / base : 1.0;
 }
@@ -47,11 +53,8 @@ void network(std::string& y, const Calibration& c) {
   const Line line = fit_line(pts);
   const double worst = worst_relative_error(pts, line);
   const auto pieces = fit_segments(pts, {c.knee});
-  // A piece becomes factors of the first piece's line: both must be positive (a factor of 0 is
-  // no factor; a piece through points whose intercept fits at or below 0 keeps the single line).
   const bool split = worst > c.bad_fit && pieces.size() > 1 &&
-                     std::all_of(pieces.begin(), pieces.end(),
-                                 [](const Segment& s) { return s.line.bandwidth > 0 && s.line.latency > 0; });
+                     std::all_of(pieces.begin(), pieces.end(), [](const Segment& s) { return s.line.bandwidth > 0; });
   const double latency = split ? pieces.front().line.latency : line.latency;
   const double bandwidth = bandwidth_of(c.bw, c.bibw, split ? pieces.back().line.bandwidth : line.bandwidth);
   y += fmt::format("# one line through {} fits within {:.1f} % at worst{}\n", c.files.at("osu_latency"), 100 * worst,
