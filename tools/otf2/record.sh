@@ -11,13 +11,14 @@ out=${1:-$root/tests/data/otf2}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
-# name, ranks
-programs=("ping_pong 2" "stencil2d 4" "subcomm 4" "prk_transpose 4" "prk_p2p 4" "npb_cg 4")
+# name, ranks[, source program when not NAME.c]
+programs=("ping_pong 2" "stencil2d 4" "subcomm 4" "prk_transpose 4" "prk_p2p 4" "npb_cg 4"
+  "stencil2d_2p 2 stencil2d")
 only=" ${*:2} "
 for entry in "${programs[@]}"; do
-  read -r name ranks <<<"$entry"
+  read -r name ranks source <<<"$entry"
   [[ $# -le 1 || "$only" == *" $name "* ]] || continue
-  mpicc -O2 -o "$work/$name" "$here/programs/$name.c" -lm
+  mpicc -O2 -o "$work/$name" "$here/programs/${source:-$name}.c" -lm
   mpirun --allow-run-as-root --oversubscribe -np "$ranks" \
     eztrace -t openmpi -o "$work/$name-raw" "$work/$name" >/dev/null
   # EZTrace writes OUT/<program>_trace/eztrace_log.otf2; keep it as NAME/traces.otf2 and friends.
