@@ -3,10 +3,12 @@
 # from MPI_Init to MPI_Finalize through the PMPI shim walltime.c, REPS repetitions: mean and
 # spread), recorded with EZTrace (tools/otf2/record.sh), the machine calibrated from a native
 # ping-pong (osu_latency.c → augur calibrate), and the recorded trace predicted on that machine:
-# one row per program with predicted H, measured h and |H - h| / h. Then augur against SimGrid's
-# smpirun -replay on the TI conversion of each recorded trace, on the cluster both describe.
+# one row per program with predicted H, measured h and |H - h| / h. Then the stencil's skeleton
+# (stencil2d.yaml) fitted to its 2-rank trace (fit_compute.py) predicts 2 and 4 ranks. Then augur
+# against SimGrid's smpirun -replay on the TI conversion of each recorded trace, both given the
+# same platform file and hostfile (a 1 Gflop/s <cluster>), under CM02 and SMPI.
 #   tools/validate/validate.sh [AUGUR] [--reps N] [--scratch DIR] [--no-simgrid]
-# Needs: mpicc, mpirun (Open MPI), eztrace, zstd; smpirun (SimGrid 3.32) for the second table.
+# Needs: mpicc, mpirun (Open MPI), eztrace, zstd, python3; smpirun (SimGrid 3.32) for the last table.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -19,7 +21,7 @@ while (($#)); do
     --reps) reps=$2; shift ;;
     --scratch) scratch=$2; shift ;;
     --no-simgrid) simgrid=0 ;;
-    -h | --help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,11p' "$0"; exit 0 ;;
     *) augur=$1 ;;
   esac
   shift
@@ -35,69 +37,98 @@ mpicc -O2 -o "$scratch/bin/osu_latency" "$here/osu_latency.c"
 "$augur" calibrate osu_latency="$scratch/osu_latency.txt" >"$scratch/machine.yaml"
 echo "machine ($scratch/machine.yaml): $(grep -E '^(latency|bandwidth):' "$scratch/machine.yaml" | tr '\n' ' ')"
 
-predict() {  # TRACE-SPEC MACHINE: augur's predicted seconds
-  "$augur" run --trace "$1" --machine "$2" --wait-states off --characteristics off \
+predict() {  # TRACE-SPEC MACHINE [OPTION...]: augur's predicted seconds
+  "$augur" run --trace "$1" --machine "$2" "${@:3}" --wait-states off --characteristics off \
     --json "$scratch/predict.json" >/dev/null
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["variants"][0]["totals"]["end_s"])' \
     "$scratch/predict.json"
 }
 
-# --- native runs, traces, predictions ---------------------------------------------------------------
-echo
-echo "| program | ranks | measured h (mean of $reps) | spread (sd; min-max) | predicted H | abs(H - h) / h |"
-echo "|---|---|---|---|---|---|"
-for entry in "${programs[@]}"; do
-  read -r name ranks <<<"$entry"
-  mpicc -O2 -o "$scratch/bin/$name" "$root/tools/otf2/programs/$name.c" "$here/walltime.c" -lm
-  : >"$scratch/$name.walls"
-  for ((i = 0; i < reps; i++)); do
-    "${mpirun[@]}" -np "$ranks" "$scratch/bin/$name" 2>&1 >/dev/null |
-      sed -n 's/^validate: wall //p' >>"$scratch/$name.walls"
-  done
-  "$root/tools/otf2/record.sh" "$scratch/traces" "$name" >/dev/null
-  tar --zstd -xf "$scratch/traces/$name.tar.zst" -C "$scratch/traces"
-  H=$(predict "otf2:$scratch/traces/$name/traces.otf2" "$scratch/machine.yaml")
-  python3 - "$name" "$ranks" "$H" "$scratch/$name.walls" <<'PY'
+row() {  # LABEL RANKS H WALLS: one table row, h the mean of the walls
+  python3 - "$@" <<'PY'
 import statistics, sys
 name, ranks, H, walls = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
 h = [float(x) for x in open(walls)]
 mean, sd = statistics.mean(h), statistics.stdev(h) if len(h) > 1 else 0.0
 print(f"| {name} | {ranks} | {mean*1e3:.3f} ms | {sd*1e3:.3f} ms ({sd/mean*100:.0f} %); "
-      f"{min(h)*1e3:.3f}-{max(h)*1e3:.3f} ms | {H*1e3:.3f} ms | {abs(H-mean)/mean*100:.1f} % |")
+      f"{min(h)*1e3:.3f}-{max(h)*1e3:.3f} ms; median {statistics.median(h)*1e3:.3f} ms | {H*1e3:.3f} ms | "
+      f"{abs(H-mean)/mean*100:.1f} % |")
 PY
+}
+measure() {  # NAME RANKS WALLS: REPS native runs of $scratch/bin/NAME, one wall time a line
+  : >"$3"
+  for ((i = 0; i < reps; i++)); do
+    "${mpirun[@]}" -np "$2" "$scratch/bin/$1" 2>&1 >/dev/null | sed -n 's/^validate: wall //p' >>"$3"
+  done
+}
+
+# --- native runs, traces, predictions ---------------------------------------------------------------
+echo
+echo "| program | ranks | measured h (mean of $reps) | spread (sd; min-max; median) | predicted H | abs(H - h) / h |"
+echo "|---|---|---|---|---|---|"
+for entry in "${programs[@]}"; do
+  read -r name ranks <<<"$entry"
+  mpicc -O2 -o "$scratch/bin/$name" "$root/tools/otf2/programs/$name.c" "$here/walltime.c" -lm
+  measure "$name" "$ranks" "$scratch/$name.walls"
+  "$root/tools/otf2/record.sh" "$scratch/traces" "$name" >/dev/null
+  tar --zstd -xf "$scratch/traces/$name.tar.zst" -C "$scratch/traces"
+  H=$(predict "otf2:$scratch/traces/$name/traces.otf2" "$scratch/machine.yaml")
+  row "$name" "$ranks" "$H" "$scratch/$name.walls"
 done
+
+# --- trace at 2, predict 4: the stencil's skeleton fitted to its 2-rank trace -------------------------
+# stencil2d.yaml's compute from the 2-rank recording (fit_compute.py on its TI conversion), then
+# the skeleton predicted at 2 and 4 ranks on the calibrated machine (a core per rank) and, for 4,
+# on this machine's shape: one host of 2 cores (SimGrid's CPU sharing) whose loopback has the
+# calibrated latency and bandwidth. Measured: native runs at 2, and the 4-rank runs above.
+"$root/tools/otf2/record.sh" "$scratch/traces" stencil2d_2p >/dev/null
+tar --zstd -xf "$scratch/traces/stencil2d_2p.tar.zst" -C "$scratch/traces"
+rm -rf "$scratch/ti/stencil2d_2p"
+"$augur" convert "otf2:$scratch/traces/stencil2d_2p/traces.otf2" "$scratch/ti/stencil2d_2p" >/dev/null
+fit=$(python3 "$here/fit_compute.py" "$scratch/ti/stencil2d_2p" --iterations 20 2>"$scratch/fit.txt")
+setup=$(sed -n 's/.*setup_flops=\([0-9]*\).*/\1/p' <<<"$fit")
+iter=$(sed -n 's/.*iter_flops=\([0-9]*\).*/\1/p' <<<"$fit")
+set_fit=(--program "$here/stencil2d.yaml" --set "program.setup_flops=$setup" --set "program.iter_flops=$iter")
+measure stencil2d 2 "$scratch/stencil2d_2.walls"
+lat=$(sed -n 's/^latency: //p' "$scratch/machine.yaml")
+bw=$(sed -n 's/^bandwidth: //p' "$scratch/machine.yaml")
+cat >"$scratch/node2.xml" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="here" prefix="core" suffix="" radical="0-0" speed="1Gf" core="2" bw="$bw" lat="$lat"
+           loopback_bw="$bw" loopback_lat="$lat"/>
+</platform>
+XML
+echo "core0:4" >"$scratch/node2.hostfile"
+skeleton() {  # RANKS MACHINE [OPTION...]: the fitted skeleton's predicted seconds
+  "$augur" run "${set_fit[@]}" --processors "$1" --machine "$2" "${@:3}" --wait-states off \
+    --characteristics off --json "$scratch/predict.json" >/dev/null
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["variants"][0]["totals"]["end_s"])' \
+    "$scratch/predict.json"
+}
+echo
+echo "fitted from the 2-rank trace: setup $setup flops, $iter flops per iteration ($(tr '\n' ';' <"$scratch/fit.txt"))"
+echo
+echo "| stencil2d skeleton, fitted at 2 ranks | ranks | measured h (mean of $reps) | spread (sd; min-max; median) | predicted H | abs(H - h) / h |"
+echo "|---|---|---|---|---|---|"
+row "calibrated machine, a core per rank" 2 "$(skeleton 2 "$scratch/machine.yaml")" "$scratch/stencil2d_2.walls"
+row "calibrated machine, a core per rank" 4 "$(skeleton 4 "$scratch/machine.yaml")" "$scratch/stencil2d.walls"
+row "one host of 2 cores (CM02)" 4 "$(skeleton 4 "$scratch/node2.xml" --hostfile "$scratch/node2.hostfile" \
+  --cfg=network/model:CM02 --cfg=network/crosstraffic:0)" "$scratch/stencil2d.walls"
 
 # --- augur against SimGrid on the TI conversions ----------------------------------------------------
 ((simgrid)) || exit 0
 command -v smpirun >/dev/null || { echo "smpirun not found: no SimGrid table"; exit 0; }
-cat >"$scratch/machine-sg.yaml" <<'YAML'
-# validate.sh: SimGrid's cluster of platform.xml (1 Gflop/s hosts, 1 us and 10 GB/s host to host,
-# CM02 without cross-traffic) as a LogGP SMP machine, as tools/bench/compare.sh has it, but with
-# SMPI's rendezvous from 65,536 B on (a send is detached when smaller: 64 KiB is rendezvous).
-schema_version: 1
-model: loggp_smp
-cpu_speed: 1Gflops
-latency: 1us
-bandwidth: 10GBps
-overhead: 0s
-gap: 0s
-mtu: 0
-processes_per_node: 1
-mapping: block
-intra_node_latency: 0s
-intra_node_bandwidth: 10GBps
-link_contention: true
-eager_threshold: 65535B
-YAML
 echo
-echo "| trace (TI conversion) | ranks | SimGrid 3.32 smpirun -replay | augur | difference |"
-echo "|---|---|---|---|---|"
+echo "| trace (TI conversion) | ranks | network model | SimGrid 3.32 smpirun -replay | augur | difference |"
+echo "|---|---|---|---|---|---|"
 for entry in "${programs[@]}"; do
   read -r name ranks <<<"$entry"
   ti="$scratch/ti/$name"
   rm -rf "$ti"
   if ! "$augur" convert "otf2:$scratch/traces/$name/traces.otf2" "$ti" >/dev/null 2>"$scratch/$name.convert.err"; then
-    echo "| $name | $ranks | no TI form: $(sed 's/.*error: //' "$scratch/$name.convert.err" | head -1) | | |"
+    echo "| $name | $ranks | | no TI form: $(sed 's/.*error: //' "$scratch/$name.convert.err" | head -1) | | |"
     continue
   fi
   cat >"$ti/platform.xml" <<XML
@@ -109,10 +140,15 @@ for entry in "${programs[@]}"; do
 </platform>
 XML
   seq -f 'node-%.0f' 0 $((ranks - 1)) >"$ti/hostfile"
-  sg=$(cd "$ti" && smpirun -no-privatize -np "$ranks" -platform platform.xml -hostfile hostfile -replay trace.txt \
-    --cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=smpi/display-timing:yes 2>&1 |
-    sed -n 's/.*Simulated time: \([0-9.eE+-]*\) seconds.*/\1/p' | tail -1)
-  A=$(predict "ti:$ti/trace.txt" "$scratch/machine-sg.yaml")
-  python3 -c 'import sys; s, a = float(sys.argv[3]), float(sys.argv[4]); print(f"| {sys.argv[1]} | {sys.argv[2]} | {s*1e3:.6f} ms | {a*1e3:.6f} ms | {abs(a-s)/s*100:.4f} % |")' \
-    "$name" "$ranks" "$sg" "$A"
+  # Both tools on the same platform file and hostfile, under CM02 (no cross-traffic) and SMPI.
+  for model in CM02 SMPI; do
+    cfg=(--cfg=network/model:$model)
+    [[ $model == CM02 ]] && cfg+=(--cfg=network/crosstraffic:0)
+    sg=$(cd "$ti" && smpirun -no-privatize -np "$ranks" -platform platform.xml -hostfile hostfile -replay trace.txt \
+      "${cfg[@]}" --cfg=smpi/display-timing:yes 2>&1 |
+      sed -n 's/.*Simulated time: \([0-9.eE+-]*\) seconds.*/\1/p' | tail -1)
+    A=$(predict "ti:$ti/trace.txt" "$ti/platform.xml" --hostfile "$ti/hostfile" "${cfg[@]}")
+    python3 -c 'import sys; s, a = float(sys.argv[4]), float(sys.argv[5]); print(f"| {sys.argv[1]} | {sys.argv[2]} | {sys.argv[3]} | {s*1e3:.6f} ms | {a*1e3:.6f} ms | {abs(a-s)/s*100:.4f} % |")' \
+      "$name" "$ranks" "$model" "$sg" "$A"
+  done
 done
