@@ -277,9 +277,8 @@ class Across31Events final : public Across31Hooks {
   GroupRun& g_;
 };
 
-/// The dopl_'s own times on every member: its iterations (identical blocks: insufficient
-/// parallelism) and the ret TIME as system time with (P−1)/P insufficient parallelism.
-void loop_times(GroupRun& g, const AcrossLoop& al) {
+/// The dopl_'s iterations on every member (identical blocks: insufficient parallelism).
+void loop_iterations(GroupRun& g, const AcrossLoop& al) {
   for (std::size_t k = 0; k < g.members.size(); ++k) {
     Emitter out{g.s, static_cast<LpId>(g.members[k])};
     const auto [iters, cnt] = k < al.blocks->size() ? (*al.blocks)[k] : std::pair<Index, int>{0, 1};
@@ -289,6 +288,13 @@ void loop_times(GroupRun& g, const AcrossLoop& al) {
       const SimTime c = out.clock();
       out.emit(EventBuilder(EventKind::loop_block).span(c, c + t).waited(t).tag(std::max(cnt, 1)).detail(0));
     }
+  }
+}
+
+/// The dopl_'s ret TIME on every member: system time with (P−1)/P insufficient parallelism.
+void loop_ret(GroupRun& g, const AcrossLoop& al) {
+  for (std::size_t k = 0; k < g.members.size(); ++k) {
+    Emitter out{g.s, static_cast<LpId>(g.members[k])};
     const SimTime c = out.clock();
     const SimTime r = g.machine.scaled_time(g.members[k], al.ret);
     out.emit(EventBuilder(EventKind::compute)
@@ -297,6 +303,12 @@ void loop_times(GroupRun& g, const AcrossLoop& al) {
                  .tag(g.processors())
                  .detail(static_cast<std::uint8_t>(ComputeCategory::system)));
   }
+}
+
+/// The dopl_'s own times: its iterations, then its ret TIME.
+void loop_times(GroupRun& g, const AcrossLoop& al) {
+  loop_iterations(g, al);
+  loop_ret(g, al);
 }
 
 /// 3.1's dopl_ with DoPL = 1: the edge exchange, then the dopl_'s own times.
@@ -326,6 +338,12 @@ void across_pipeline31(GroupRun& g) {
   Across31Loop loop = al.loop31;
   loop.call_time = g.machine.scaled_time(g.members.front(), al.call);
   across31_pipeline(loop, events, g.st.across_price.ts, g.st.across_price.tb);
+  if (loop.v253) {
+    // 2.53 books the iterations inside the pipeline: the time variation includes them.
+    loop_iterations(g, al);
+    spread(g, 3);
+    return loop_ret(g, al);
+  }
   spread(g, 3);
   loop_times(g, al);
 }
