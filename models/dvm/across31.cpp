@@ -319,10 +319,10 @@ class Pipeline {
     post_ = post_by_axis;
     if (ind_beg_ < 0) {
       ind_beg_ = i;
-      time_beg_ = hooks_.clock(i);
+      time_beg_ = start_clock(i);
     }
     cur_ =
-        static_cast<float>((hooks_.clock(i) - time_beg_) * static_cast<double>(v_.loop.loop_size) / v_.loop.call_time);
+        static_cast<float>((start_clock(i) - time_beg_) * static_cast<double>(v_.loop.loop_size) / v_.loop.call_time);
     real_wait_ = 0;
     real_comm_ = 0;
     last_real_comm_ = 0;
@@ -348,6 +348,16 @@ class Pipeline {
     }
     if (real_wait_ > 0) hooks_.wait_shadow(i, real_wait_, 0);
     if (com > 0) hooks_.wait_shadow(i, static_cast<double>(com), 0);
+  }
+
+  /// The clock a position starts its blocks from. 2.53 books the position's iterations
+  /// (Π size · call_time / loop_size) before it reads the clock, so its start includes them;
+  /// 3.1 books them after the pipeline.
+  double start_clock(int i) const {
+    if (!v_.loop.v253) return hooks_.clock(i);
+    double volume = 1;
+    for (int j = 0; j < max_rank; ++j) volume *= static_cast<double>(v_.size(i, j));
+    return hooks_.clock(i) + volume * v_.loop.call_time / static_cast<double>(v_.loop.loop_size);
   }
 
   /// The fourth block along an axis of more than four: the second and third blocks' finishing

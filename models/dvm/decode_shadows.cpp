@@ -169,7 +169,9 @@ void across(Decoder& d) {
     throw traces::TraceError(d.c.trace_path(), d.c.trace_line(),
                              "across_ outside a parallel loop: no crtpl_ and mappl_ before it");
   }
-  d.new_op(OpType::across, analysis::OpKind::shadow);
+  // 2.53 (`augur predict` with an old-format .par, Q4) counts the operation without
+  // synchronising: the clocks' spread reaches the pipeline of the DoPL = 0 dopl_.
+  d.new_op(OpType::across, analysis::OpKind::shadow).sync = !(d.seed_cost() && d.options.quirks);
   d.st.loop.across.reset();
   if (!d.st.loop.loop->mapped()) return;
   d.st.loop.across = across_geometry(*d.st.loop.loop, fresh->second);

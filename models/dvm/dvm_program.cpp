@@ -358,7 +358,8 @@ const char* difference_text(Difference d) {
       "remote buffers: 2.53 fills the transfer matrix receiver by holder; augur holder by receiver (3.1)",
       "arrcpy_: 3.1 gives a written region with a negative bound (Init -1) size 0 and charges its user time to "
       "nobody; augur splits it by the region as written",
-      "ACROSS: 2.53 runs the old-DVM pipeline of 3.1 with its own prices and bookings; augur its own pipeline (seed)",
+      "ACROSS: 2.53 runs the old-DVM pipeline of 3.1 with its own prices and bookings, after an across_ that does "
+      "not synchronise; augur its own pipeline (seed)",
   };
   return texts[static_cast<std::size_t>(d)];
 }

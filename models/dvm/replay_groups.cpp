@@ -277,9 +277,8 @@ class Across31Events final : public Across31Hooks {
   GroupRun& g_;
 };
 
-/// The dopl_'s own times on every member: its iterations (identical blocks: insufficient
-/// parallelism) and the ret TIME as system time with (P−1)/P insufficient parallelism.
-void loop_times(GroupRun& g, const AcrossLoop& al) {
+/// The dopl_'s iterations on every member (identical blocks: insufficient parallelism).
+void loop_iterations(GroupRun& g, const AcrossLoop& al) {
   for (std::size_t k = 0; k < g.members.size(); ++k) {
     Emitter out{g.s, static_cast<LpId>(g.members[k])};
     const auto [iters, cnt] = k < al.blocks->size() ? (*al.blocks)[k] : std::pair<Index, int>{0, 1};
@@ -289,6 +288,13 @@ void loop_times(GroupRun& g, const AcrossLoop& al) {
       const SimTime c = out.clock();
       out.emit(EventBuilder(EventKind::loop_block).span(c, c + t).waited(t).tag(std::max(cnt, 1)).detail(0));
     }
+  }
+}
+
+/// The dopl_'s ret TIME on every member: system time with (P−1)/P insufficient parallelism.
+void loop_ret(GroupRun& g, const AcrossLoop& al) {
+  for (std::size_t k = 0; k < g.members.size(); ++k) {
+    Emitter out{g.s, static_cast<LpId>(g.members[k])};
     const SimTime c = out.clock();
     const SimTime r = g.machine.scaled_time(g.members[k], al.ret);
     out.emit(EventBuilder(EventKind::compute)
@@ -297,6 +303,12 @@ void loop_times(GroupRun& g, const AcrossLoop& al) {
                  .tag(g.processors())
                  .detail(static_cast<std::uint8_t>(ComputeCategory::system)));
   }
+}
+
+/// The dopl_'s own times: its iterations, then its ret TIME.
+void loop_times(GroupRun& g, const AcrossLoop& al) {
+  loop_iterations(g, al);
+  loop_ret(g, al);
 }
 
 /// 3.1's dopl_ with DoPL = 1: the edge exchange, then the dopl_'s own times.
@@ -319,13 +331,54 @@ void spread(GroupRun& g, std::int32_t tag) {
 
 /// 3.1's dopl_ with DoPL = 0: the clocks' spread (synchronization), the pipeline's waits, the
 /// spread after them (time variation), then the dopl_'s own times.
+/// 2.53's dopl_ with DoPL = 0 of a loop over one axis (CommCost::Across, no pipeline): position
+/// i = 1 … p₀ − 1 in order waits Ts + width · TByte plus its predecessor's lead (2.53 compares
+/// the interval's execution times, the clocks here; position 1 has no predecessor's lead), then
+/// positions 0 … p₀ − 1 compute the loop's time / p₀ each, whatever their blocks.
+void flat_loop253(GroupRun& g, const AcrossLoop& al, Across31Events& events) {
+  const Across31Loop& loop = al.loop31;
+  const int p0 = std::min(loop.grid.empty() ? 1 : loop.grid.front(), g.processors());
+  const double face = g.st.across_price.ts + static_cast<double>(loop.width.empty() ? 0 : loop.width.front()) *
+                                                 g.st.across_price.tb * static_cast<double>(loop.type_size);
+  for (int i = 1; i < p0; ++i) {
+    const auto at = static_cast<std::size_t>(i);
+    const double lead = i == 1 ? 0.0 : g.clock(g.members[at - 1]) - g.clock(g.members[at]);
+    events.wait_shadow(i, face + std::max(0.0, lead), 0);
+  }
+  for (int i = 0; i < p0; ++i) {
+    const int m = g.members[static_cast<std::size_t>(i)];
+    Emitter out{g.s, static_cast<LpId>(m)};
+    const double t = g.machine.scaled_time(m, al.call) / p0;
+    const SimTime c = out.clock();
+    out.emit(EventBuilder(EventKind::loop_block).span(c, c + t).waited(t).tag(1).detail(0));
+  }
+}
+
+/// The largest rank of the loop's blocks (3.1's rank_mas).
+std::size_t block_rank(const Across31Loop& loop) {
+  std::size_t rank = 0;
+  for (const auto& b : loop.blocks) rank = std::max(rank, b.size());
+  return rank;
+}
+
 void across_pipeline31(GroupRun& g) {
   const AcrossLoop& al = *g.op.across;
   spread(g, 2);
   Across31Events events(g);
   Across31Loop loop = al.loop31;
   loop.call_time = g.machine.scaled_time(g.members.front(), al.call);
+  if (loop.v253 && block_rank(loop) == 1) {
+    flat_loop253(g, al, events);
+    spread(g, 3);
+    return loop_ret(g, al);
+  }
   across31_pipeline(loop, events, g.st.across_price.ts, g.st.across_price.tb);
+  if (loop.v253) {
+    // 2.53 books the iterations inside the pipeline: the time variation includes them.
+    loop_iterations(g, al);
+    spread(g, 3);
+    return loop_ret(g, al);
+  }
   spread(g, 3);
   loop_times(g, al);
 }

@@ -188,4 +188,62 @@ TEST_SUITE("unit") {
     CHECK(r.waits[7] == doctest::Approx(3 * 195.48e-6 + 1.16e-6));
     CHECK(r.losses[7] == doctest::Approx(194.32e-6));
   }
+
+  TEST_CASE("Across31 DoPL=0 as 2.53 prices it: iterations booked before the start, faces of Ts") {
+    // 2.53 (v253): a face costs Ts + elements · Tb · type_size (type_size 0: Ts = 1 µs), no
+    // message goes through the machine, Wait_shadow is the synchronous sum per block of the
+    // longest face received or Ts for a face sent, and each position's iterations are booked
+    // before it reads its clock. Blocks: 0 [1..4]×[1..4], 1 [1..4]×[5..6], 2 [5..8]×[1..4],
+    // 3 [5..8]×[5..6]; 48 iterations of 1 µs. M = 8·6 = 48, N = 1, P = 4, W = 8, Tm = Ts:
+    // 4 > 48·Tc/(8·Tm) = 6 fails, Q = ⌊√(3·(48 + 4·8)/8)⌋ = ⌊√30⌋ = 5, cut to N = 1: one block
+    // per position (16, 8, 16, 8 iterations).
+    Across31Loop loop;
+    loop.grid = {2, 2};
+    loop.blocks = {{Range{1, 4, 1}, Range{1, 4, 1}},
+                   {Range{1, 4, 1}, Range{5, 6, 1}},
+                   {Range{5, 8, 1}, Range{1, 4, 1}},
+                   {Range{5, 8, 1}, Range{5, 6, 1}}};
+    loop.invers = {0, 0};
+    loop.width = {1, 1};
+    loop.call_time = 48e-6;
+    loop.loop_size = 48;
+    loop.type_size = 0;
+    loop.v253 = true;
+    Recorder r(4, 1e-6, 1e-8);
+    across31_pipeline(loop, r, 1e-6, 1e-8);
+    CHECK(r.messages.empty());
+    // Every position sends or receives one face in its one block: Wait_shadow = Ts each.
+    for (int p = 0; p < 4; ++p) CHECK(r.waits[p] == doctest::Approx(1e-6));
+    // Starts (clock + own iterations, from position 0's 16 µs): 0, −8, 0, −8 iterations.
+    // Position 0 finishes at 16. Position 1 waits for 0's face: 16 + 1 = 17, from −8: 25 µs,
+    // the face's 1 µs off: 24 µs lost (3.1's start at 0 would lose 16). It finishes at 8 + 17 =
+    // 25. Position 2: 17 from 0, 16 lost; finishes at 16 + 17 = 33. Position 3: faces of 1 and
+    // 2 at 26 and 34: 34 + 8 = 42 µs, 41 lost.
+    CHECK(r.losses.count(0) == 0);
+    CHECK(r.losses[1] == doctest::Approx(24e-6));
+    CHECK(r.losses[2] == doctest::Approx(16e-6));
+    CHECK(r.losses[3] == doctest::Approx(41e-6));
+  }
+
+  TEST_CASE("Across31 DoPL=0 on a 1-D grid: the axis off the grid has no width - one pipeline per position") {
+    // A 2-D loop split along axis 1 over 4 processors (2.53's path; 3.1 divides by zero here):
+    // the grid has one dimension, so the width of loop axis 1 is 0 and neighbours differing
+    // only there are parallel pipelines of one position each: no face, no wait, no loss.
+    for (const bool v253 : {false, true}) {
+      Across31Loop loop;
+      loop.grid = {4};
+      for (int c = 0; c < 4; ++c) loop.blocks.push_back({Range{1, 8, 1}, Range{1 + 2 * c, 2 + 2 * c, 1}});
+      loop.invers = {0, 0};
+      loop.width = {1};
+      loop.call_time = 64e-6;
+      loop.loop_size = 64;
+      loop.type_size = v253 ? 0 : 8;
+      loop.v253 = v253;
+      Recorder r(4, 1e-6, 1e-8);
+      across31_pipeline(loop, r, 1e-6, 1e-8);
+      CHECK(r.messages.empty());
+      CHECK(r.waits.empty());
+      CHECK(r.losses.empty());
+    }
+  }
 }

@@ -82,4 +82,35 @@ TEST_SUITE("golden") {
             1);
     }
   }
+
+  TEST_CASE("augur predict with an old-format .par runs 2.53's ACROSS of a loop over one axis") {
+    // across_1d.ptr on grid 4 (old_ethernet: Ts = 75 µs; TByte = 0, see docs/dvm-model.md): a
+    // loop 1..62 over one axis has no pipeline in 2.53. Position i = 1 … 3 waits Ts plus its
+    // predecessor's lead (none for position 1); the clocks differ only by the first dopl_'s
+    // 1 µs of iterations, split 15, 16, 16, 15 of 62:
+    //   1: 75 µs; 2: 75 + (c1 + 75 − c2) = 150 µs; 3: 75 + (c2 + 150 − c3) = 225 + 1/62 µs.
+    // Then every position computes the loop's 2 ms / 4 = 500 µs, whatever its block.
+    const std::string samples = std::string(AUGUR_SHARED_DIR) + "/dvm-samples";
+    const std::string old_bus = samples + "/oracle/pars/old_ethernet.par";
+    const std::string trace = std::string(AUGUR_SOURCE_DIR) + "/tests/tools/fixtures/dvm/across_1d.ptr";
+    const augur::test::TempDir d;
+    const augur::test::AugurRun r =
+        augur::test::run_augur_in(d.path.string(), "predict '" + old_bus + "' '" + trace + "' a.html 4 --json a.json");
+    REQUIRE_MESSAGE(r.status == 0, r.err);
+    const auto doc = nlohmann::json::parse(augur::test::slurp(d.path / "a.json"));
+    const auto& in = doc.at("variants").at(0).at("characteristics").at("interval");
+    CHECK(in.at("collectives").at("shadow").at("communication").get<double>() ==
+          doctest::Approx((450 + 1.0 / 62) * 1e-6).epsilon(1e-9));
+    const auto& procs = in.at("per_processor");
+    REQUIRE(procs.size() == 4);
+    const double wait[4] = {0, 75, 150, 225 + 1.0 / 62};
+    const double share[4] = {0, 1.0 / 62, 1.0 / 62, 0};
+    for (std::size_t p = 0; p < 4; ++p) {
+      CAPTURE(p);
+      CHECK(procs.at(p).at("communication").get<double>() == doctest::Approx(wait[p] * 1e-6).epsilon(1e-9));
+      // Every other call is replicated: the CPU times differ only by the first dopl_'s shares.
+      CHECK(procs.at(p).at("cpu").get<double>() - procs.at(0).at("cpu").get<double>() ==
+            doctest::Approx(share[p] * 1e-6).epsilon(1e-9));
+    }
+  }
 }
