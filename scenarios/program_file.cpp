@@ -176,6 +176,10 @@ class ProgramReader {
   }
 
   void bytes(Phase& phase, const Entry& e) {
+    if (phase.kind == PhaseKind::compute && e.value.IsMap()) {
+      level_bytes(phase, e);
+      return;
+    }
     if (phase.kind != PhaseKind::halo) {
       phase.bytes = expr(e.value, e.key_node, program_.names);
       return;
@@ -185,6 +189,24 @@ class ProgramReader {
       return;
     }
     for (const YAML::Node& face : e.value) phase.faces.push_back(expr(face, e.key_node, halo_names_));
+  }
+
+  /// A compute phase's `bytes: {L1: EXPR, DRAM: EXPR}`: memory traffic per level of the node
+  /// (names checked against the machine when it is known: check_memory_levels).
+  void level_bytes(Phase& phase, const Entry& e) {
+    const MapReader map(file_, e.value, "'bytes'", e.key_node);
+    if (map.entries().empty()) fail_at(file_, e.value, "'bytes' names no memory level (give a map such as {L1: 8B})");
+    for (const Entry& level : map.entries()) {
+      auto known = std::find(program_.levels.begin(), program_.levels.end(), level.key);
+      if (known == program_.levels.end()) {
+        const YAML::Mark mark = level.key_node.Mark();
+        program_.levels.push_back(level.key);
+        program_.level_at.push_back(SourcePos{file_, mark.line + 1, mark.column + 1});
+        known = program_.levels.end() - 1;
+      }
+      const auto index = static_cast<std::size_t>(known - program_.levels.begin());
+      phase.level_bytes.emplace_back(index, expr(level.value, level.key_node, program_.names));
+    }
   }
 
   /// `math: {sin: EXPR, ...}`: calls per math function (machines::MathFn names).

@@ -128,6 +128,11 @@ models::report::VariantResult run_mp_variant(const scenarios::Scenario& scenario
   }
   result.processors = ranks;
   const std::unique_ptr<machines::MachineModel> machine = make_machine(variant, registry, ranks);
+  if (scenario.program && machine->node()) {  // bytes split by level: levels of this node (without one: not priced)
+    std::vector<std::string> levels;
+    for (const machines::MemoryLevel& level : machine->node()->levels) levels.push_back(level.name);
+    traces::skeleton::check_memory_levels(*scenario.program, levels);
+  }
   const std::unique_ptr<models::mp::MpProgram> program = make_mp_program(scenario, options, *trace, *machine);
   machine->record_link_usage();  // flow-level networks only: the others have no links
 

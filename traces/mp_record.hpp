@@ -54,7 +54,9 @@ std::string_view to_string(MpOpKind kind);
 /// One action of one rank. Field use per kind:
 /// - compute: amount = flops; bytes = memory traffic (loaded and stored), bytes2 = the part of it
 ///   stored; counts = math-function calls (empty, or kMathCallKinds entries in the order sin, cos,
-///   tan, exp, log, sqrt, pow, div: machines::MathFn) — only program skeletons fill these three
+///   tan, exp, log, sqrt, pow, div: machines::MathFn); level_bytes = the part of `bytes` moved at
+///   each memory level MpTraceSource::memory_levels() names (empty: none split) — only program
+///   skeletons fill these four
 /// - sleep: amount = seconds
 /// - send/isend: peer = dst, tag, bytes; recv/irecv: peer = src (-1 any), tag, bytes
 /// - wait/test: peer = src, peer2 = dst, tag (the request key); waitall: count = handles
@@ -81,9 +83,10 @@ struct MpRecord {
   std::uint64_t bytes2 = 0;
   std::uint64_t count = 0;
   double amount = 0;
-  std::uint64_t line = 0;                 ///< line in the rank's trace file
-  std::span<const std::uint64_t> counts;  ///< valid until the next read from the same source
-  std::string_view text;                  ///< valid until the next read from the same source
+  std::uint64_t line = 0;                      ///< line in the rank's trace file
+  std::span<const std::uint64_t> counts;       ///< valid until the next read from the same source
+  std::span<const std::uint64_t> level_bytes;  ///< compute; valid until the next read from the same source
+  std::string_view text;                       ///< valid until the next read from the same source
 };
 
 /// The communicators of a trace: entry c lists the world ranks of communicator c in comm-rank
@@ -103,6 +106,9 @@ class MpTraceSource {
   /// The communicators the records name (read before the first record). Default: the world only
   /// (SimGrid's TI has no communicators).
   virtual MpCommunicators communicators() const { return {}; }
+  /// The memory levels (names of a roofline node's levels) that compute records' `level_bytes`
+  /// index. Default: none (no record splits its traffic by level).
+  virtual std::vector<std::string> memory_levels() const { return {}; }
 };
 
 }  // namespace augur::traces

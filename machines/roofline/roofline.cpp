@@ -94,10 +94,17 @@ double core_bandwidth(const NodeSpec& node, std::size_t level, int active_cores)
   return std::min(l.bw_per_core, l.bw_per_node / active);
 }
 
+double memory_time(const NodeSpec& node, const ComputeWork& work, std::size_t level, int active_cores) {
+  double t = work.bytes / core_bandwidth(node, level, active_cores);
+  const std::size_t split = std::min(work.level_bytes.size(), node.levels.size());
+  for (std::size_t k = 0; k < split; ++k)
+    if (work.level_bytes[k] > 0) t += work.level_bytes[k] / core_bandwidth(node, k, active_cores);
+  return t;
+}
+
 double roofline_time(const NodeSpec& node, const ComputeWork& work, std::size_t level, int active_cores) {
   const double t_flops = total_flops(node, work) / node.perf_per_core;
-  const double t_mem = work.bytes / core_bandwidth(node, level, active_cores);
-  return std::max(t_flops, t_mem);
+  return std::max(t_flops, memory_time(node, work, level, active_cores));
 }
 
 }  // namespace augur::machines

@@ -1,10 +1,12 @@
 // The roofline node model of spec §7.5 (seed 002): a node has cores of a given performance,
 // memory levels with a per-core and a per-node bandwidth, and math-function costs in flops.
-// A compute block takes max(flops_total / perf, bytes / bw) at the chosen memory level, where
-// the cores active on a node share its bandwidth. Pure functions; MachineModel::compute_time prices compute blocks with
+// A compute block takes max(flops_total / perf, bytes / bw_chosen + Σ_k bytes_k / bw_k): its
+// traffic not split by level at the chosen memory level, the split part at its own levels; the
+// cores active on a node share its bandwidth. Pure functions; MachineModel::compute_time prices compute blocks with
 // them.
 #pragma once
 #include <array>
+#include <span>
 #include <stdexcept>
 #include <cstddef>
 #include <string>
@@ -41,8 +43,11 @@ struct NodeSpec {
 /// What one compute block does: plain flops, memory bytes, and math-function calls.
 struct ComputeWork {
   double flops = 0;
-  double bytes = 0;
+  double bytes = 0;  ///< traffic not split by level: priced at the chosen memory level
   std::array<double, kMathFnCount> math_calls{};
+  /// Traffic split by level: entry k is the bytes moved at `levels[k]` of the node (empty: none;
+  /// shorter than the levels: the rest are 0). Not part of `bytes`.
+  std::span<const double> level_bytes;
 };
 
 /// Error of a node description; the message names the field. Callers add file:line:col.
@@ -73,7 +78,12 @@ int active_cores(const NodeSpec& node, int proc, int processes);
 /// min(bw_per_core, bw_per_node / active_cores). `active_cores` is clamped to [1, cores].
 double core_bandwidth(const NodeSpec& node, std::size_t level, int active_cores);
 
-/// Time of `work` on one core: max(total_flops / perf_per_core, bytes / core_bandwidth).
+/// Memory time of `work` on one core: bytes / core_bandwidth(level) + Σ_k level_bytes[k] /
+/// core_bandwidth(k). Split traffic is summed, not overlapped: the levels' transfers are taken to
+/// follow one another (docs/roofline.md says why).
+double memory_time(const NodeSpec& node, const ComputeWork& work, std::size_t level, int active_cores);
+
+/// Time of `work` on one core: max(total_flops / perf_per_core, memory_time).
 double roofline_time(const NodeSpec& node, const ComputeWork& work, std::size_t level, int active_cores);
 
 }  // namespace augur::machines

@@ -74,6 +74,10 @@ MpProgram::MpProgram(traces::MpTraceSource& trace, machines::MachineModel& machi
       ranks_(static_cast<std::size_t>(trace.rank_count())) {
   flows_ = machine_.flow_events();
   set_communicators(trace.communicators());
+  if (machine_.node()) {  // levels a skeleton names; an unknown one throws machines::NodeSpecError
+    for (const std::string& level : trace.memory_levels())
+      node_level_of_.push_back(machines::level_index(*machine_.node(), level));
+  }
   // Each kind's algorithm and whether it is priced analytically, resolved once: the options do
   // not change during the run, and resolving per collective call allocated.
   for (std::size_t k = 0; k < algorithms_.size(); ++k) {

@@ -176,6 +176,8 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
 
   /// Reads `lp`'s next record and replays it with the handler of its kind (mp_replay.cpp).
   engine::StepResult start_record(LpId lp, engine::Scheduler& s);
+  /// The time of compute record `rec` on the machine's roofline node.
+  SimTime node_time(LpId lp, const traces::MpRecord& rec);
   engine::StepResult finish_rank(LpId lp, engine::Scheduler& s);
   engine::StepResult replay_location(LpId lp, const traces::MpRecord& rec, engine::Scheduler& s);
   /// send, recv, isend, irecv.
@@ -300,6 +302,10 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
   std::vector<Region> regions_;  ///< distinct (file, line) regions, in order of first entry
   std::map<std::pair<std::string, std::int64_t>, std::int32_t> region_ids_;
   traces::MpRecord record_;
+  /// On a machine with a roofline node: the node level of each of the trace's memory_levels(), and
+  /// the bytes per node level of the compute record being priced.
+  std::vector<std::size_t> node_level_of_;
+  std::vector<double> node_level_bytes_;
   std::vector<std::string> warnings_;
   std::uint64_t warning_count_ = 0;
   SimTime defer_until_ = 0;  ///< when a deferred any-source receive is retried

@@ -47,18 +47,28 @@ CollectiveCall collective_call(engine::CollectiveKind kind, const traces::MpReco
   return call;
 }
 
-/// A compute record on a machine with a roofline node: its flops, memory bytes and
-/// math-function calls (`counts`, in machines::MathFn order) priced by the node.
-engine::SimTime node_time(const machines::MachineModel& machine, LpId lp, const traces::MpRecord& rec) {
+}  // namespace
+
+/// A compute record on a machine with a roofline node: its flops, memory bytes (the part split by
+/// level at those levels, the rest at the chosen one) and math-function calls (`counts`, in
+/// machines::MathFn order) priced by the node.
+engine::SimTime MpProgram::node_time(LpId lp, const traces::MpRecord& rec) {
   machines::ComputeWork work;
   work.flops = rec.amount;
-  work.bytes = static_cast<double>(rec.bytes);
   for (std::size_t i = 0; i < rec.counts.size() && i < machines::kMathFnCount; ++i)
     work.math_calls[i] = static_cast<double>(rec.counts[i]);
-  return machine.compute_time(static_cast<int>(lp), work);
+  std::uint64_t split = 0;
+  if (!rec.level_bytes.empty()) {
+    node_level_bytes_.assign(machine_.node()->levels.size(), 0.0);
+    for (std::size_t i = 0; i < rec.level_bytes.size() && i < node_level_of_.size(); ++i) {
+      node_level_bytes_[node_level_of_[i]] += static_cast<double>(rec.level_bytes[i]);
+      split += rec.level_bytes[i];
+    }
+    work.level_bytes = node_level_bytes_;
+  }
+  work.bytes = static_cast<double>(rec.bytes - std::min(split, rec.bytes));
+  return machine_.compute_time(static_cast<int>(lp), work);
 }
-
-}  // namespace
 
 StepResult MpProgram::start_record(LpId lp, engine::Scheduler& s) {
   bool has = false;
@@ -81,7 +91,7 @@ StepResult MpProgram::start_record(LpId lp, engine::Scheduler& s) {
     case MpOpKind::location:
       return replay_location(lp, rec, s);
     case MpOpKind::compute:
-      if (machine_.node()) return run_op(lp, Op{OpKind::timed, -1, 0, 0, 0, node_time(machine_, lp, rec)}, s);
+      if (machine_.node()) return run_op(lp, Op{OpKind::timed, -1, 0, 0, 0, node_time(lp, rec)}, s);
       return run_op(lp, Op{OpKind::compute, -1, 0, 0, 0, rec.amount}, s);
     case MpOpKind::sleep:
       return run_op(lp, Op{OpKind::sleep, -1, 0, 0, 0, rec.amount}, s);

@@ -68,8 +68,15 @@ void collective_volume(const MpRecord& r, int ranks, StaticFigures& f) {
   }
 }
 
+/// The node level of each memory level the source names (empty without a node).
+struct Levels {
+  std::vector<std::size_t> node_level_of;
+  std::size_t node_levels = 0;
+};
+
 /// Adds record `r` of a run of `ranks` processes to `f`.
-void add_record(const MpRecord& r, int ranks, const machines::MachineModel& machine, StaticFigures& f) {
+void add_record(const MpRecord& r, int ranks, const machines::MachineModel& machine, const Levels& levels,
+                StaticFigures& f) {
   switch (r.kind) {
     case MpOpKind::compute: {
       machines::ComputeWork work;
@@ -79,6 +86,11 @@ void add_record(const MpRecord& r, int ranks, const machines::MachineModel& mach
       f.flops += machine.node() ? machines::total_flops(*machine.node(), work) : r.amount;
       f.bytes_loaded += r.bytes - std::min(r.bytes, r.bytes2);
       f.bytes_stored += std::min(r.bytes, r.bytes2);
+      if (!r.level_bytes.empty() && !levels.node_level_of.empty()) {
+        f.level_bytes.resize(levels.node_levels, 0);
+        for (std::size_t i = 0; i < r.level_bytes.size() && i < levels.node_level_of.size(); ++i)
+          f.level_bytes[levels.node_level_of[i]] += r.level_bytes[i];
+      }
       return;
     }
     case MpOpKind::sleep:
@@ -131,20 +143,36 @@ void apply_static_formulas(StaticFigures& f, const machines::MachineModel& machi
     f.time.push_back(t_flops + f.t_comm);
     return;
   }
+  // With bytes split by level, the split part is priced at its own levels whatever the level l
+  // (docs/roofline.md): memory time(l) = unsplit / bw_l + Σ_k split_k / bw_k.
   const machines::NodeSpec& node = *machine.node();
-  const double memory = static_cast<double>(f.bytes_loaded + f.bytes_stored);
+  std::uint64_t split = 0;
+  std::vector<double> level_bytes(f.level_bytes.size());
+  for (std::size_t k = 0; k < f.level_bytes.size(); ++k) {
+    split += f.level_bytes[k];
+    level_bytes[k] = static_cast<double>(f.level_bytes[k]);
+  }
+  const std::uint64_t memory = f.bytes_loaded + f.bytes_stored;
+  machines::ComputeWork work;
+  work.bytes = static_cast<double>(memory - std::min(split, memory));
+  work.level_bytes = level_bytes;
   const int active = machines::active_cores(node, rank, machine.processors());
   for (std::size_t l = 0; l < node.levels.size(); ++l) {
-    const double bw = machines::core_bandwidth(node, l, active) * machine.relative_power(rank);
-    f.time.push_back(std::max(t_flops, memory / bw) + f.t_comm);
+    const double t_memory = machines::memory_time(node, work, l, active) / machine.relative_power(rank);
+    f.time.push_back(std::max(t_flops, t_memory) + f.t_comm);
   }
 }
 
 StaticEstimate static_estimate(traces::MpTraceSource& source, machines::MachineModel& machine) {
   StaticEstimate e;
+  Levels levels;
   if (machine.node()) {
     for (const machines::MemoryLevel& level : machine.node()->levels) e.levels.push_back(level.name);
     e.chosen = machine.memory_level();
+    levels.node_levels = e.levels.size();
+    for (const std::string& name : source.memory_levels())
+      levels.node_level_of.push_back(machines::level_index(*machine.node(), name));
+    e.split = !levels.node_level_of.empty();
   }
   const int ranks = source.rank_count();
   if (ranks > 1) {
@@ -161,12 +189,15 @@ StaticEstimate static_estimate(traces::MpTraceSource& source, machines::MachineM
   MpRecord record;
   for (int rank = 0; rank < ranks; ++rank) {
     StaticFigures& f = e.processes[static_cast<std::size_t>(rank)];
-    while (source.next(rank, record)) add_record(record, ranks, machine, f);
+    while (source.next(rank, record)) add_record(record, ranks, machine, levels, f);
+    if (e.split) f.level_bytes.resize(levels.node_levels, 0);
     apply_static_formulas(f, machine, rank, e.latency, e.bandwidth);
     StaticFigures& all = e.program;
     all.flops += f.flops;
     all.bytes_loaded += f.bytes_loaded;
     all.bytes_stored += f.bytes_stored;
+    all.level_bytes.resize(f.level_bytes.size(), 0);
+    for (std::size_t k = 0; k < f.level_bytes.size(); ++k) all.level_bytes[k] += f.level_bytes[k];
     all.messages += f.messages;
     all.bytes_sent += f.bytes_sent;
     all.bytes_received += f.bytes_received;
@@ -198,6 +229,12 @@ nlohmann::ordered_json figures_json(const StaticEstimate& e, const StaticFigures
   j["flops"] = f.flops;
   j["bytes_loaded"] = f.bytes_loaded;
   j["bytes_stored"] = f.bytes_stored;
+  if (e.split) {
+    nlohmann::ordered_json by_level = nlohmann::ordered_json::object();
+    for (std::size_t l = 0; l < e.levels.size() && l < f.level_bytes.size(); ++l)
+      by_level[e.levels[l]] = f.level_bytes[l];
+    j["bytes_by_level"] = std::move(by_level);
+  }
   j["messages"] = f.messages;
   j["bytes_sent"] = f.bytes_sent;
   j["bytes_received"] = f.bytes_received;
@@ -227,6 +264,17 @@ void write_static_text(std::ostream& out, const StaticEstimate& e, double simula
   if (n < e.processes.size())
     out << fmt::format("  ... {} more ranks (all in the JSON report)\n", e.processes.size() - n);
   out << figures_row("program", e.program);
+  if (e.split) {  // the T columns price the rest at their level, the split part at its own
+    std::string split;
+    std::uint64_t total = 0;
+    for (std::size_t l = 0; l < e.levels.size() && l < e.program.level_bytes.size(); ++l) {
+      split += fmt::format("{}{} {} B", split.empty() ? "" : ", ", e.levels[l], e.program.level_bytes[l]);
+      total += e.program.level_bytes[l];
+    }
+    const std::uint64_t memory = e.program.bytes_loaded + e.program.bytes_stored;
+    out << fmt::format("  memory bytes split by level: {}; the other {} B at the level of each T column\n", split,
+                       memory - std::min(total, memory));
+  }
   const double predicted = chosen_time(e, e.program);
   const double difference = simulated - predicted;
   out << fmt::format("  simulated {:.6f} s, static {:.6f} s: simulated - static = {:+.6f} s", simulated, predicted,

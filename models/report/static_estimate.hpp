@@ -19,13 +19,17 @@ struct StaticFigures {
   double flops = 0;  ///< compute and reduction flops plus Σ math calls · cost (on a node)
   std::uint64_t bytes_loaded = 0;
   std::uint64_t bytes_stored = 0;
+  /// Of bytes_loaded + bytes_stored, the part a skeleton split by level: entry k at the node's
+  /// level k (empty when nothing is split); the rest is priced at each level in turn.
+  std::vector<std::uint64_t> level_bytes;
   std::uint64_t messages = 0;  ///< point-to-point messages sent (a sendRecv is one)
   std::uint64_t bytes_sent = 0;
   std::uint64_t bytes_received = 0;
   std::uint64_t mpi_calls = 0;  ///< records other than compute, sleep, location, init, finalize
   double t_comm = 0;            ///< mpi_calls · latency + (bytes_sent + bytes_received) / bandwidth
-  /// T = T_comp + T_comm per memory level, T_comp = max(flops / perf, (loaded + stored) / bw_level);
-  /// one entry (flops / perf) when the machine has no node.
+  /// T = T_comp + T_comm per memory level l, T_comp = max(flops / perf, unsplit / bw_l +
+  /// Σ_k level_bytes_k / bw_k), unsplit = loaded + stored − Σ_k level_bytes_k; one entry
+  /// (flops / perf) when the machine has no node.
   std::vector<double> time;
 };
 
@@ -33,6 +37,7 @@ struct StaticFigures {
 struct StaticEstimate {
   std::vector<std::string> levels;  ///< the node's memory levels; empty: no node (one time, flops only)
   std::size_t chosen = 0;           ///< index of the level the simulation used (memory_level)
+  bool split = false;               ///< the skeleton splits bytes over the node's levels
   double latency = 0;               ///< s: a 0-byte message from processor 0 to the last, alone
   double bandwidth = 0;             ///< B/s: 1 MiB / (its time − latency); 0 with one processor
   StaticFigures program;
@@ -61,7 +66,7 @@ double static_time(const StaticEstimate& e);
 std::string static_line(const StaticEstimate& e, double simulated);
 
 /// `variants[].static`: levels, memory_level, latency_s, bandwidth_Bps, program (with simulated_s,
-/// static_s and difference_s) and processes.
+/// static_s and difference_s) and processes; with split bytes, each has bytes_by_level.
 nlohmann::ordered_json static_json(const StaticEstimate& e, double simulated);
 
 }  // namespace augur::models::report

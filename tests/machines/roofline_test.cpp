@@ -62,6 +62,31 @@ TEST_SUITE("roofline") {
     CHECK(core_bandwidth(node, level_index(node, "L1"), 4) == 100e9);  // min(100, 400/4)
   }
 
+  TEST_CASE("bytes split by level add their times at their own levels") {
+    const NodeSpec node = small_node();
+    const std::size_t l1 = level_index(node, "L1"), dram = level_index(node, "DRAM");
+    const double split[] = {8e9, 2e9};  // L1 8e9 B, DRAM 2e9 B
+    ComputeWork work;
+    work.flops = 1e9;  // 1e9 / 10e9 = 0.1 s
+    work.level_bytes = split;
+    // One core: 8e9 / 100e9 + 2e9 / 20e9 = 0.08 + 0.1 = 0.18 s > 0.1 s: memory-bound, and the same
+    // whichever level is chosen (nothing is left unsplit).
+    CHECK(augur::machines::memory_time(node, work, l1, 1) == doctest::Approx(0.18));
+    CHECK(roofline_time(node, work, l1, 1) == doctest::Approx(0.18));
+    CHECK(roofline_time(node, work, dram, 1) == doctest::Approx(0.18));
+    // Four active cores: L1 min(100, 400/4) = 100 GB/s, DRAM min(20, 40/4) = 10 GB/s:
+    // 0.08 + 2e9 / 10e9 = 0.28 s.
+    CHECK(roofline_time(node, work, l1, 4) == doctest::Approx(0.28));
+    // Unsplit traffic besides, 1e9 B at the chosen level: at L1 + 0.01 s = 0.19 s; at DRAM
+    // + 1e9 / 20e9 = 0.05 s → 0.23 s (one core).
+    work.bytes = 1e9;
+    CHECK(roofline_time(node, work, l1, 1) == doctest::Approx(0.19));
+    CHECK(roofline_time(node, work, dram, 1) == doctest::Approx(0.23));
+    // Compute-bound: 1e10 flops = 1 s > 0.23 s.
+    work.flops = 1e10;
+    CHECK(roofline_time(node, work, dram, 1) == doctest::Approx(1.0));
+  }
+
   TEST_CASE("math functions add their cost in flops") {
     const NodeSpec node = small_node();
     ComputeWork work;

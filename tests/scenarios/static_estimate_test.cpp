@@ -11,6 +11,7 @@
 #include "machines/registry.hpp"
 #include "scenarios/program_file.hpp"
 #include "scenarios/scenario.hpp"
+#include "traces/skeleton/program.hpp"
 #include "traces/skeleton/skeleton_trace.hpp"
 
 namespace {
@@ -65,6 +66,56 @@ TEST_SUITE("static") {
     REQUIRE(r.counts.size() == 8);
     CHECK(r.counts[0] == 100);  // sin
     CHECK(r.counts[1] == 0);    // cos
+  }
+
+  TEST_CASE("bytes split by level - the records carry them and the source names the levels") {
+    const auto program = scen::load_program_text(
+        "parameters: {N: 10}\nprogram:\n"
+        "  - compute: {flops: 1, bytes: {DRAM: 2B * N, L1: 8B * N}, stores: 4B}\n"
+        "  - compute: {flops: 1, bytes: {L1: 1B}}\n",
+        "split.yaml");
+    REQUIRE(program->levels == std::vector<std::string>{"DRAM", "L1"});  // in order of first mention
+    CHECK(program->level_at[1].line == 3);
+    CHECK(program->level_at[1].column == 47);
+    auto s = augur::traces::skeleton::make_skeleton_trace(program, 2, {});
+    CHECK(s->memory_levels() == program->levels);
+    MpRecord r;
+    REQUIRE(s->next(1, r));  // init
+    REQUIRE(s->next(1, r));
+    CHECK(r.bytes == 104);  // 2 · 10 + 8 · 10 + 4: the record's bytes hold all the traffic
+    CHECK(r.bytes2 == 4);
+    REQUIRE(r.level_bytes.size() == 2);
+    CHECK(r.level_bytes[0] == 20);  // DRAM
+    CHECK(r.level_bytes[1] == 80);  // L1
+    REQUIRE(s->next(1, r));
+    CHECK(r.bytes == 1);
+    REQUIRE(r.level_bytes.size() == 2);
+    CHECK(r.level_bytes[0] == 0);
+    CHECK(r.level_bytes[1] == 1);
+    augur::traces::skeleton::check_memory_levels(*program, {"L1", "DRAM"});
+    CHECK_THROWS_WITH_AS(augur::traces::skeleton::check_memory_levels(*program, {"L1", "L2"}),
+                         "split.yaml:3:33: error: unknown memory level 'DRAM' (the machine's node has L1, L2)",
+                         augur::traces::skeleton::ExprError);
+  }
+
+  TEST_CASE("the formulas with bytes split by level - by hand") {
+    const auto machine = node_machine(4);  // 4 processes on a node: L1 100e9 B/s, DRAM 10e9 B/s each
+    StaticFigures f;
+    f.flops = 1e5;             // 1e5 / 10e9 = 10e-6 s
+    f.bytes_loaded = 1081000;  // 80000 B not split, 800000 at L1, 201000 at DRAM
+    f.level_bytes = {800000, 201000};
+    f.mpi_calls = 2;  // T_comm = 2 · 1e-6 = 2e-6 s
+    augur::models::report::apply_static_formulas(f, *machine, 0, 1e-6, 1e9);
+    REQUIRE(f.time.size() == 2);
+    // L1: 80000 / 100e9 + 800000 / 100e9 + 201000 / 10e9 = 0.8e-6 + 8e-6 + 20.1e-6 = 28.9e-6 s
+    CHECK(f.time[0] == doctest::Approx(28.9e-6 + 2e-6));
+    // DRAM: 80000 / 10e9 + 8e-6 + 20.1e-6 = 36.1e-6 s
+    CHECK(f.time[1] == doctest::Approx(36.1e-6 + 2e-6));
+    // Compute-bound: 1e6 flops = 100e-6 s at every level.
+    f.flops = 1e6;
+    augur::models::report::apply_static_formulas(f, *machine, 0, 1e-6, 1e9);
+    CHECK(f.time[0] == doctest::Approx(102e-6));
+    CHECK(f.time[1] == doctest::Approx(102e-6));
   }
 
   TEST_CASE("the figures of a process and the formulas - by hand") {

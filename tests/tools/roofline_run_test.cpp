@@ -90,6 +90,44 @@ TEST_SUITE("roofline") {
     CHECK(r.out.find("static_s") != std::string::npos);  // the summary's sweep table
   }
 
+  TEST_CASE("bytes split by level - each part at its own level and the rest at the chosen one") {
+    // Per process: 1e9 flops (0.1 s); 8e9 B at L1 and 2e9 B at DRAM; 1e9 B loaded, not split.
+    const std::string split =
+        "program:\n  - compute: {flops: 1000000000, bytes: {L1: 8000000000B, DRAM: 2000000000B}, "
+        "loads: 1000000000B}\n";
+    // 4 processes on one node: L1 min(100e9, 400e9 / 4) = 100e9 B/s, DRAM min(20e9, 40e9 / 4) =
+    // 10e9 B/s. Split: 8e9 / 100e9 + 2e9 / 10e9 = 0.08 + 0.2 = 0.28 s; the 1e9 unsplit at L1 (the
+    // file's choice): + 0.01 s = 0.29 s, above the flops' 0.1 s.
+    const auto v = run("split", split, 4);
+    CHECK(compute_s(v, 2) == doctest::Approx(0.29));
+    // At DRAM the unsplit part takes 1e9 / 10e9 = 0.1 s: 0.28 + 0.1 = 0.38 s.
+    CHECK(compute_s(run("split_dram", split, 4, "--set machine.memory_level=DRAM"), 2) == doctest::Approx(0.38));
+    // The static estimate: T_l = max(0.1, 0.28 + unsplit / bw_l) + T_comm, T_comm = 2 calls ·
+    // latency; the split bytes reported per level.
+    const auto& s = v["static"];
+    const double comm = 2 * s["latency_s"].get<double>();
+    CHECK(s["program"]["time_s"]["L1"].get<double>() == doctest::Approx(0.29 + comm));
+    CHECK(s["program"]["time_s"]["DRAM"].get<double>() == doctest::Approx(0.38 + comm));
+    CHECK(s["program"]["bytes_by_level"]["L1"] == 32000000000ULL);  // 4 × 8e9
+    CHECK(s["processes"][3]["bytes_by_level"]["DRAM"] == 2000000000ULL);
+    CHECK(s["program"]["bytes_loaded"] == 44000000000ULL);  // 4 × (8 + 2 + 1)e9
+    // Without a split the static JSON has no bytes_by_level.
+    CHECK_FALSE(run("unsplit", streaming, 1)["static"]["program"].contains("bytes_by_level"));
+  }
+
+  TEST_CASE("a memory level the node does not have is a file:line:col error - exit 2") {
+    const auto dir = augur::test::scratch_dir("augur_roofline_", "unknown_level");
+    const std::string program = (dir / "p.yaml").string();
+    augur::test::write_file(program, "program:\n  - compute: {flops: 1, bytes: {L1: 8B, L3: 8B}}\n");
+    const auto r = augur::test::run_augur("run --program " + program + " --machine " + machine + " --processors 2");
+    CHECK(r.status == 2);
+    CHECK(r.err.find(program + ":2:41: error: unknown memory level 'L3' (the machine's node has L1, DRAM)") !=
+          std::string::npos);
+    // A machine without a node does not price memory traffic: the names are not checked.
+    const auto plain = augur::test::run_augur("run --program " + program + " --machine smp_cluster --processors 2");
+    CHECK_MESSAGE(plain.status == 0, plain.err);
+  }
+
   TEST_CASE("a machine without a node prices flops alone - as before") {
     // The default machine (1 Gflop/s): 1e9 / 1e9 = 1 s whatever the bytes.
     const auto dir = augur::test::scratch_dir("augur_roofline_", "plain");

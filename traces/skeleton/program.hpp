@@ -31,6 +31,9 @@ struct Phase {
   MpOpKind op = MpOpKind::barrier;  ///< collective: which one
   Expr flops = Expr::constant(0);   ///< compute, reduce, allreduce, reduce_scatter, scan, exscan
   Expr bytes = Expr::constant(0);   ///< compute: memory bytes; exchanges and collectives: message bytes
+  /// compute: memory bytes split by level (`bytes: {L1: EXPR, DRAM: EXPR}`): (index into
+  /// Program::levels, bytes) per level named; `bytes` is then 0.
+  std::vector<std::pair<std::size_t, Expr>> level_bytes;
   Expr loads = Expr::constant(0);   ///< compute: bytes read from memory (besides `bytes`)
   Expr stores = Expr::constant(0);  ///< compute: bytes written to memory (besides `bytes`)
   /// compute: calls of each math function, in MpRecord's order (kMathCallKinds), or empty.
@@ -61,6 +64,10 @@ struct Program {
   /// before it and P.
   std::vector<Expr> defaults;
   std::vector<Phase> phases;
+  /// The memory levels compute phases split their bytes over, in order of first mention, and
+  /// where each is first named (checked against the machine's node: check_memory_levels).
+  std::vector<std::string> levels;
+  std::vector<SourcePos> level_at;
 
   std::size_t p_index() const { return defaults.size(); }
   std::size_t rank_index() const { return defaults.size() + 1; }
@@ -69,6 +76,10 @@ struct Program {
 /// The names a halo's face expressions may use besides the program's: the grid's extents.
 inline constexpr int max_halo_dims = 3;
 std::vector<std::string> halo_names(const std::vector<std::string>& program_names);
+
+/// Checks that every memory level `program` names is one of `node_levels` (a roofline node's
+/// level names); throws ExprError at the first mention of one that is not.
+void check_memory_levels(const Program& program, const std::vector<std::string>& node_levels);
 
 /// MPI_Dims_create(nodes, ndims): the extents of a balanced grid, largest first (the prime
 /// factors of `nodes`, largest first, each given to the dimension with the smallest product).

@@ -14,7 +14,8 @@ namespace augur::traces::skeleton {
 namespace {
 
 constexpr double max_bytes = 1e18;  // a message or memory traffic of at most an exabyte
-constexpr double max_count = 4e9;   // loop iterations per entry
+constexpr std::uint64_t max_total_bytes = 8'000'000'000'000'000'000ULL;  // a compute record's traffic
+constexpr double max_count = 4e9;                                        // loop iterations per entry
 constexpr double max_flops = 1e18;  // below 2^63: eval_count converts to an integer
 
 /// One message of an exchange phase, before the final waitall.
@@ -52,6 +53,7 @@ class SkeletonTrace final : public MpTraceSource {
   }
 
   int rank_count() const override { return ranks_; }
+  std::vector<std::string> memory_levels() const override { return program_.levels; }
 
   std::string file_name(int rank) const override {
     check_rank(rank);
@@ -116,13 +118,23 @@ class SkeletonTrace final : public MpTraceSource {
     return false;
   }
 
-  /// A compute record: flops, memory traffic (bytes + loads + stores; bytes2 = stores) and the
-  /// math-function calls.
+  /// A compute record: flops, memory traffic (bytes + loads + stores; bytes2 = stores; the part
+  /// split by level in level_bytes) and the math-function calls.
   void compute(const Phase& p, MpRecord& out) {
     out.amount = static_cast<double>(p.flops.eval_count(values_, "flops", max_flops));
     out.bytes2 = p.stores.eval_count(values_, "stores", max_bytes);
     out.bytes =
         p.bytes.eval_count(values_, "bytes", max_bytes) + p.loads.eval_count(values_, "loads", max_bytes) + out.bytes2;
+    if (!p.level_bytes.empty()) {
+      level_bytes_.assign(program_.levels.size(), 0);
+      for (const auto& [level, e] : p.level_bytes) {
+        level_bytes_[level] = e.eval_count(values_, "bytes", max_bytes);
+        out.bytes += level_bytes_[level];
+        if (out.bytes > max_total_bytes)  // below 2^64 whatever the number of levels
+          throw ExprError(p.at, "the compute phase moves more than 8e18 bytes of memory");
+      }
+      out.level_bytes = level_bytes_;
+    }
     if (p.math.empty()) return;
     counts_.resize(p.math.size());
     for (std::size_t i = 0; i < p.math.size(); ++i) counts_[i] = p.math[i].eval_count(values_, "calls", max_count);
@@ -295,6 +307,7 @@ class SkeletonTrace final : public MpTraceSource {
   std::vector<Cursor> cursors_;
   std::map<const Phase*, std::vector<int>> grids_;
   std::vector<std::uint64_t> counts_;
+  std::vector<std::uint64_t> level_bytes_;
   std::string name_;
 };
 
@@ -304,6 +317,16 @@ std::vector<std::string> halo_names(const std::vector<std::string>& program_name
   std::vector<std::string> names = program_names;
   for (int k = 0; k < max_halo_dims; ++k) names.push_back("dim" + std::to_string(k));
   return names;
+}
+
+void check_memory_levels(const Program& program, const std::vector<std::string>& node_levels) {
+  for (std::size_t i = 0; i < program.levels.size(); ++i) {
+    if (std::find(node_levels.begin(), node_levels.end(), program.levels[i]) != node_levels.end()) continue;
+    std::string names;
+    for (const std::string& n : node_levels) names += (names.empty() ? "" : ", ") + n;
+    throw ExprError(program.level_at.at(i),
+                    "unknown memory level '" + program.levels[i] + "' (the machine's node has " + names + ")");
+  }
 }
 
 std::vector<int> balanced_dims(int nodes, int ndims) {
