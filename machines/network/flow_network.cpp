@@ -70,6 +70,7 @@ void FlowNetwork::clear() {
   flows_.clear();
   free_.clear();
   events_ = {};
+  pending_.clear();
   record_usage(record_);
   std::fill(mark_.begin(), mark_.end(), 0);
   flow_mark_.clear();
@@ -169,19 +170,16 @@ void FlowNetwork::activate(std::uint32_t id) {
       if (active_[c]++ == 0) busy_since_[c] = now_;
       usage_[c].peak_flows = std::max(usage_[c].peak_flows, active_[c]);
     }
-  std::vector<std::uint32_t> seeds;
   for (const auto& e : f.elements) {
     members_[e.constraint].push_back(id);
-    seeds.push_back(e.constraint);
+    pending_.push_back(e.constraint);
   }
-  if (seeds.empty()) {
+  if (f.elements.empty()) {
     // No link (an unlimited route): done once the latency is paid.
     f.value = infinity;
     ++f.version;
     events_.push({now_, id, f.version});
-    return;
   }
-  recompute(seeds);
 }
 
 void FlowNetwork::finish(std::uint32_t id) {
@@ -195,14 +193,18 @@ void FlowNetwork::finish(std::uint32_t id) {
   f.phase = Phase::idle;
   f.remaining = 0;
   ++f.version;
-  std::vector<std::uint32_t> seeds;
   for (const auto& e : f.elements) {
     auto& m = members_[e.constraint];
     m.erase(std::find(m.begin(), m.end(), id));
-    seeds.push_back(e.constraint);
+    pending_.push_back(e.constraint);
   }
   free_.push_back(id);
-  recompute(seeds);
+}
+
+void FlowNetwork::solve_pending() {
+  if (pending_.empty()) return;
+  recompute(pending_);
+  pending_.clear();
 }
 
 void FlowNetwork::settle(Flow& f) {
@@ -275,6 +277,11 @@ void FlowNetwork::recompute(const std::vector<std::uint32_t>& seeds) {
 }
 
 SimTime FlowNetwork::next_event() {
+  solve_pending();
+  return peek();
+}
+
+SimTime FlowNetwork::peek() {
   while (!events_.empty()) {
     const Event& e = events_.top();
     const Flow& f = flows_[e.flow];
@@ -285,7 +292,15 @@ SimTime FlowNetwork::next_event() {
 }
 
 void FlowNetwork::advance_to(SimTime t, std::vector<std::uint32_t>* finished) {
-  for (SimTime next = next_event(); next <= t; next = next_event()) {
+  for (;;) {
+    // The changes of the current instant are solved together, once time must move on: before
+    // an event of a later time, or before now_ itself moves to t.
+    const SimTime next = peek();
+    if (!pending_.empty() && next > now_ && t > now_) {
+      solve_pending();
+      continue;
+    }
+    if (next > t) break;
     const Event e = events_.top();
     events_.pop();
     now_ = std::max(now_, e.time);
@@ -310,7 +325,8 @@ SimTime FlowNetwork::projected_finish(std::uint32_t flow) const {
   return now_;
 }
 
-double FlowNetwork::rate(std::uint32_t flow) const {
+double FlowNetwork::rate(std::uint32_t flow) {
+  solve_pending();
   const Flow& f = flows_[flow];
   return f.phase == Phase::active ? f.value * f.rate_factor : 0.0;
 }
