@@ -145,6 +145,11 @@ class FlowNetwork {
   std::vector<SimTime> busy_since_;    ///< per constraint, when recording: when it became busy
   std::vector<std::uint32_t> mark_;    ///< per constraint: the recompute that reached it
   std::vector<std::uint32_t> flow_mark_;
+  std::vector<std::uint32_t> local_;                  ///< per constraint: its position in the last component
+  std::vector<std::uint32_t> component_constraints_;  ///< recompute's buffers, kept
+  std::vector<std::uint32_t> component_flows_;
+  MaxMinSystem system_;
+  MaxMinWork solver_;
   std::vector<std::uint32_t> pending_;  ///< constraints whose flows changed since the last solve
   std::uint32_t epoch_ = 0;
   NetworkOptions options_;

@@ -244,7 +244,8 @@ std::uint32_t FlowNetworkMachine::start_flow(int src, int dst, std::uint64_t byt
   const int from = host_of(src);
   const int to = host_of(dst);
   topology_.route(from, to, route_);
-  topology_.route(to, from, back_route_);
+  // The back route matters to cross-traffic alone (a route costs as much as the rest of a start).
+  if (options_.crosstraffic) topology_.route(to, from, back_route_);
   // SMPI sends n + 16 bytes (its envelope); the size factors are those of that size too.
   return network_.start(route_, back_route_, static_cast<double>(bytes + envelope_), ready);
 }
