@@ -2,8 +2,9 @@
 #   cmake -DAUGUR_BUILD=<instrumented build> -DPROFILE=<profile folder> -DSOURCE=<source tree> -P PgoTraining.cmake
 # Replays, with the instrumented augur, what users run: the bundled default scenario (TI traces,
 # zstd), the synthetic workload from plain TI files and from the on-the-fly source (every analysis,
-# and prediction only), and a generated Lib-DVM Jacobi trace on 1, 2x2 and 4x4 processors, with
-# the text, JSON and HTML reports. Skipped when the profile is newer than the instrumented augur.
+# and prediction only), the same on a fat tree and a torus of the flow-level network, and a
+# generated Lib-DVM Jacobi trace on 1, 2x2 and 4x4 processors, with the text, JSON and HTML
+# reports. Skipped when the profile is newer than the instrumented augur.
 foreach(var AUGUR_BUILD PROFILE SOURCE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "PgoTraining.cmake: -D${var}=... is required")
@@ -44,6 +45,11 @@ train("${augur}" run --trace "ti:${work}/ti64/trace.txt" --machine platform_clus
 train("${augur}" run --trace synthetic:P=1024,I=20 --machine platform_cluster_64 --jobs 1)
 train("${augur}" run --trace synthetic:P=64,I=200 --machine platform_cluster_64 --jobs 1
       --wait-states off --characteristics off)
+# The flow-level network with sharing on (fat tree, torus): without a profile GCC treats its code
+# as cold and optimises it for size.
+foreach(machine platform_fat_tree_64 torus_4x4x4)
+  train("${augur}" run --trace synthetic:P=64,I=200 --machine ${machine} --jobs 1 --wait-states off --characteristics off)
+endforeach()
 # A Lib-DVM Jacobi program on one processor and on grids of 4 and 16.
 train("${AUGUR_BUILD}/tools/bench/augur_dvm_gen" N=200,I=1000 "${work}/jacobi.ptr")
 foreach(grid 1 2x2 4x4)

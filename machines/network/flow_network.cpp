@@ -37,6 +37,7 @@ std::uint32_t FlowNetwork::add_link(const Link& link) {
     link_of_constraint_.push_back(id);
     members_.emplace_back();
     mark_.push_back(0);
+    local_.push_back(0);
   }
   if (record_) {  // a link added while recording (a host's CPU) has its own zero counters
     usage_.resize(capacity_.size());
@@ -70,6 +71,7 @@ void FlowNetwork::clear() {
   flows_.clear();
   free_.clear();
   events_ = {};
+  pending_.clear();
   record_usage(record_);
   std::fill(mark_.begin(), mark_.end(), 0);
   flow_mark_.clear();
@@ -169,19 +171,16 @@ void FlowNetwork::activate(std::uint32_t id) {
       if (active_[c]++ == 0) busy_since_[c] = now_;
       usage_[c].peak_flows = std::max(usage_[c].peak_flows, active_[c]);
     }
-  std::vector<std::uint32_t> seeds;
   for (const auto& e : f.elements) {
     members_[e.constraint].push_back(id);
-    seeds.push_back(e.constraint);
+    pending_.push_back(e.constraint);
   }
-  if (seeds.empty()) {
+  if (f.elements.empty()) {
     // No link (an unlimited route): done once the latency is paid.
     f.value = infinity;
     ++f.version;
     events_.push({now_, id, f.version});
-    return;
   }
-  recompute(seeds);
 }
 
 void FlowNetwork::finish(std::uint32_t id) {
@@ -195,14 +194,18 @@ void FlowNetwork::finish(std::uint32_t id) {
   f.phase = Phase::idle;
   f.remaining = 0;
   ++f.version;
-  std::vector<std::uint32_t> seeds;
   for (const auto& e : f.elements) {
     auto& m = members_[e.constraint];
     m.erase(std::find(m.begin(), m.end(), id));
-    seeds.push_back(e.constraint);
+    pending_.push_back(e.constraint);
   }
   free_.push_back(id);
-  recompute(seeds);
+}
+
+void FlowNetwork::solve_pending() {
+  if (pending_.empty()) return;
+  recompute(pending_);
+  pending_.clear();
 }
 
 void FlowNetwork::settle(Flow& f) {
@@ -223,49 +226,46 @@ void FlowNetwork::schedule(std::uint32_t id) {
 }
 
 void FlowNetwork::recompute(const std::vector<std::uint32_t>& seeds) {
-  // The connected component: constraints reached from the seeds through the active flows.
+  // The connected component: constraints reached from the seeds through the active flows;
+  // local_[c] is c's position in component_constraints_ (the solver's numbering).
   ++epoch_;
-  std::vector<std::uint32_t> constraints;
-  std::vector<std::uint32_t> flows;
-  for (std::uint32_t c : seeds)
-    if (mark_[c] != epoch_) {
-      mark_[c] = epoch_;
-      constraints.push_back(c);
-    }
+  auto& constraints = component_constraints_;
+  auto& flows = component_flows_;
+  constraints.clear();
+  flows.clear();
+  const auto reach = [&](std::uint32_t c) {
+    if (mark_[c] == epoch_) return;
+    mark_[c] = epoch_;
+    local_[c] = static_cast<std::uint32_t>(constraints.size());
+    constraints.push_back(c);
+  };
+  for (std::uint32_t c : seeds) reach(c);
   for (std::size_t k = 0; k < constraints.size(); ++k) {
     for (std::uint32_t id : members_[constraints[k]]) {
       if (flow_mark_[id] == epoch_) continue;
       flow_mark_[id] = epoch_;
       flows.push_back(id);
-      for (const auto& e : flows_[id].elements)
-        if (mark_[e.constraint] != epoch_) {
-          mark_[e.constraint] = epoch_;
-          constraints.push_back(e.constraint);
-        }
+      for (const auto& e : flows_[id].elements) reach(e.constraint);
     }
   }
-  MaxMinSystem system;
+  // The system in buffers kept from solve to solve (no allocation once they have grown).
+  MaxMinSystem& system = system_;
+  system.capacity.clear();
+  system.fatpipe.clear();
   for (std::uint32_t c : constraints) {
     system.capacity.push_back(capacity_[c]);
     system.fatpipe.push_back(fatpipe_[c]);
   }
-  // Constraint ids → their positions in `constraints` (the solver's numbering).
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> position;
-  position.reserve(constraints.size());
-  for (std::uint32_t k = 0; k < constraints.size(); ++k) position.emplace_back(constraints[k], k);
-  std::sort(position.begin(), position.end());
-  const auto local_of = [&](std::uint32_t c) {
-    return std::lower_bound(position.begin(), position.end(), std::make_pair(c, 0u))->second;
-  };
-  for (std::uint32_t id : flows) {
-    const Flow& f = flows_[id];
-    MaxMinSystem::Variable v;
+  if (system.variables.size() < flows.size()) system.variables.resize(flows.size());
+  for (std::size_t k = 0; k < flows.size(); ++k) {
+    const Flow& f = flows_[flows[k]];
+    MaxMinSystem::Variable& v = system.variables[k];
     v.penalty = f.penalty;
     v.bound = f.bound;
-    for (const auto& e : f.elements) v.elements.push_back({local_of(e.constraint), e.weight});
-    system.variables.push_back(std::move(v));
+    v.elements.clear();
+    for (const auto& e : f.elements) v.elements.push_back({local_[e.constraint], e.weight});
   }
-  const std::vector<double> value = solve_maxmin(system);
+  const std::vector<double>& value = solve_maxmin(system, flows.size(), solver_);
   for (std::size_t k = 0; k < flows.size(); ++k) {
     Flow& f = flows_[flows[k]];
     settle(f);
@@ -275,6 +275,11 @@ void FlowNetwork::recompute(const std::vector<std::uint32_t>& seeds) {
 }
 
 SimTime FlowNetwork::next_event() {
+  solve_pending();
+  return peek();
+}
+
+SimTime FlowNetwork::peek() {
   while (!events_.empty()) {
     const Event& e = events_.top();
     const Flow& f = flows_[e.flow];
@@ -285,7 +290,15 @@ SimTime FlowNetwork::next_event() {
 }
 
 void FlowNetwork::advance_to(SimTime t, std::vector<std::uint32_t>* finished) {
-  for (SimTime next = next_event(); next <= t; next = next_event()) {
+  for (;;) {
+    // The changes of the current instant are solved together, once time must move on: before
+    // an event of a later time, or before now_ itself moves to t.
+    const SimTime next = peek();
+    if (!pending_.empty() && next > now_ && t > now_) {
+      solve_pending();
+      continue;
+    }
+    if (next > t) break;
     const Event e = events_.top();
     events_.pop();
     now_ = std::max(now_, e.time);
@@ -310,7 +323,8 @@ SimTime FlowNetwork::projected_finish(std::uint32_t flow) const {
   return now_;
 }
 
-double FlowNetwork::rate(std::uint32_t flow) const {
+double FlowNetwork::rate(std::uint32_t flow) {
+  solve_pending();
   const Flow& f = flows_[flow];
   return f.phase == Phase::active ? f.value * f.rate_factor : 0.0;
 }

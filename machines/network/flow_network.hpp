@@ -72,7 +72,7 @@ class FlowNetwork {
   /// copy. Cost: the events of the flow's component until then.
   SimTime projected_finish(std::uint32_t flow) const;
   /// The current data rate of `flow` (0 while it pays its latency).
-  double rate(std::uint32_t flow) const;
+  double rate(std::uint32_t flow);
   bool in_flight(std::uint32_t flow) const;
   /// What one capacity (a link, or one direction of a splitduplex link) carried: bytes moved
   /// by the flows routed over it (not their cross-traffic), the time with at least one active
@@ -120,6 +120,11 @@ class FlowNetwork {
   std::uint32_t new_flow();
   void activate(std::uint32_t id);
   void finish(std::uint32_t id);
+  /// Solves the components touched since the last solve (pending_) once: SimGrid's one solve
+  /// per step, after every change of the same instant.
+  void solve_pending();
+  /// The earliest event that is not stale, without solving what is pending.
+  SimTime peek();
   /// Solves the component reached from `seeds` again and reschedules its flows' completions.
   void recompute(const std::vector<std::uint32_t>& seeds);
   void settle(Flow& f);
@@ -140,6 +145,12 @@ class FlowNetwork {
   std::vector<SimTime> busy_since_;    ///< per constraint, when recording: when it became busy
   std::vector<std::uint32_t> mark_;    ///< per constraint: the recompute that reached it
   std::vector<std::uint32_t> flow_mark_;
+  std::vector<std::uint32_t> local_;                  ///< per constraint: its position in the last component
+  std::vector<std::uint32_t> component_constraints_;  ///< recompute's buffers, kept
+  std::vector<std::uint32_t> component_flows_;
+  MaxMinSystem system_;
+  MaxMinWork solver_;
+  std::vector<std::uint32_t> pending_;  ///< constraints whose flows changed since the last solve
   std::uint32_t epoch_ = 0;
   NetworkOptions options_;
   SimTime now_ = 0;

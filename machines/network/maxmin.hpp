@@ -33,4 +33,18 @@ struct MaxMinSystem {
 /// constraint and has no bound gets +∞. Cost O(rounds · elements), rounds ≤ variables.
 std::vector<double> solve_maxmin(const MaxMinSystem& system);
 
+/// The solver's working buffers, kept between solves so that a solve allocates nothing once
+/// they have grown.
+struct MaxMinWork {
+  std::vector<double> rate;
+  std::vector<char> fixed;
+  std::vector<double> remaining;
+  std::vector<double> usage;
+  std::vector<std::uint32_t> now_fixed;
+};
+
+/// The same rates for the first `variables` variables of `system` (the others are ignored: a
+/// caller's buffer may hold more), in `work.rate`, which it returns.
+const std::vector<double>& solve_maxmin(const MaxMinSystem& system, std::size_t variables, MaxMinWork& work);
+
 }  // namespace augur::machines::network

@@ -243,10 +243,27 @@ int FlowNetworkMachine::host_of(int rank) const {
 std::uint32_t FlowNetworkMachine::start_flow(int src, int dst, std::uint64_t bytes, SimTime ready) {
   const int from = host_of(src);
   const int to = host_of(dst);
-  topology_.route(from, to, route_);
-  topology_.route(to, from, back_route_);
+  const network::Route& route = route_from_cache(from, to);
+  // The back route matters to cross-traffic alone (a route costs as much as the rest of a start).
+  if (options_.crosstraffic) topology_.route(to, from, back_route_);
   // SMPI sends n + 16 bytes (its envelope); the size factors are those of that size too.
-  return network_.start(route_, back_route_, static_cast<double>(bytes + envelope_), ready);
+  return network_.start(route, back_route_, static_cast<double>(bytes + envelope_), ready);
+}
+
+const network::Route& FlowNetworkMachine::route_from_cache(int from, int to) {
+  // One entry per source host (up to route_cache_size of them, then shared by index): a rank
+  // mostly sends to the same few peers, and a fat tree's or dragonfly's route costs about as
+  // much as the rest of a message's start.
+  if (route_cache_.empty())
+    route_cache_.resize(static_cast<std::size_t>(std::min(std::max(topology_.hosts(), 1), route_cache_size)));
+  RouteCacheEntry& entry = route_cache_[static_cast<std::size_t>(from) % route_cache_.size()];
+  if (entry.from != from || entry.to != to) {
+    entry.from = from;
+    entry.to = to;
+    entry.route.clear();
+    topology_.route(from, to, entry.route);
+  }
+  return entry.route;
 }
 
 Transfer FlowNetworkMachine::transfer(int src, int dst, std::uint64_t bytes, SimTime ready) {

@@ -68,7 +68,15 @@ class FlowNetworkMachine final : public MachineModel, public FlowEvents {
   std::vector<double> host_speeds_;      ///< empty: cpu_speed everywhere
   std::vector<std::uint32_t> cpu_link_;  ///< per host: its CPU in network_, or no_flow (a core per rank)
   bool simulate_computation_ = true;
-  network::Route route_;
+  /// The route from `from` to `to`, from the last one computed for `from` when it went there.
+  const network::Route& route_from_cache(int from, int to);
+  struct RouteCacheEntry {
+    int from = -1;
+    int to = -1;
+    network::Route route;
+  };
+  static constexpr int route_cache_size = 65536;
+  std::vector<RouteCacheEntry> route_cache_;
   network::Route back_route_;
 };
 

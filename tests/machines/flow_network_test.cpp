@@ -115,6 +115,34 @@ TEST_SUITE("unit") {
     CHECK(when[0] == seconds(2.5));
   }
 
+  TEST_CASE("the changes of one instant are solved together - as one after the other") {
+    // L0: 100 B/s, no latency; L1: a 1 s fat pipe. A = 50 B and B = 200 B on L0 from 0 (50 B/s
+    // each); C = 100 B over L1 then L0, started at 0, joins L0 at 1 s (penalty = latency 1, as
+    // B's without latency). At 1 s A ends (50 B moved) and C joins: one solve of {B, C} gives
+    // 50 B/s each, what solving after A's end (B alone: 100) and again after C's join gives.
+    // C's 100 B end at 3 s; B has 200 − 50 − 100 = 50 B left then, alone at 100 B/s: 3.5 s.
+    FlowNetwork net({{100, 0, Sharing::shared}, {1e9, 1, Sharing::fatpipe}}, plain());
+    net.start({{0, false}}, {}, 50, 0);
+    net.start({{0, false}}, {}, 200, 0);
+    net.start({{1, false}, {0, false}}, {}, 100, 0);
+    std::vector<std::uint32_t> done;
+    net.advance_to(1, &done);  // A's end and C's join, both at 1 s: solved when asked
+    CHECK(done == std::vector<std::uint32_t>{0});
+    CHECK(net.rate(1) == doctest::Approx(50));
+    CHECK(net.rate(2) == doctest::Approx(50));
+    // a flow started at the same instant after the solve joins the next one: D = 25 B on L0
+    // (no latency) makes three at 100/3 B/s from 1 s: D ends at 1.75 s, B and C then have
+    // 150 − 25 and 100 − 25 left at 50 B/s: C at 1.75 + 75/50 = 3.25 s, B with 50 left
+    // alone at 100 B/s: 3.75 s. (D takes A's id.)
+    const std::uint32_t d = net.start({{0, false}}, {}, 25, 1);
+    CHECK(d == 0);
+    CHECK(net.rate(1) == doctest::Approx(100.0 / 3));
+    const auto when = finish_times(net, 3);
+    CHECK(when[d] == seconds(1.75));
+    CHECK(when[2] == seconds(3.25));
+    CHECK(when[1] == seconds(3.75));
+  }
+
   TEST_CASE("shared - splitduplex and fatpipe links") {
     // 100 B each way over a 100 B/s link: shared → 50 B/s each, 2 s; splitduplex → one
     // capacity per direction, 1 s; fatpipe (same direction) → each alone, 1 s.
