@@ -48,7 +48,6 @@ fi
 
 # --- the machine: a native ping-pong, calibrated ---------------------------------------------------
 mpicc -O2 -o "$scratch/bin/osu_latency" "$here/osu_latency.c"
-"${mpirun[@]}" -np 2 "$scratch/bin/osu_latency" >"$scratch/osu_latency.txt"
 # Split the calibration where this Open MPI changes protocol: its shared-memory BTL (vader) sends
 # eagerly up to btl_vader_eager_limit bytes header included (4096), above that by rendezvous and a
 # single copy; so a 4096-B payload is rendezvous and the eager piece ends at limit - 1. A split
@@ -56,7 +55,11 @@ mpicc -O2 -o "$scratch/bin/osu_latency" "$here/osu_latency.c"
 # come out 1 to 5 us a message under the table (tools/validate/README.md, "2 ranks").
 limit=$(ompi_info --param btl vader --level 4 --parsable 2>/dev/null |
   sed -n 's/^mca:btl:vader:param:btl_vader_eager_limit:value:\([0-9]*\)$/\1/p')
-"$augur" calibrate osu_latency="$scratch/osu_latency.txt" eager=$((${limit:-4096} - 1)) >"$scratch/machine.yaml"
+calibrate() {  # $scratch/machine.yaml from a native osu_latency run now
+  "${mpirun[@]}" -np 2 "$scratch/bin/osu_latency" >"$scratch/osu_latency.txt"
+  "$augur" calibrate osu_latency="$scratch/osu_latency.txt" eager=$((${limit:-4096} - 1)) >"$scratch/machine.yaml"
+}
+calibrate
 echo "machine ($scratch/machine.yaml): $(grep -E '^(latency|bandwidth):' "$scratch/machine.yaml" | tr '\n' ' ')"
 
 predict() {  # TRACE-SPEC MACHINE [OPTION...]: augur's predicted seconds
@@ -83,13 +86,17 @@ import statistics, sys
 name, ranks = sys.argv[1], sys.argv[2]
 H, h = ([float(x) for x in open(f)] for f in sys.argv[3:5])
 mH, mh = statistics.median(H), statistics.median(h)
-# noise: half the min-max range of each, relative to its median; the recording is one more sample
-# of the same noisy run, so both count.
-nh, nH = (max(h) - min(h)) / 2 / mh, (max(H) - min(H)) / 2 / mH
+# noise: half the interquartile range of each, relative to its median (robust, as the medians, to
+# the runs in which a process lost its core for milliseconds); a recording is one more sample of
+# the same noisy run, so both count.
+def noise(x):
+    q = statistics.quantiles(x, n=4)
+    return (q[2] - q[0]) / 2 / statistics.median(x)
+nh, nH = noise(h), noise(H)
 err = abs(mH - mh) / mh
-print(f"| {name} | {ranks} | {mh*1e3:.3f} ms ({min(h)*1e3:.3f}-{max(h)*1e3:.3f}; +-{nh*100:.0f} %) | "
-      f"{mH*1e3:.3f} ms ({min(H)*1e3:.3f}-{max(H)*1e3:.3f}; +-{nH*100:.0f} %) | {(mH-mh)/mh*100:+.1f} % | "
-      f"{(nh+nH)*100:.0f} % | {max(0.0, err-nh-nH)*100:.1f} % | {(min(H)-min(h))/min(h)*100:+.1f} % |")
+print(f"| {name} | {ranks} | {mh*1e3:.3f} ms ({min(h)*1e3:.3f}-{max(h)*1e3:.3f}; +-{nh*100:.1f} %) | "
+      f"{mH*1e3:.3f} ms ({min(H)*1e3:.3f}-{max(H)*1e3:.3f}; +-{nH*100:.1f} %) | {(mH-mh)/mh*100:+.1f} % | "
+      f"{(nh+nH)*100:.1f} % | {max(0.0, err-nh-nH)*100:.1f} % | {(min(H)-min(h))/min(h)*100:+.1f} % |")
 PY
 }
 measure() {  # NAME RANKS WALLS: REPS native runs of $scratch/bin/NAME, one wall time a line
@@ -102,8 +109,8 @@ measure() {  # NAME RANKS WALLS: REPS native runs of $scratch/bin/NAME, one wall
 # --- native runs, traces, predictions ---------------------------------------------------------------
 echo
 if [[ -n $ranks_all ]]; then
-  echo "| program | ranks | measured h: median of $reps (min-max; noise) | predicted H: median of $reps recordings (min-max; noise) | (H - h) / h | noise | beyond noise | minima: (H - h) / h |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| program | ranks | calibrated (latency; bandwidth) | measured h: median of $reps (min-max; noise) | predicted H: median of $reps recordings (min-max; noise) | (H - h) / h | noise | beyond noise | minima: (H - h) / h |"
+  echo "|---|---|---|---|---|---|---|---|---|"
 else
   echo "| program | ranks | measured h (mean of $reps) | spread (sd; min-max; median) | predicted H | abs(H - h) / h |"
   echo "|---|---|---|---|---|---|"
@@ -111,6 +118,10 @@ fi
 for entry in "${programs[@]}"; do
   read -r name ranks <<<"$entry"
   mpicc -O2 -o "$scratch/bin/$name" "$root/tools/otf2/programs/$name.c" "$here/walltime.c" -lm
+  # --ranks: this virtual machine's copy bandwidth between its 2 cores moves between about 2 and
+  # 6.5 GB/s from minute to minute (tools/validate/README.md, "2 ranks"): calibrate each program
+  # just before its runs, so that both sample the same state.
+  [[ -n $ranks_all ]] && calibrate && cp "$scratch/machine.yaml" "$scratch/$name.machine.yaml"
   measure "$name" "$ranks" "$scratch/$name.walls"
   if [[ -n $ranks_all ]]; then  # REPS recordings, each predicted: a recording is a noisy sample too
     : >"$scratch/$name.predictions"
@@ -119,7 +130,8 @@ for entry in "${programs[@]}"; do
       rm -rf "$scratch/traces/$name" && tar --zstd -xf "$scratch/traces/$name.tar.zst" -C "$scratch/traces"
       predict "otf2:$scratch/traces/$name/traces.otf2" "$scratch/machine.yaml" >>"$scratch/$name.predictions"
     done
-    row_medians "$name" "$ranks" "$scratch/$name.predictions" "$scratch/$name.walls"
+    row_medians "$name" "$ranks $(sed -n 's/^latency: \(.*\)/| \1;/p; s/^bandwidth: \(.*\)/\1/p' \
+      "$scratch/machine.yaml" | tr '\n' ' ')" "$scratch/$name.predictions" "$scratch/$name.walls"
     continue
   fi
   "$root/tools/otf2/record.sh" "$scratch/traces" "$name" >/dev/null
