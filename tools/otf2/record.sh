@@ -3,6 +3,8 @@
 # openmpi) under Open MPI on this machine, and stores each archive as tests/data/otf2/NAME.tar.zst.
 #   tools/otf2/record.sh [OUT_DIR [NAME...]]   (default: tests/data/otf2 of this repository, every
 #   program; NAME...: only those, e.g. to add a program without changing the traces tests pin)
+#   RECORD_RANKS=N in the environment: every program at N ranks instead of its own count
+#   (tools/validate/validate.sh --ranks N; not for tests/data/otf2, whose counts tests pin)
 # Needs: eztrace, openmpi-bin, libopenmpi-dev (mpicc), zstd.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,6 +19,7 @@ programs=("ping_pong 2" "stencil2d 4" "subcomm 4" "prk_transpose 4" "prk_p2p 4" 
 only=" ${*:2} "
 for entry in "${programs[@]}"; do
   read -r name ranks source <<<"$entry"
+  ranks=${RECORD_RANKS:-$ranks}
   [[ $# -le 1 || "$only" == *" $name "* ]] || continue
   mpicc -O2 -o "$work/$name" "$here/programs/${source:-$name}.c" -lm
   mpirun --allow-run-as-root --oversubscribe -np "$ranks" \
