@@ -22,7 +22,11 @@ endif()
 # is a noticeable part of a short run. libc is linked in too (-static rather than
 # -static-libstdc++ -static-libgcc): augur uses no name service or dlopen, the parts of glibc
 # that need shared objects at run time.
+# Each function and object in a section of its own, unreferenced ones dropped at link time: the
+# static executable carries only what it calls (OTF2, Beast and fmt bring much it does not), and a
+# short run touches, and page-faults in, fewer pages of it.
 if(AUGUR_STATIC_RUNTIME)
-  target_link_options(augur_settings INTERFACE -static)
+  target_link_options(augur_settings INTERFACE -static -Wl,--gc-sections)
+  target_compile_options(augur_settings INTERFACE -ffunction-sections -fdata-sections)
 endif()
 target_include_directories(augur_settings INTERFACE ${PROJECT_SOURCE_DIR})
