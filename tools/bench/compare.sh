@@ -239,7 +239,7 @@ record() {  # workload P I actions tool predicted
     "${m_rss_kb:-0}" "$6" >> "$results_tsv"
 }
 
-augur_predicted() { sed -n 's/.*predicted time: \([0-9.eE+-]*\) s.*/\1/p' "$1" | head -1; }
+augur_predicted() { sed -n 's/.*predicted time:\? \([0-9.eE+-]*\) s.*/\1/p' "$1" | head -1; }
 simgrid_predicted() { sed -n 's/.*Simulation time \([0-9.eE+-]*\).*/\1/p' "$1" | tail -1; }
 
 augur_machine="$machine_yaml"  # what run_augur replays on
