@@ -4,6 +4,7 @@
 // sender continues) and rendezvous (the sender waits until the message is delivered; the
 // transfer starts when both sides are posted).
 #include <algorithm>
+#include <numeric>
 #include <fmt/format.h>
 
 #include "models/mp/mp_program.hpp"
@@ -113,6 +114,20 @@ std::uint32_t MpProgram::post_send(LpId lp, std::int32_t dst, std::int32_t tag, 
   return id;
 }
 
+std::uint32_t MpProgram::next_post_seq() {
+  if (post_seq_ >= options_.post_order_limit) {
+    // Only the order of posted receives matters, and it is kept: requests sorted by their number
+    // (a stable sort) are numbered again from 0. There are far fewer requests than numbers.
+    std::vector<std::uint32_t> order(requests_.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return requests_[a].seq < requests_[b].seq; });
+    for (std::uint32_t k = 0; k < order.size(); ++k) requests_[order[k]].seq = k;
+    post_seq_ = static_cast<std::uint32_t>(order.size());
+  }
+  return post_seq_++;
+}
+
 MpProgram::Found MpProgram::first_accepting(const Fifo& f, std::int32_t tag, std::int32_t comm) const {
   for (std::uint32_t cur = f.head, prev = none; cur != none; prev = cur, cur = requests_[cur].next) {
     const std::int32_t wanted = requests_[cur].tag;
@@ -217,7 +232,7 @@ std::uint32_t MpProgram::post_recv(LpId lp, std::int32_t src, std::int32_t tag, 
     q.owner = lp;
     q.is_send = false;
     q.line = r.line;
-    q.seq = post_seq_++;
+    q.seq = next_post_seq();
   }
   if (best != none) {
     unlink_unexpected(r, best);

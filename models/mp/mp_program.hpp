@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -42,6 +43,9 @@ struct MpOptions {
   /// true: a late-sender completion while an earlier message to the rank was already there is
   /// flagged `detail_wrong_order` (read by the wait-state analysis only; off with it).
   bool flag_wrong_order = true;
+  /// Posted receives are numbered in post order from 0; at this number they are renumbered from
+  /// 0 in the same order (a smaller one exercises that in tests).
+  std::uint32_t post_order_limit = std::numeric_limits<std::uint32_t>::max();
 };
 
 /// The program model. One instance per run.
@@ -89,6 +93,8 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
 
   enum class WaitMode : std::uint8_t { none, request, group, pending, collective, any_source };
 
+  // 80 bytes (a 32-bit `seq` for that): clearing a larger one costs GCC's x86-64 code a
+  // `rep stos` or a loop on every message.
   struct Request {
     SimTime post = 0;      ///< when posted
     SimTime start = 0;     ///< when its data started to move
@@ -101,7 +107,7 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
     std::int32_t tag = 0;
     std::int32_t comm = 0;  ///< matched with the tag (0 = the world, every collective's messages)
     std::uint32_t owner = 0;
-    std::uint64_t seq = 0;      ///< post order of a posted receive (MPI matches the earliest)
+    std::uint32_t seq = 0;      ///< post order of a posted receive (MPI matches the earliest)
     std::uint32_t next = none;  ///< link in a posted-receive queue / free list
     bool is_send = false;
     bool known = false;
@@ -288,6 +294,8 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
   void unlink_unexpected(Rank& r, std::uint32_t mid);
   Found first_accepting(const Fifo& f, std::int32_t tag, std::int32_t comm) const;
   void push_request(Fifo& f, std::uint32_t id);
+  /// The next post-order number; renumbers every request in post order first at the limit.
+  std::uint32_t next_post_seq();
   void remove_request(Fifo& f, const Found& found);
   void unlink_pair_message(std::uint64_t key, std::uint32_t mid);
   /// Per (destination, source): unexpected messages in arrival order (Message::pnext), so that a
@@ -295,7 +303,7 @@ class MpProgram final : public engine::Program, public engine::Prefetching, publ
   PairIndex<Fifo> unexpected_by_pair_;
   /// Per (destination, source): named-source posted receives in post order (Request::next).
   PairIndex<Fifo> posted_by_pair_;
-  std::uint64_t post_seq_ = 0;
+  std::uint32_t post_seq_ = 0;
   /// SMPI's MPI_Test pauses test_time · tests_in_row_, one counter for all ranks (a static in
   /// SimGrid): 1 after a test that succeeded, + 1 after one that failed.
   std::uint64_t tests_in_row_ = 1;

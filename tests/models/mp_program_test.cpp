@@ -148,6 +148,21 @@ TEST_SUITE("unit") {
     CHECK(done[1] == doctest::Approx(1.501e-6));
   }
 
+  TEST_CASE("MpProgram matches the receive posted first across a renumbering of post order") {
+    // rank 1 posts a receive from any source and two from rank 0 (tags 7, 9), then waits for all;
+    // rank 0 sends one message, tag 7, after 1 us. MPI gives it to the receive posted first (the
+    // any-source one): the receive from rank 0 with tag 7 is left unmatched. A post-order limit
+    // of 2 renumbers the requests at the third post.
+    models::mp::MpOptions options;
+    options.post_order_limit = 2;
+    auto r = run({{rec(MpOpKind::compute, -1, 0, 0, 1000), rec(MpOpKind::send, 1, 7, 8)},
+                  {rec(MpOpKind::irecv, -1, 7, 8), rec(MpOpKind::irecv, 0, 7, 8), rec(MpOpKind::irecv, 0, 9, 8),
+                   rec(MpOpKind::waitall)}},
+                 options);
+    CHECK(r.result.outcome == engine::RunOutcome::deadlock);
+    CHECK(r.result.message.find("waits for 2 of 3 requests: a message from rank 0 (tag 7)") != std::string::npos);
+  }
+
   TEST_CASE("MpProgram waitall completes every pending request of the rank") {
     // rank 0: irecv from 1 (50 B), irecv from 2 (50 B), waitall. rank 1 sends at 2 us, rank 2 at 4 us:
     // arrivals 3.05 us and 5.05 us; the waitall ends at 5.05 us.
