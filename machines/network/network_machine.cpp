@@ -11,8 +11,21 @@ namespace augur::machines {
 using network::Link;
 using network::Sharing;
 
+ParamSpec smpi_eager_threshold_param() {
+  // SMPI detaches a send smaller than smpi/send-is-detached-thresh (65,536 B by default): a
+  // message of exactly 64 KiB is already rendezvous, so the eager sizes end one byte below.
+  return {"eager_threshold",
+          UnitKind::bytes,
+          "65535B",
+          "messages larger than this use rendezvous: smpi/send-is-detached-thresh - 1 (SMPI detaches sends "
+          "smaller than that option, 65536 B by default)",
+          {}};
+}
+
 std::vector<ParamSpec> flow_network_params() {
   auto specs = common_params();
+  for (ParamSpec& spec : specs)
+    if (spec.name == "eager_threshold") spec = smpi_eager_threshold_param();
   specs.push_back({"topology",
                    UnitKind::choice,
                    "cluster",

@@ -13,6 +13,8 @@ namespace augur::machines {
 /// common_params() then topology, hosts, dims, the link, backbone and loopback characteristics,
 /// network_model, crosstraffic, tcp_gamma, the factor tables, processes_per_node and mapping.
 std::vector<ParamSpec> flow_network_params();
+/// The eager threshold of the SMPI-like models (flow_network, simgrid_platform): 65,535 B.
+ParamSpec smpi_eager_threshold_param();
 
 /// A message from p to q is a flow over the route between their hosts, started at `ready`.
 /// Program models that follow `flow_events()` learn its arrival when the network reaches it

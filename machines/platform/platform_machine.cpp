@@ -15,14 +15,7 @@ std::vector<ParamSpec> platform_params() {
   auto specs = common_params();
   for (ParamSpec& spec : specs) {
     if (spec.name == "cpu_speed") spec.doc = "not used: compute is priced at each host's speed in the platform file";
-    // SMPI detaches a send smaller than smpi/send-is-detached-thresh (65,536 B by default): a
-    // message of exactly 64 KiB is already rendezvous, so the eager sizes end one byte below.
-    if (spec.name == "eager_threshold") {
-      spec.default_value = "65535B";
-      spec.doc =
-          "messages larger than this use rendezvous: smpi/send-is-detached-thresh - 1 (SMPI detaches "
-          "sends smaller than that option, 65536 B by default)";
-    }
+    if (spec.name == "eager_threshold") spec = smpi_eager_threshold_param();
   }
   specs.push_back({"platform", UnitKind::path, "", "the SimGrid platform file (XML v4.1)", {}});
   specs.push_back(

@@ -131,6 +131,12 @@ TEST_SUITE("machines") {
                     std::invalid_argument);
   }
 
+  TEST_CASE("flow_network: a 64-KiB message is rendezvous as in SMPI") {
+    // SMPI detaches a send below smpi/send-is-detached-thresh = 65,536 B: eager up to 65,535 B.
+    const ParamSet params(flow_network_params(), "flow_network");
+    CHECK(FlowNetworkMachine(params, 2).eager_threshold() == 65535);
+  }
+
   TEST_CASE("flow_network: a fat tree or dragonfly too small or ill-shaped is a parameter error") {
     ParamSet params(flow_network_params(), "flow_network");
     params.set("topology", "fat_tree");
