@@ -214,33 +214,59 @@ void Scheduler::run_with_events(Q& queue, Program& program, EventSource& source,
     const ReadyEntry next = queue.pop();
     const LpId lp = ready_lp(next);
     const SimTime time = ready_time(next);
-    LogicalProcess& p = lps_[lp];
-    p.queued = false;
+    lps_[lp].queued = false;
     if (limits.max_time > 0 && time > limits.max_time) {
       result.outcome = RunOutcome::time_limit;
       push(lp, time);
       break;
     }
     now_ = time;
+    if (!step_while_first(queue, program, source, lp, limits, result)) break;
+  }
+}
+
+template <ReadyQueue Q>
+bool Scheduler::step_while_first(Q& queue, Program& program, EventSource& source, LpId lp, const RunLimits& limits,
+                                 RunResult& result) {
+  LogicalProcess& p = lps_[lp];
+  for (;;) {
     ++result.steps;
     const StepResult r = program.step(lp, *this);
     if (failed_) {
       result.outcome = RunOutcome::error;
       result.message = failure_;
-      break;
+      return false;
     }
-    if (r == StepResult::advanced) {
-      push(lp, p.clock);
-    } else if (r == StepResult::done) {
+    if (r == StepResult::done) {
       set_status(lp, LpStatus::done, p.clock);
     } else if (r == StepResult::blocked && p.status == LpStatus::running && !p.queued) {
       set_status(lp, LpStatus::blocked, p.clock);
     }
+    if (r != StepResult::advanced) break;
     if (limits.max_events > 0 && events_ >= limits.max_events) {
+      push(lp, p.clock);
       result.outcome = RunOutcome::event_limit;
-      break;
+      return false;
     }
+    // The LP would be taken out of the queue again next (no event of the source at or before
+    // its clock, no LP earlier): it is stepped at once, in the same order, without the queue.
+    if (p.queued || stop_requested_ || source.next_event_time() <= p.clock ||
+        (!queue.empty() && queue.top() < ready_entry(p.clock, lp))) {
+      push(lp, p.clock);
+      return true;
+    }
+    if (limits.max_time > 0 && p.clock > limits.max_time) {
+      result.outcome = RunOutcome::time_limit;
+      push(lp, p.clock);
+      return false;
+    }
+    now_ = p.clock;
   }
+  if (limits.max_events > 0 && events_ >= limits.max_events) {
+    result.outcome = RunOutcome::event_limit;
+    return false;
+  }
+  return true;
 }
 
 // Builds the deadlock report: every blocked LP with what it waits for, then a wait-for cycle

@@ -103,6 +103,11 @@ class Scheduler {
   /// event fired before any LP step at or after its time.
   template <ReadyQueue Q>
   void run_with_events(Q& queue, Program& program, EventSource& source, const RunLimits& limits, RunResult& result);
+  /// Steps `lp` (just taken from the queue) while it stays the first to run; false when the run
+  /// ends (an error, a limit).
+  template <ReadyQueue Q>
+  bool step_while_first(Q& queue, Program& program, EventSource& source, LpId lp, const RunLimits& limits,
+                        RunResult& result);
   void push(LpId id, SimTime at);
   void set_status(LpId id, LpStatus to, SimTime at) {
     LogicalProcess& p = lps_[id];

@@ -33,7 +33,7 @@ std::uint32_t FlowNetwork::add_link(const Link& link) {
   const int count = link.sharing == Sharing::splitduplex ? 2 : 1;
   for (int k = 0; k < count; ++k) {
     capacity_.push_back(link.bandwidth);
-    fatpipe_.push_back(link.sharing == Sharing::fatpipe);
+    fatpipe_.push_back(link.sharing == Sharing::fatpipe ? 1 : 0);
     link_of_constraint_.push_back(id);
     members_.emplace_back();
     mark_.push_back(0);
@@ -248,6 +248,7 @@ void FlowNetwork::recompute(const std::vector<std::uint32_t>& seeds) {
       for (const auto& e : flows_[id].elements) reach(e.constraint);
     }
   }
+  if (flows.empty()) return;  // the links of flows that ended, no flow left on them
   // The system in buffers kept from solve to solve (no allocation once they have grown).
   MaxMinSystem& system = system_;
   system.capacity.clear();

@@ -133,7 +133,7 @@ class FlowNetwork {
   std::vector<Link> links_;
   std::vector<std::uint32_t> first_constraint_;      ///< per link
   std::vector<double> capacity_;                     ///< per constraint
-  std::vector<bool> fatpipe_;                        ///< per constraint
+  std::vector<char> fatpipe_;                        ///< per constraint (char: read in the solver's loops)
   std::vector<std::uint32_t> link_of_constraint_;    ///< per constraint
   std::vector<std::vector<std::uint32_t>> members_;  ///< active flows per constraint
   std::vector<Flow> flows_;

@@ -22,7 +22,7 @@ struct MaxMinSystem {
     std::vector<Element> elements;  ///< the constraints it uses
   };
   std::vector<double> capacity;  ///< per constraint
-  std::vector<bool> fatpipe;     ///< per constraint
+  std::vector<char> fatpipe;     ///< per constraint: 1 = a fat pipe (char, not a bit: read in inner loops)
   std::vector<Variable> variables;
 };
 

@@ -264,19 +264,22 @@ std::uint32_t FlowNetworkMachine::start_flow(int src, int dst, std::uint64_t byt
 }
 
 const network::Route& FlowNetworkMachine::route_from_cache(int from, int to) {
-  // One entry per source host (up to route_cache_size of them, then shared by index): a rank
-  // mostly sends to the same few peers, and a fat tree's or dragonfly's route costs about as
-  // much as the rest of a message's start.
+  // The last two routes per source host (up to route_cache_size hosts, then shared by index),
+  // the latest first: a rank mostly sends to the same few peers (a ring's neighbour between a
+  // collective's partners), and a fat tree's or dragonfly's route costs about as much as the
+  // rest of a message's start.
   if (route_cache_.empty())
     route_cache_.resize(static_cast<std::size_t>(std::min(std::max(topology_.hosts(), 1), route_cache_size)));
-  RouteCacheEntry& entry = route_cache_[static_cast<std::size_t>(from) % route_cache_.size()];
-  if (entry.from != from || entry.to != to) {
-    entry.from = from;
-    entry.to = to;
-    entry.route.clear();
-    topology_.route(from, to, entry.route);
+  auto& [latest, before] = route_cache_[static_cast<std::size_t>(from) % route_cache_.size()];
+  if (latest.from == from && latest.to == to) return latest.route;
+  std::swap(latest, before);
+  if (latest.from != from || latest.to != to) {
+    latest.from = from;
+    latest.to = to;
+    latest.route.clear();
+    topology_.route(from, to, latest.route);
   }
-  return entry.route;
+  return latest.route;
 }
 
 Transfer FlowNetworkMachine::transfer(int src, int dst, std::uint64_t bytes, SimTime ready) {

@@ -1,6 +1,7 @@
 // The flow_network machine model: hosts on a routed topology (cluster, torus), every message a
 // flow sharing its links max-min fairly (SimGrid's CM02, LV08 and SMPI network models).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -70,7 +71,7 @@ class FlowNetworkMachine final : public MachineModel, public FlowEvents {
   std::vector<double> host_speeds_;      ///< empty: cpu_speed everywhere
   std::vector<std::uint32_t> cpu_link_;  ///< per host: its CPU in network_, or no_flow (a core per rank)
   bool simulate_computation_ = true;
-  /// The route from `from` to `to`, from the last one computed for `from` when it went there.
+  /// The route from `from` to `to`, from the last two computed for `from` when one went there.
   const network::Route& route_from_cache(int from, int to);
   struct RouteCacheEntry {
     int from = -1;
@@ -78,7 +79,7 @@ class FlowNetworkMachine final : public MachineModel, public FlowEvents {
     network::Route route;
   };
   static constexpr int route_cache_size = 65536;
-  std::vector<RouteCacheEntry> route_cache_;
+  std::vector<std::array<RouteCacheEntry, 2>> route_cache_;  ///< per source: the latest, the one before
   network::Route back_route_;
 };
 

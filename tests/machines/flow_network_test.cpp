@@ -56,7 +56,7 @@ TEST_SUITE("unit") {
     // so L1 is the first bottleneck: a = b = 5; L2 keeps 20 − 5 = 15 for c alone.
     MaxMinSystem s;
     s.capacity = {10, 20};
-    s.fatpipe = {false, false};
+    s.fatpipe = {0, 0};
     s.variables = {{1, 0, {{0, 1}}}, {1, 0, {{0, 1}, {1, 1}}}, {1, 0, {{1, 1}}}};
     const auto x = solve_maxmin(s);
     CHECK(x[0] == doctest::Approx(5));
@@ -68,7 +68,7 @@ TEST_SUITE("unit") {
     // one link of 30, penalties 1 and 2: x = s / p with s / 1 + s / 2 = 30 → s = 20: 20 and 10
     MaxMinSystem s;
     s.capacity = {30};
-    s.fatpipe = {false};
+    s.fatpipe = {0};
     s.variables = {{1, 0, {{0, 1}}}, {2, 0, {{0, 1}}}};
     const auto x = solve_maxmin(s);
     CHECK(x[0] == doctest::Approx(20));
