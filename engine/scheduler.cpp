@@ -242,12 +242,12 @@ bool Scheduler::step_while_first(Q& queue, Program& program, EventSource& source
     } else if (r == StepResult::blocked && p.status == LpStatus::running && !p.queued) {
       set_status(lp, LpStatus::blocked, p.clock);
     }
-    if (r != StepResult::advanced) break;
     if (limits.max_events > 0 && events_ >= limits.max_events) {
-      push(lp, p.clock);
+      if (r == StepResult::advanced) push(lp, p.clock);
       result.outcome = RunOutcome::event_limit;
       return false;
     }
+    if (r != StepResult::advanced) return true;
     // The LP would be taken out of the queue again next (no event of the source at or before
     // its clock, no LP earlier): it is stepped at once, in the same order, without the queue.
     if (p.queued || stop_requested_ || source.next_event_time() <= p.clock ||
@@ -262,11 +262,6 @@ bool Scheduler::step_while_first(Q& queue, Program& program, EventSource& source
     }
     now_ = p.clock;
   }
-  if (limits.max_events > 0 && events_ >= limits.max_events) {
-    result.outcome = RunOutcome::event_limit;
-    return false;
-  }
-  return true;
 }
 
 // Builds the deadlock report: every blocked LP with what it waits for, then a wait-for cycle
