@@ -11,8 +11,8 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_G
   target_compile_options(augur_settings INTERFACE -Wno-restrict)
 endif()
 # GCC's generic x86-64 tuning clears or copies a struct of 88 to 8,192 bytes (a request, a trace
-# record) with `rep stos`/`rep movs`, whose start-up costs tens of cycles per use on the AMD and
-# Intel cores we run on; a loop of vector stores instead, and glibc's routines above 256 bytes.
+# record) with `rep stos`/`rep movs`, whose start-up costs tens of cycles per use: a loop of
+# vector stores instead, and glibc's routines above 256 bytes.
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
   target_compile_options(augur_settings INTERFACE -mmemset-strategy=vector_loop:256:noalign,libcall:-1:noalign
                          -mmemcpy-strategy=vector_loop:256:noalign,libcall:-1:noalign)
